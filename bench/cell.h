@@ -1,0 +1,42 @@
+/*
+ * cell.h - one point of a sweep (a design, its queue, its width, its
+ * coroutines, its placement and knobs) and the measured run of it.
+ */
+#ifndef BENCH_CELL_H
+#define BENCH_CELL_H
+
+#include <cjson/cJSON.h>
+
+#include "dispatcher.h"
+
+#define CELL_UNBOUNDED	0	/* workers of a rendezvous without a bound */
+
+struct cell {
+	const struct disp_ops *disp;
+	const struct queue_ops *queue;	/* NULL when the design takes none */
+	unsigned int workers;
+	unsigned int coroutines;
+	const char *pin;
+	unsigned int pool;
+	int spins;
+	enum disp_wake wake;
+	double keepalive_s;
+	unsigned int capacity;
+};
+
+struct cell_window {
+	double warmup_s;
+	double time_s;
+};
+
+/* The cell's parameters as JSON: the key a result is matched by. */
+cJSON *cell_params(const struct cell *c);
+
+/*
+ * Runs the cell in this process: warm-up, measured window, stop, count
+ * check. Returns the run as a JSON object; "status" is "ok" or "failed"
+ * with "error".
+ */
+cJSON *cell_run(const struct cell *c, const struct cell_window *win);
+
+#endif /* BENCH_CELL_H */

@@ -1,0 +1,349 @@
+/*
+ * cli.c - option parsing and range checks for `run` and `cell`.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+#define CLI_MAX_WORKERS		4096
+#define CLI_MAX_COROUTINES	1000000
+
+static int
+cli_error(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+void
+cli_defaults(struct cli_opts *o)
+{
+	static const unsigned int sweep[] = { 1, 2, 4, 8, 16, 32, 64 };
+	size_t i;
+
+	memset(o, 0, sizeof(*o));
+	for (i = 0; i < disp_count(); i++)
+		o->disps[o->ndisps++] = disp_at(i);
+	o->queues[o->nqueues++] = &queue_lfseg;
+	for (i = 0; i < sizeof(sweep) / sizeof(sweep[0]); i++)
+		o->workers[o->nworkers++] = sweep[i];
+	o->coroutines[o->ncoroutines++] = 64;
+	o->pin = "compact";
+	o->win.warmup_s = 0.3;
+	o->win.time_s = 0.8;
+	o->reps = 6;
+	o->out = "results/sweep.json";
+	o->spins = DISP_SPINS_DEFAULT;
+	o->wake = DISP_WAKE_EVERY;
+	o->keepalive_s = 60;
+	o->capacity = 4096;
+	return;
+}
+
+static int
+cli_uint(const char *opt, const char *s, unsigned long lo, unsigned long hi,
+    unsigned long *v, char *err, size_t errlen)
+{
+	char *end;
+
+	errno = 0;
+	*v = strtoul(s, &end, 10);
+	if (end == s || *end != '\0' || errno != 0 || *s == '-')
+		return cli_error(err, errlen, "%s: '%s' is not a number", opt, s);
+	if (*v < lo || *v > hi)
+		return cli_error(err, errlen, "%s: %s is out of range %lu..%lu",
+		    opt, s, lo, hi);
+	return 0;
+}
+
+static int
+cli_seconds(const char *opt, const char *s, double lo, double hi, double *v,
+    char *err, size_t errlen)
+{
+	char *end;
+
+	*v = strtod(s, &end);
+	if (end == s || *end != '\0' || !isfinite(*v))
+		return cli_error(err, errlen, "%s: '%s' is not a number of "
+		    "seconds", opt, s);
+	if (*v < lo || *v > hi)
+		return cli_error(err, errlen, "%s: %s is out of range %g..%g",
+		    opt, s, lo, hi);
+	return 0;
+}
+
+/* One element of a number list: N, or A..B for the powers of two between. */
+static int
+cli_range(const char *opt, char *item, unsigned long hi, unsigned int *out,
+    size_t *n, char *err, size_t errlen)
+{
+	char *dots = strstr(item, "..");
+	unsigned long a, b, v;
+
+	if (dots == NULL) {
+		if (cli_uint(opt, item, 1, hi, &a, err, errlen) != 0)
+			return -1;
+		b = a;
+	} else {
+		*dots = '\0';
+		if (cli_uint(opt, item, 1, hi, &a, err, errlen) != 0 ||
+		    cli_uint(opt, dots + 2, 1, hi, &b, err, errlen) != 0)
+			return -1;
+		if (b < a)
+			return cli_error(err, errlen, "%s: %lu..%lu is empty",
+			    opt, a, b);
+	}
+	for (v = a; v <= b; v *= 2) {
+		if (*n == CLI_MAX_LIST)
+			return cli_error(err, errlen, "%s: more than %d values",
+			    opt, CLI_MAX_LIST);
+		out[(*n)++] = (unsigned int)v;
+	}
+	return 0;
+}
+
+/* Splits a comma list; empty items are malformed. Calls fn on each. */
+static int
+cli_list(const char *opt, const char *s, char *err, size_t errlen,
+    int (*fn)(struct cli_opts *, const char *, char *, char *, size_t),
+    struct cli_opts *o)
+{
+	char buf[512], *item, *save = NULL;
+	size_t len = strlen(s);
+
+	if (len == 0 || len >= sizeof(buf) || s[0] == ',' || s[len - 1] == ',' ||
+	    strstr(s, ",,") != NULL)
+		return cli_error(err, errlen, "%s: '%s' is not a comma-separated "
+		    "list", opt, s);
+	memcpy(buf, s, len + 1);
+	for (item = strtok_r(buf, ",", &save); item != NULL;
+	    item = strtok_r(NULL, ",", &save)) {
+		if (fn(o, opt, item, err, errlen) != 0)
+			return -1;
+	}
+	return 0;
+}
+
+static int
+cli_disp_item(struct cli_opts *o, const char *opt, char *item, char *err,
+    size_t errlen)
+{
+	const struct disp_ops *d = disp_find(item);
+
+	if (d == NULL)
+		return cli_error(err, errlen, "%s: unknown dispatcher '%s' "
+		    "(see `dispatchbench list`)", opt, item);
+	if (o->ndisps == CLI_MAX_LIST)
+		return cli_error(err, errlen, "%s: too many values", opt);
+	o->disps[o->ndisps++] = d;
+	return 0;
+}
+
+static int
+cli_queue_item(struct cli_opts *o, const char *opt, char *item, char *err,
+    size_t errlen)
+{
+	const struct queue_ops *q = queue_find(item);
+
+	if (q == NULL)
+		return cli_error(err, errlen, "%s: unknown queue '%s' "
+		    "(see `dispatchbench list`)", opt, item);
+	if (o->nqueues == CLI_MAX_LIST)
+		return cli_error(err, errlen, "%s: too many values", opt);
+	o->queues[o->nqueues++] = q;
+	return 0;
+}
+
+static int
+cli_workers_item(struct cli_opts *o, const char *opt, char *item, char *err,
+    size_t errlen)
+{
+
+	if (strcmp(item, "inf") == 0) {
+		if (o->nworkers == CLI_MAX_LIST)
+			return cli_error(err, errlen, "%s: too many values", opt);
+		o->workers[o->nworkers++] = CELL_UNBOUNDED;
+		return 0;
+	}
+	return cli_range(opt, item, CLI_MAX_WORKERS, o->workers, &o->nworkers,
+	    err, errlen);
+}
+
+static int
+cli_coroutines_item(struct cli_opts *o, const char *opt, char *item,
+    char *err, size_t errlen)
+{
+
+	return cli_range(opt, item, CLI_MAX_COROUTINES, o->coroutines,
+	    &o->ncoroutines, err, errlen);
+}
+
+/* Options that take a list replace the default list. */
+static int
+cli_option(struct cli_opts *o, const char *opt, const char *v, char *err,
+    size_t errlen)
+{
+	unsigned long u;
+
+	if (strcmp(opt, "--dispatcher") == 0) {
+		o->ndisps = 0;
+		return cli_list(opt, v, err, errlen, cli_disp_item, o);
+	}
+	if (strcmp(opt, "--queue") == 0) {
+		o->nqueues = 0;
+		return cli_list(opt, v, err, errlen, cli_queue_item, o);
+	}
+	if (strcmp(opt, "--workers") == 0) {
+		o->nworkers = 0;
+		return cli_list(opt, v, err, errlen, cli_workers_item, o);
+	}
+	if (strcmp(opt, "--coroutines") == 0) {
+		o->ncoroutines = 0;
+		return cli_list(opt, v, err, errlen, cli_coroutines_item, o);
+	}
+	if (strcmp(opt, "--pin") == 0) {
+		if (*v == '\0')
+			return cli_error(err, errlen, "--pin: empty");
+		o->pin = v;
+		return 0;
+	}
+	if (strcmp(opt, "--warmup") == 0)
+		return cli_seconds(opt, v, 0, 3600, &o->win.warmup_s, err, errlen);
+	if (strcmp(opt, "--time") == 0)
+		return cli_seconds(opt, v, 0.01, 3600, &o->win.time_s, err, errlen);
+	if (strcmp(opt, "--keepalive") == 0)
+		return cli_seconds(opt, v, 0.001, 3600, &o->keepalive_s, err,
+		    errlen);
+	if (strcmp(opt, "--deadline") == 0)
+		return cli_seconds(opt, v, 1, 86400, &o->deadline_s, err, errlen);
+	if (strcmp(opt, "--out") == 0) {
+		if (*v == '\0')
+			return cli_error(err, errlen, "--out: empty file name");
+		o->out = v;
+		return 0;
+	}
+	if (strcmp(opt, "--wake") == 0) {
+		if (strcmp(v, "every") == 0)
+			o->wake = DISP_WAKE_EVERY;
+		else if (strcmp(v, "lazy") == 0)
+			o->wake = DISP_WAKE_LAZY;
+		else
+			return cli_error(err, errlen, "--wake: '%s' is not "
+			    "every or lazy", v);
+		return 0;
+	}
+	if (strcmp(opt, "--reps") == 0) {
+		if (cli_uint(opt, v, 1, 1000, &u, err, errlen) != 0)
+			return -1;
+		o->reps = (unsigned int)u;
+		return 0;
+	}
+	if (strcmp(opt, "--spins") == 0) {
+		if (cli_uint(opt, v, 0, 10000000, &u, err, errlen) != 0)
+			return -1;
+		o->spins = (int)u;
+		return 0;
+	}
+	if (strcmp(opt, "--pool") == 0) {
+		if (cli_uint(opt, v, 1, CLI_MAX_WORKERS, &u, err, errlen) != 0)
+			return -1;
+		o->pool = (unsigned int)u;
+		return 0;
+	}
+	if (strcmp(opt, "--capacity") == 0) {
+		if (cli_uint(opt, v, 1, 1u << 24, &u, err, errlen) != 0)
+			return -1;
+		o->capacity = (unsigned int)u;
+		return 0;
+	}
+	return cli_error(err, errlen, "unknown option '%s'", opt);
+}
+
+int
+cli_parse(struct cli_opts *o, int argc, char **argv, char *err, size_t errlen)
+{
+	int i;
+
+	for (i = 0; i < argc; i++) {
+		if (strcmp(argv[i], "--quiet") == 0) {
+			o->quiet = 1;
+			continue;
+		}
+		if (strncmp(argv[i], "--", 2) != 0)
+			return cli_error(err, errlen, "unexpected argument '%s'",
+			    argv[i]);
+		if (i + 1 == argc)
+			return cli_error(err, errlen, "%s needs a value",
+			    argv[i]);
+		if (cli_option(o, argv[i], argv[i + 1], err, errlen) != 0)
+			return -1;
+		i++;
+	}
+	return 0;
+}
+
+/* `inline` has no width: one cell, recorded with 1 worker. */
+static size_t
+cli_widths(const struct cli_opts *o, const struct disp_ops *d,
+    unsigned int *w)
+{
+	size_t i, n = 0;
+
+	if (d == &disp_inline) {
+		w[0] = 1;
+		return 1;
+	}
+	for (i = 0; i < o->nworkers; i++) {
+		if (o->workers[i] == CELL_UNBOUNDED && !(d->flags & DISP_GROWS))
+			continue;
+		w[n++] = o->workers[i];
+	}
+	return n;
+}
+
+struct cell *
+cli_cells(const struct cli_opts *o, size_t *ncells, char *err, size_t errlen)
+{
+	size_t max = o->ndisps * o->nqueues * o->nworkers * o->ncoroutines;
+	size_t di, qi, wi, ci, n = 0, nq, nw;
+	unsigned int widths[CLI_MAX_LIST];
+	struct cell *cells = calloc(max ? max : 1, sizeof(*cells)), *c;
+
+	for (di = 0; di < o->ndisps; di++) {
+		nq = (o->disps[di]->flags & DISP_USES_QUEUE) ? o->nqueues : 1;
+		nw = cli_widths(o, o->disps[di], widths);
+		for (qi = 0; qi < nq; qi++)
+		for (wi = 0; wi < nw; wi++)
+		for (ci = 0; ci < o->ncoroutines; ci++) {
+			c = &cells[n++];
+			c->disp = o->disps[di];
+			c->queue = (c->disp->flags & DISP_USES_QUEUE) ?
+			    o->queues[qi] : NULL;
+			c->workers = widths[wi];
+			c->coroutines = o->coroutines[ci];
+			c->pin = o->pin;
+			c->pool = o->pool;
+			c->spins = o->spins;
+			c->wake = o->wake;
+			c->keepalive_s = o->keepalive_s;
+			c->capacity = o->capacity;
+		}
+	}
+	if (n == 0) {
+		free(cells);
+		cli_error(err, errlen, "no cell to run: 'inf' workers is only "
+		    "for a design that grows (rendezvous)");
+		return NULL;
+	}
+	*ncells = n;
+	return cells;
+}

@@ -1,0 +1,48 @@
+/*
+ * cli.h - the options of `run` (and of the `cell` a run forks), parsed and
+ * range-checked. A bad option is one line in err and -1; nothing here
+ * prints or exits.
+ */
+#ifndef BENCH_CLI_H
+#define BENCH_CLI_H
+
+#include <stddef.h>
+
+#include "cell.h"
+
+#define CLI_MAX_LIST	64
+
+struct cli_opts {
+	const struct disp_ops *disps[CLI_MAX_LIST];
+	size_t ndisps;
+	const struct queue_ops *queues[CLI_MAX_LIST];
+	size_t nqueues;
+	unsigned int workers[CLI_MAX_LIST];	/* CELL_UNBOUNDED: inf */
+	size_t nworkers;
+	unsigned int coroutines[CLI_MAX_LIST];
+	size_t ncoroutines;
+	const char *pin;
+	struct cell_window win;
+	unsigned int reps;
+	const char *out;
+	unsigned int pool;
+	int spins;
+	enum disp_wake wake;
+	double keepalive_s;
+	unsigned int capacity;
+	double deadline_s;		/* per run; 0: warm-up + time + 30 s */
+	int quiet;
+};
+
+/* Defaults: the default sweep. */
+void cli_defaults(struct cli_opts *o);
+
+/* Parses argv[0..argc) (after the command's name). */
+int cli_parse(struct cli_opts *o, int argc, char **argv, char *err,
+    size_t errlen);
+
+/* The cells the options describe, in sweep order; NULL and err if none. */
+struct cell *cli_cells(const struct cli_opts *o, size_t *ncells, char *err,
+    size_t errlen);
+
+#endif /* BENCH_CLI_H */

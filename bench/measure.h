@@ -1,0 +1,26 @@
+/*
+ * measure.h - what the kernel says a process spent, read at the two ends of
+ * a measured window.
+ */
+#ifndef BENCH_MEASURE_H
+#define BENCH_MEASURE_H
+
+struct measure_sample {
+	double wall_s;		/* CLOCK_MONOTONIC */
+	double cpu_s;		/* getrusage(RUSAGE_SELF) utime + stime */
+	double cpu_clock_s;	/* CLOCK_PROCESS_CPUTIME_ID */
+	double cpu_sched_s;	/* sum of /proc/self/task/<tid>/schedstat */
+	long nvcsw;		/* voluntary context switches */
+	long nivcsw;		/* involuntary context switches */
+};
+
+void measure_sample(struct measure_sample *s);
+double measure_now(void);
+
+/* From /proc/self/status: Threads, VmRSS and RssAnon (kB); -1 if unread. */
+long measure_status(const char *field);
+
+/* getrusage ru_maxrss: the process's peak RSS in kB. */
+long measure_peak_rss_kb(void);
+
+#endif /* BENCH_MEASURE_H */

@@ -1,0 +1,200 @@
+/*
+ * pin.c - plans, binding and read-back of thread placement (see pin.h).
+ */
+#include <dirent.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <hwloc/linux.h>
+
+#include "pin.h"
+
+static int
+pin_sets_alloc(struct pin_plan *p, unsigned int n)
+{
+
+	p->sets = calloc(n, sizeof(*p->sets));
+	p->nsets = n;
+	return p->sets == NULL ? -1 : 0;
+}
+
+static int
+pin_plan_compact(struct pin_plan *p)
+{
+	int i, n = hwloc_get_nbobjs_by_type(p->topo, HWLOC_OBJ_PU);
+
+	if (n <= 0 || pin_sets_alloc(p, (unsigned int)n) != 0)
+		return -1;
+	for (i = 0; i < n; i++) {
+		p->sets[i] = hwloc_bitmap_dup(
+		    hwloc_get_obj_by_type(p->topo, HWLOC_OBJ_PU, i)->cpuset);
+	}
+	return 0;
+}
+
+static int
+pin_plan_scatter(struct pin_plan *p)
+{
+	hwloc_obj_t root = hwloc_get_root_obj(p->topo);
+	int i, n = hwloc_get_nbobjs_by_type(p->topo, HWLOC_OBJ_PU);
+
+	if (n <= 0 || pin_sets_alloc(p, (unsigned int)n) != 0)
+		return -1;
+	for (i = 0; i < n; i++)
+		p->sets[i] = hwloc_bitmap_alloc();
+	hwloc_distrib(p->topo, &root, 1, p->sets, (unsigned int)n, INT_MAX, 0);
+	for (i = 0; i < n; i++)
+		hwloc_bitmap_singlify(p->sets[i]);
+	return 0;
+}
+
+static int
+pin_plan_list(struct pin_plan *p, const char *spec, char *err, size_t errlen)
+{
+	int npu = hwloc_get_nbobjs_by_type(p->topo, HWLOC_OBJ_PU);
+	unsigned int n = 1, i = 0;
+	const char *s;
+	char *end;
+	long pu;
+
+	for (s = spec; *s != '\0'; s++)
+		n += *s == ',';
+	if (pin_sets_alloc(p, n) != 0)
+		return -1;
+	for (s = spec; i < n; s = end + 1, i++) {
+		pu = strtol(s, &end, 10);
+		if (end == s || (*end != ',' && *end != '\0') || pu < 0) {
+			snprintf(err, errlen, "--pin: '%s' is not none, "
+			    "compact, scatter or a list of PU numbers", spec);
+			return -1;
+		}
+		if (pu >= npu) {
+			snprintf(err, errlen, "--pin: PU %ld is not in this "
+			    "machine's allowed cpuset (PUs 0-%d)", pu, npu - 1);
+			return -1;
+		}
+		p->sets[i] = hwloc_bitmap_dup(
+		    hwloc_get_obj_by_type(p->topo, HWLOC_OBJ_PU, (int)pu)->cpuset);
+	}
+	return 0;
+}
+
+int
+pin_plan_init(struct pin_plan *p, const char *spec, char *err, size_t errlen)
+{
+	int error;
+
+	memset(p, 0, sizeof(*p));
+	err[0] = '\0';
+	snprintf(p->spec, sizeof(p->spec), "%s", spec);
+	if (hwloc_topology_init(&p->topo) != 0 ||
+	    hwloc_topology_load(p->topo) != 0) {
+		snprintf(err, errlen, "hwloc could not load the topology");
+		return -1;
+	}
+	if (strcmp(spec, "none") == 0)
+		return 0;
+	if (strcmp(spec, "compact") == 0)
+		error = pin_plan_compact(p);
+	else if (strcmp(spec, "scatter") == 0)
+		error = pin_plan_scatter(p);
+	else
+		error = pin_plan_list(p, spec, err, errlen);
+	if (error != 0 && err[0] == '\0')
+		snprintf(err, errlen, "--pin %s: cannot build the plan", spec);
+	if (error != 0)
+		pin_plan_fini(p);
+	return error;
+}
+
+void
+pin_plan_fini(struct pin_plan *p)
+{
+	unsigned int i;
+
+	for (i = 0; p->sets != NULL && i < p->nsets; i++)
+		hwloc_bitmap_free(p->sets[i]);
+	free(p->sets);
+	p->sets = NULL;
+	if (p->topo != NULL)
+		hwloc_topology_destroy(p->topo);
+	p->topo = NULL;
+	return;
+}
+
+int
+pin_self(const struct pin_plan *p, unsigned int index)
+{
+
+	if (p->sets == NULL || p->sets[index % p->nsets] == NULL)
+		return 0;
+	return hwloc_set_cpubind(p->topo, p->sets[index % p->nsets],
+	    HWLOC_CPUBIND_THREAD);
+}
+
+cJSON *
+pin_readback(const struct pin_plan *p)
+{
+	cJSON *hist = cJSON_CreateObject(), *item;
+	hwloc_bitmap_t set = hwloc_bitmap_alloc();
+	struct dirent *de;
+	DIR *dir = opendir("/proc/self/task");
+	char *cpus;
+
+	while (dir != NULL && (de = readdir(dir)) != NULL) {
+		if (de->d_name[0] == '.')
+			continue;
+		if (hwloc_linux_get_tid_cpubind(p->topo, atoi(de->d_name),
+		    set) != 0)
+			continue;
+		if (hwloc_bitmap_list_asprintf(&cpus, set) < 0)
+			continue;
+		item = cJSON_GetObjectItemCaseSensitive(hist, cpus);
+		if (item != NULL)
+			cJSON_SetNumberValue(item, item->valuedouble + 1);
+		else
+			cJSON_AddNumberToObject(hist, cpus, 1);
+		free(cpus);
+	}
+	if (dir != NULL)
+		closedir(dir);
+	hwloc_bitmap_free(set);
+	return hist;
+}
+
+void
+pin_topology_summary(hwloc_topology_t topo, char *buf, size_t len)
+{
+	char *allowed = NULL;
+
+	hwloc_bitmap_list_asprintf(&allowed,
+	    hwloc_topology_get_allowed_cpuset(topo));
+	snprintf(buf, len, "%d packages, %d cores, %d PUs, allowed PUs %s",
+	    hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_PACKAGE),
+	    hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_CORE),
+	    hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_PU),
+	    allowed != NULL ? allowed : "?");
+	free(allowed);
+	return;
+}
+
+void
+pin_topology_print(hwloc_topology_t topo, FILE *out)
+{
+	char line[256], type[64];
+	hwloc_obj_t pu, up;
+	int i, n = hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_PU);
+
+	pin_topology_summary(topo, line, sizeof(line));
+	fprintf(out, "%s\n", line);
+	for (i = 0; i < n; i++) {
+		pu = hwloc_get_obj_by_type(topo, HWLOC_OBJ_PU, i);
+		fprintf(out, "PU L#%u P#%u", pu->logical_index, pu->os_index);
+		for (up = pu->parent; up != NULL; up = up->parent) {
+			hwloc_obj_type_snprintf(type, sizeof(type), up, 0);
+			fprintf(out, " < %s L#%u", type, up->logical_index);
+		}
+		fputc('\n', out);
+	}
+	return;
+}

@@ -1,0 +1,40 @@
+/*
+ * pin.h - where the suite's threads run, through hwloc.
+ *
+ * A plan is a list of single-PU sets; the i-th thread the suite starts
+ * binds itself to set i mod n. Plans: none (no binding), compact (PUs in
+ * logical order: fill a core, then the next), scatter (hwloc_distrib:
+ * spread over packages and cores first), or an explicit comma-separated
+ * list of logical PU indices.
+ */
+#ifndef BENCH_PIN_H
+#define BENCH_PIN_H
+
+#include <stdio.h>
+
+#include <cjson/cJSON.h>
+#include <hwloc.h>
+
+struct pin_plan {
+	hwloc_topology_t topo;
+	hwloc_bitmap_t *sets;		/* NULL for none */
+	unsigned int nsets;
+	char spec[64];
+};
+
+/* Returns 0, or -1 with a one-line reason in err. */
+int pin_plan_init(struct pin_plan *p, const char *spec, char *err,
+    size_t errlen);
+void pin_plan_fini(struct pin_plan *p);
+
+/* Binds the calling thread to the plan's set for thread number index. */
+int pin_self(const struct pin_plan *p, unsigned int index);
+
+/* Each thread's binding as the kernel reports it: {"cpus": threads}. */
+cJSON *pin_readback(const struct pin_plan *p);
+
+/* A one-line summary of the topology, and the full listing for `topo`. */
+void pin_topology_summary(hwloc_topology_t topo, char *buf, size_t len);
+void pin_topology_print(hwloc_topology_t topo, FILE *out);
+
+#endif /* BENCH_PIN_H */

@@ -1,0 +1,186 @@
+/*
+ * plot.c - a results file as figures: one line per design and queue
+ * against the worker count, median with min-max bars. gnuplot draws; this
+ * file writes its data and script.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "plot.h"
+#include "results.h"
+
+struct plot_figure {
+	const char *field;
+	const char *file;
+	const char *ylabel;
+};
+
+static const struct plot_figure plot_figures[] = {
+	{ "cpu_us_per_dispatch", "cpu_per_dispatch",
+	    "CPU µs per dispatch (process utime+stime / dispatches)" },
+	{ "ops_per_s", "ops_per_s", "ops/s (4 resumptions per op)" },
+	{ "ctx_switches_per_dispatch", "ctx_switches_per_dispatch",
+	    "context switches per dispatch" },
+};
+
+static void
+plot_series_name(const cJSON *cell, char *buf, size_t len)
+{
+	const char *q = cJSON_GetObjectItem(cell, "queue")->valuestring;
+
+	snprintf(buf, len, "%s%s%s c=%d",
+	    cJSON_GetObjectItem(cell, "dispatcher")->valuestring,
+	    strcmp(q, "-") != 0 ? "/" : "", strcmp(q, "-") != 0 ? q : "",
+	    cJSON_GetObjectItem(cell, "coroutines")->valueint);
+	return;
+}
+
+struct plot_series {
+	char name[128];
+	int points;
+	double first;		/* the median of its first point */
+};
+
+/*
+ * One data block per series (cells in sweep order share a name); the
+ * x range and the tics from the widths seen. Returns the number of series.
+ */
+static int
+plot_data(const cJSON *cells, const struct plot_figure *fig, FILE *data,
+    struct plot_series *series, int max, char *tics, size_t ticlen,
+    double *xmax)
+{
+	const cJSON *cell, *s;
+	char name[128], num[32];
+	double w, seen[64];
+	int n = 0, nseen = 0, k;
+	size_t used = 0;
+
+	*xmax = 1;
+	cJSON_ArrayForEach(cell, cells) {
+		s = cJSON_GetObjectItem(cJSON_GetObjectItem(cell, "summary"),
+		    fig->field);
+		if (s == NULL)
+			continue;
+		plot_series_name(cell, name, sizeof(name));
+		if (n == 0 || strcmp(name, series[n - 1].name) != 0) {
+			if (n == max)
+				break;
+			if (n > 0)
+				fprintf(data, "\n\n");
+			snprintf(series[n].name, sizeof(series[n].name), "%s", name);
+			series[n].points = 0;
+			series[n].first = cJSON_GetObjectItem(s, "median")->valuedouble;
+			n++;
+		}
+		series[n - 1].points++;
+		w = cJSON_GetObjectItem(cell, "workers")->valuedouble;
+		*xmax = w > *xmax ? w : *xmax;
+		for (k = 0; k < nseen && seen[k] != w; k++)
+			;
+		if (k == nseen && nseen < 64) {
+			seen[nseen++] = w;
+			snprintf(num, sizeof(num), "%s%g", used ? "," : "", w);
+			used += (size_t)snprintf(tics + used, ticlen - used, "%s",
+			    num);
+		}
+		fprintf(data, "%g %g %g %g\n", w,
+		    cJSON_GetObjectItem(s, "median")->valuedouble,
+		    cJSON_GetObjectItem(s, "min")->valuedouble,
+		    cJSON_GetObjectItem(s, "max")->valuedouble);
+	}
+	return n;
+}
+
+/* A series of one point (inline: no width) is a horizontal reference. */
+static void
+plot_clauses(const struct plot_series *series, int n, const char *datpath,
+    char *out, size_t len)
+{
+	size_t used = 0;
+	int i;
+
+	for (i = 0; i < n; i++) {
+		if (series[i].points == 1)
+			used += (size_t)snprintf(out + used, len - used,
+			    "%s%g with lines dt 2 lw 2 title '%s (one value)'",
+			    i ? ", " : "", series[i].first, series[i].name);
+		else
+			used += (size_t)snprintf(out + used, len - used,
+			    "%s'%s' index %d using 1:2:3:4 with yerrorlines "
+			    "lw 2 title '%s'", i ? ", " : "", datpath, i,
+			    series[i].name);
+	}
+	return;
+}
+
+static int
+plot_figure(const cJSON *doc, const struct plot_figure *fig, const char *dir,
+    char *err, size_t errlen)
+{
+	const cJSON *ctx = cJSON_GetObjectItem(doc, "context");
+	const cJSON *model = cJSON_GetObjectItem(ctx, "cpu_model");
+	const cJSON *date = cJSON_GetObjectItem(ctx, "date");
+	char datpath[4096], clauses[16384], tics[512] = "";
+	struct plot_series series[64];
+	double xmax;
+	const char *fmt[] = { "pngcairo size 1100,700 font ',10'", "svg size 1100,700" };
+	const char *ext[] = { "png", "svg" };
+	FILE *data, *gp;
+	int i, n, status;
+
+	snprintf(datpath, sizeof(datpath), "%s/%s.dat", dir, fig->file);
+	if ((data = fopen(datpath, "w")) == NULL) {
+		snprintf(err, errlen, "cannot write %s: %s", datpath,
+		    strerror(errno));
+		return -1;
+	}
+	n = plot_data(cJSON_GetObjectItem(doc, "cells"), fig, data, series, 64,
+	    tics, sizeof(tics), &xmax);
+	fclose(data);
+	if (n == 0)
+		return 0;
+	plot_clauses(series, n, datpath, clauses, sizeof(clauses));
+	for (i = 0; i < 2; i++) {
+		if ((gp = popen("gnuplot", "w")) == NULL) {
+			snprintf(err, errlen, "cannot run gnuplot "
+			    "(apt-get install gnuplot-nox)");
+			return -1;
+		}
+		fprintf(gp, "set terminal %s\nset output '%s/%s.%s'\n"
+		    "set title \"%s against workers, median and min-max of "
+		    "each cell\\n%s, %s\" noenhanced\n"
+		    "set logscale xy\nset xrange [0.8:%g]\nset xtics (%s)\n"
+		    "set xlabel 'workers (shared: pollers; limited: k; "
+		    "eventloop: loops; rendezvous: max threads)'\n"
+		    "set ylabel '%s' noenhanced\nset grid\n"
+		    "set key outside right noenhanced\n"
+		    "plot %s\n", fmt[i], dir, fig->file, ext[i], fig->ylabel,
+		    cJSON_IsString(model) ? model->valuestring : "?",
+		    cJSON_IsString(date) ? date->valuestring : "?",
+		    xmax * 1.25, tics, fig->ylabel, clauses);
+		status = pclose(gp);
+		if (status != 0) {
+			snprintf(err, errlen, "gnuplot failed drawing %s.%s "
+			    "(is gnuplot-nox installed?)", fig->file, ext[i]);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+int
+plot_results(const cJSON *doc, const char *dir, char *err, size_t errlen)
+{
+	size_t i;
+
+	if (results_validate(doc, err, errlen) != 0)
+		return -1;
+	for (i = 0; i < sizeof(plot_figures) / sizeof(plot_figures[0]); i++) {
+		if (plot_figure(doc, &plot_figures[i], dir, err, errlen) != 0)
+			return -1;
+	}
+	return 0;
+}

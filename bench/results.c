@@ -1,0 +1,284 @@
+/*
+ * results.c - the results file (see results.h).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <hwloc.h>
+
+#include "pin.h"
+#include "results.h"
+
+#ifndef DB_BUILD_FLAGS
+#define DB_BUILD_FLAGS "unknown"
+#endif
+#ifndef DB_GIT_REV
+#define DB_GIT_REV "unknown"
+#endif
+
+static void
+results_cpu_model(char *buf, size_t len)
+{
+	char line[256], *colon;
+	FILE *f = fopen("/proc/cpuinfo", "r");
+
+	snprintf(buf, len, "unknown");
+	while (f != NULL && fgets(line, sizeof(line), f) != NULL) {
+		if (strncmp(line, "model name", 10) != 0)
+			continue;
+		if ((colon = strchr(line, ':')) != NULL) {
+			snprintf(buf, len, "%s", colon + 2);
+			buf[strcspn(buf, "\n")] = '\0';
+		}
+		break;
+	}
+	if (f != NULL)
+		fclose(f);
+	return;
+}
+
+/* sha256sum of the running binary, by the coreutils tool. */
+static void
+results_binary_sha256(char *buf, size_t len)
+{
+	FILE *p = popen("sha256sum /proc/self/exe 2>/dev/null", "r");
+
+	snprintf(buf, len, "unknown");
+	if (p == NULL)
+		return;
+	if (fscanf(p, "%64s", buf) != 1)
+		snprintf(buf, len, "unknown");
+	pclose(p);
+	return;
+}
+
+static void
+results_topology(cJSON *ctx)
+{
+	hwloc_topology_t topo;
+	char summary[256], *allowed = NULL;
+
+	if (hwloc_topology_init(&topo) != 0 || hwloc_topology_load(topo) != 0)
+		return;
+	pin_topology_summary(topo, summary, sizeof(summary));
+	hwloc_bitmap_list_asprintf(&allowed,
+	    hwloc_topology_get_allowed_cpuset(topo));
+	cJSON_AddStringToObject(ctx, "topology", summary);
+	cJSON_AddStringToObject(ctx, "cpuset", allowed ? allowed : "?");
+	free(allowed);
+	hwloc_topology_destroy(topo);
+	return;
+}
+
+cJSON *
+results_context(int argc, char **argv)
+{
+	cJSON *ctx = cJSON_CreateObject(), *cmd = cJSON_CreateArray();
+	char buf[512], host[256] = "?";
+	struct utsname u;
+	time_t now = time(NULL);
+	int i;
+
+	cJSON_AddNumberToObject(ctx, "schema", RESULTS_SCHEMA);
+	strftime(buf, sizeof(buf), "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
+	cJSON_AddStringToObject(ctx, "date", buf);
+	gethostname(host, sizeof(host) - 1);
+	cJSON_AddStringToObject(ctx, "host", host);
+	results_cpu_model(buf, sizeof(buf));
+	cJSON_AddStringToObject(ctx, "cpu_model", buf);
+	cJSON_AddNumberToObject(ctx, "online_cpus", sysconf(_SC_NPROCESSORS_ONLN));
+	results_topology(ctx);
+	if (uname(&u) == 0) {
+		snprintf(buf, sizeof(buf), "%s %s %s", u.sysname, u.release,
+		    u.machine);
+		cJSON_AddStringToObject(ctx, "kernel", buf);
+	}
+	cJSON_AddStringToObject(ctx, "compiler", "gcc " __VERSION__);
+	cJSON_AddStringToObject(ctx, "build_flags", DB_BUILD_FLAGS);
+	cJSON_AddStringToObject(ctx, "git_rev", DB_GIT_REV);
+	results_binary_sha256(buf, sizeof(buf));
+	cJSON_AddStringToObject(ctx, "binary_sha256", buf);
+	for (i = 0; i < argc; i++)
+		cJSON_AddItemToArray(cmd, cJSON_CreateString(argv[i]));
+	cJSON_AddItemToObject(ctx, "command", cmd);
+	return ctx;
+}
+
+static int
+results_cmp(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+double
+results_median(const double *v, size_t n)
+{
+
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/* The summary of one field over the ok runs, or NULL if none has it. */
+static cJSON *
+results_field(const cJSON *runs, const char *name)
+{
+	double *v = malloc(sizeof(*v) * (size_t)(cJSON_GetArraySize(runs) + 1));
+	const cJSON *run, *f;
+	cJSON *s = NULL;
+	size_t n = 0;
+
+	cJSON_ArrayForEach(run, runs) {
+		f = cJSON_GetObjectItemCaseSensitive(run, "status");
+		if (!cJSON_IsString(f) || strcmp(f->valuestring, "ok") != 0)
+			continue;
+		f = cJSON_GetObjectItemCaseSensitive(run, name);
+		if (cJSON_IsNumber(f))
+			v[n++] = f->valuedouble;
+	}
+	if (n > 0) {
+		qsort(v, n, sizeof(*v), results_cmp);
+		s = cJSON_CreateObject();
+		cJSON_AddNumberToObject(s, "median", results_median(v, n));
+		cJSON_AddNumberToObject(s, "min", v[0]);
+		cJSON_AddNumberToObject(s, "max", v[n - 1]);
+	}
+	free(v);
+	return s;
+}
+
+cJSON *
+results_summary(const cJSON *runs)
+{
+	cJSON *summary = cJSON_CreateObject(), *s;
+	const cJSON *first = NULL, *run, *f;
+	int ok = 0, n = 0;
+
+	cJSON_ArrayForEach(run, runs) {
+		n++;
+		f = cJSON_GetObjectItemCaseSensitive(run, "status");
+		if (cJSON_IsString(f) && strcmp(f->valuestring, "ok") == 0) {
+			ok++;
+			first = first ? first : run;
+		}
+	}
+	cJSON_AddNumberToObject(summary, "runs", n);
+	cJSON_AddNumberToObject(summary, "runs_ok", ok);
+	if (first == NULL)
+		return summary;
+	cJSON_ArrayForEach(f, first) {
+		if (!cJSON_IsNumber(f))
+			continue;
+		if ((s = results_field(runs, f->string)) != NULL)
+			cJSON_AddItemToObject(summary, f->string, s);
+	}
+	return summary;
+}
+
+int
+results_write(const cJSON *doc, const char *path)
+{
+	char tmp[4096];
+	char *text = cJSON_Print(doc);
+	FILE *f;
+	int error = 0;
+
+	if (text == NULL)
+		return -ENOMEM;
+	snprintf(tmp, sizeof(tmp), "%s.tmp.%ld", path, (long)getpid());
+	f = fopen(tmp, "w");
+	if (f == NULL) {
+		error = -errno;
+		free(text);
+		return error;
+	}
+	if (fputs(text, f) == EOF || fputc('\n', f) == EOF || fflush(f) != 0 ||
+	    fsync(fileno(f)) != 0)
+		error = -errno;
+	if (fclose(f) != 0 && error == 0)
+		error = -errno;
+	if (error == 0 && rename(tmp, path) != 0)
+		error = -errno;
+	if (error != 0)
+		unlink(tmp);
+	free(text);
+	return error;
+}
+
+int
+results_validate(const cJSON *doc, char *err, size_t errlen)
+{
+	const cJSON *ctx, *cells, *cell, *schema;
+
+	if (!cJSON_IsObject(doc)) {
+		snprintf(err, errlen, "not a results file: not a JSON object");
+		return -1;
+	}
+	ctx = cJSON_GetObjectItemCaseSensitive(doc, "context");
+	schema = cJSON_GetObjectItemCaseSensitive(ctx, "schema");
+	cells = cJSON_GetObjectItemCaseSensitive(doc, "cells");
+	if (!cJSON_IsNumber(schema) || !cJSON_IsArray(cells)) {
+		snprintf(err, errlen, "not a results file: no context.schema "
+		    "or cells");
+		return -1;
+	}
+	if (schema->valueint > RESULTS_SCHEMA) {
+		snprintf(err, errlen, "results schema %d is newer than this "
+		    "build reads (%d)", schema->valueint, RESULTS_SCHEMA);
+		return -1;
+	}
+	cJSON_ArrayForEach(cell, cells) {
+		if (!cJSON_IsString(cJSON_GetObjectItem(cell, "dispatcher")) ||
+		    !cJSON_IsString(cJSON_GetObjectItem(cell, "queue")) ||
+		    !cJSON_IsNumber(cJSON_GetObjectItem(cell, "workers")) ||
+		    !cJSON_IsNumber(cJSON_GetObjectItem(cell, "coroutines")) ||
+		    !cJSON_IsObject(cJSON_GetObjectItem(cell, "summary"))) {
+			snprintf(err, errlen, "malformed cell in results file");
+			return -1;
+		}
+	}
+	return 0;
+}
+
+int
+results_read(const char *path, cJSON **docp, char *err, size_t errlen)
+{
+	FILE *f = fopen(path, "r");
+	char *text = NULL;
+	size_t len = 0, cap = 0, r;
+	cJSON *doc;
+
+	if (f == NULL) {
+		snprintf(err, errlen, "cannot read %s: %s", path, strerror(errno));
+		return -1;
+	}
+	do {
+		if (len + 65536 + 1 > cap) {
+			cap = cap ? cap * 2 : 131072;
+			if ((text = realloc(text, cap)) == NULL)
+				abort();
+		}
+		r = fread(text + len, 1, cap - len - 1, f);
+		len += r;
+	} while (r > 0);
+	fclose(f);
+	text[len] = '\0';
+	doc = cJSON_ParseWithLength(text, len);
+	free(text);
+	if (doc == NULL) {
+		snprintf(err, errlen, "%s is not valid JSON (truncated or "
+		    "not a results file)", path);
+		return -1;
+	}
+	if (results_validate(doc, err, errlen) != 0) {
+		cJSON_Delete(doc);
+		return -1;
+	}
+	*docp = doc;
+	return 0;
+}

@@ -1,0 +1,334 @@
+/*
+ * runner.c - the sweep (see runner.h).
+ *
+ * A run is `dispatchbench cell ...` in a fresh process: one crash or hang
+ * costs one run, and no run inherits another's threads, heap or caches. A
+ * run that passes its deadline is killed and recorded as hung. After each
+ * run the results file is rewritten whole (temporary file, then rename),
+ * so an interrupted sweep leaves every finished run in a valid file.
+ */
+#include <errno.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "measure.h"
+#include "results.h"
+#include "runner.h"
+
+#define RUNNER_GRACE_S	30.0	/* start-up and shutdown beyond the window */
+#define RUNNER_ARGS	32
+
+static volatile sig_atomic_t runner_interrupted;
+
+static void
+runner_on_signal(int sig)
+{
+
+	runner_interrupted = sig;
+	return;
+}
+
+static void
+runner_signals(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = runner_on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	return;
+}
+
+/* The argv of the child that runs cell c. */
+static void
+runner_child_args(const struct cli_opts *o, const struct cell *c,
+    char buf[][48], char **argv)
+{
+	int n = 0, b = 0;
+
+#define ARG(s)		(argv[n++] = (char *)(s))
+#define ARGF(...)	(snprintf(buf[b], 48, __VA_ARGS__), argv[n++] = buf[b++])
+	ARG("dispatchbench");
+	ARG("cell");
+	ARG("--dispatcher");
+	ARG(c->disp->name);
+	if (c->queue != NULL) {
+		ARG("--queue");
+		ARG(c->queue->name);
+	}
+	ARG("--workers");
+	if (c->workers == CELL_UNBOUNDED)
+		ARG("inf");
+	else
+		ARGF("%u", c->workers);
+	ARG("--coroutines");
+	ARGF("%u", c->coroutines);
+	ARG("--pin");
+	ARG(c->pin);
+	ARG("--warmup");
+	ARGF("%.17g", o->win.warmup_s);
+	ARG("--time");
+	ARGF("%.17g", o->win.time_s);
+	ARG("--keepalive");
+	ARGF("%.17g", c->keepalive_s);
+	ARG("--wake");
+	ARG(c->wake == DISP_WAKE_LAZY ? "lazy" : "every");
+	ARG("--capacity");
+	ARGF("%u", c->capacity);
+	if (c->pool != 0) {
+		ARG("--pool");
+		ARGF("%u", c->pool);
+	}
+	if (c->spins != DISP_SPINS_DEFAULT) {
+		ARG("--spins");
+		ARGF("%d", c->spins);
+	}
+	argv[n] = NULL;
+#undef ARG
+#undef ARGF
+	return;
+}
+
+static cJSON *
+runner_status(const char *status, const char *error)
+{
+	cJSON *run = cJSON_CreateObject();
+
+	cJSON_AddStringToObject(run, "status", status);
+	cJSON_AddStringToObject(run, "error", error);
+	cJSON_AddBoolToObject(run, "count_ok", 0);
+	return run;
+}
+
+/* Reads the child's stdout until EOF or the deadline; 1 on EOF. */
+static int
+runner_collect(int fd, double deadline, char **out, size_t *len)
+{
+	struct pollfd pfd = { .fd = fd, .events = POLLIN };
+	size_t cap = 0;
+	ssize_t r;
+	int ms;
+
+	*out = NULL;
+	*len = 0;
+	for (;;) {
+		ms = (int)((deadline - measure_now()) * 1000);
+		if (ms <= 0 || runner_interrupted)
+			return 0;
+		if (poll(&pfd, 1, ms < 200 ? ms : 200) <= 0)
+			continue;
+		if (*len + 4096 + 1 > cap) {
+			cap = cap ? cap * 2 : 65536;
+			if ((*out = realloc(*out, cap)) == NULL)
+				abort();
+		}
+		r = read(fd, *out + *len, cap - *len - 1);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			break;
+		*len += (size_t)r;
+	}
+	if (*out != NULL)
+		(*out)[*len] = '\0';
+	return 1;
+}
+
+static cJSON *
+runner_child(const struct cli_opts *o, const struct cell *c, const char *self)
+{
+	char buf[RUNNER_ARGS][48], *argv[RUNNER_ARGS * 2], *text = NULL;
+	double deadline = measure_now() + (o->deadline_s > 0 ? o->deadline_s :
+	    o->win.warmup_s + o->win.time_s + RUNNER_GRACE_S);
+	int fds[2], status = 0, eof;
+	cJSON *run = NULL;
+	size_t len;
+	pid_t pid;
+
+	runner_child_args(o, c, buf, argv);
+	if (pipe(fds) != 0)
+		return runner_status("failed", strerror(errno));
+	if ((pid = fork()) == 0) {
+		dup2(fds[1], STDOUT_FILENO);
+		close(fds[0]);
+		close(fds[1]);
+		execv(self, argv);
+		_exit(127);
+	}
+	close(fds[1]);
+	eof = pid > 0 && runner_collect(fds[0], deadline, &text, &len);
+	close(fds[0]);
+	if (pid > 0 && !eof)
+		kill(pid, SIGKILL);
+	if (pid > 0)
+		waitpid(pid, &status, 0);
+	if (pid < 0)
+		run = runner_status("failed", "fork failed");
+	else if (!eof)
+		run = runner_status(runner_interrupted ? "interrupted" : "hung",
+		    runner_interrupted ? "the sweep was interrupted" :
+		    "the run passed its deadline and was killed");
+	else if (WIFSIGNALED(status))
+		run = runner_status("crashed", strsignal(WTERMSIG(status)));
+	else if ((run = cJSON_Parse(text != NULL ? text : "")) == NULL)
+		run = runner_status("failed", "the run printed no result");
+	if (eof)
+		free(text);
+	return run;
+}
+
+static double
+runner_num(const cJSON *o, const char *name)
+{
+	const cJSON *f = cJSON_GetObjectItemCaseSensitive(o, name);
+
+	return cJSON_IsNumber(f) ? f->valuedouble : 0;
+}
+
+static const char *
+runner_str(const cJSON *o, const char *name)
+{
+	const cJSON *f = cJSON_GetObjectItemCaseSensitive(o, name);
+
+	return cJSON_IsString(f) ? f->valuestring : "?";
+}
+
+static void
+runner_print_run(size_t i, size_t total, const struct cell *c, const cJSON *run)
+{
+
+	printf("[%3zu/%zu] %-10s %-6s w=%-4u c=%-4u ", i, total, c->disp->name,
+	    c->queue ? c->queue->name : "-", c->workers, c->coroutines);
+	if (strcmp(runner_str(run, "status"), "ok") != 0) {
+		printf("%s: %s\n", runner_str(run, "status"),
+		    runner_str(run, "error"));
+	} else {
+		printf("%8.3f us/dispatch %10.0f ops/s %7.3f ctxsw/disp "
+		    "%4.0f thr %3.0f starved\n",
+		    runner_num(run, "cpu_us_per_dispatch"),
+		    runner_num(run, "ops_per_s"),
+		    runner_num(run, "ctx_switches_per_dispatch"),
+		    runner_num(run, "threads"), runner_num(run, "starved"));
+	}
+	fflush(stdout);
+	return;
+}
+
+static void
+runner_print_summary(const cJSON *cells)
+{
+	const cJSON *cell, *s, *f;
+
+	printf("\n%-10s %-6s %7s %5s  %-26s %11s %10s %6s %7s %5s\n",
+	    "dispatcher", "queue", "workers", "coros",
+	    "CPU us/dispatch med [min-max]", "ops/s", "ctxsw/disp",
+	    "thr", "starved", "ok");
+	cJSON_ArrayForEach(cell, cells) {
+		s = cJSON_GetObjectItemCaseSensitive(cell, "summary");
+		f = cJSON_GetObjectItemCaseSensitive(s, "cpu_us_per_dispatch");
+		printf("%-10s %-6s %7.0f %5.0f  ", runner_str(cell, "dispatcher"),
+		    runner_str(cell, "queue"), runner_num(cell, "workers"),
+		    runner_num(cell, "coroutines"));
+		if (f == NULL) {
+			printf("%-26s", "no ok run");
+		} else {
+			printf("%8.3f [%7.3f-%8.3f]  ", runner_num(f, "median"),
+			    runner_num(f, "min"), runner_num(f, "max"));
+		}
+		printf(" %11.0f %10.4f %6.0f %7.0f %2.0f/%-2.0f\n",
+		    runner_num(cJSON_GetObjectItem(s, "ops_per_s"), "median"),
+		    runner_num(cJSON_GetObjectItem(s,
+		    "ctx_switches_per_dispatch"), "median"),
+		    runner_num(cJSON_GetObjectItem(s, "threads_peak"), "median"),
+		    runner_num(cJSON_GetObjectItem(s, "starved"), "median"),
+		    runner_num(s, "runs_ok"), runner_num(s, "runs"));
+	}
+	return;
+}
+
+static cJSON *
+runner_doc(const struct cli_opts *o, const struct cell *cells, size_t n,
+    int argc, char **argv)
+{
+	cJSON *doc = cJSON_CreateObject(), *arr = cJSON_CreateArray(), *cell;
+	size_t i;
+
+	cJSON_AddItemToObject(doc, "context", results_context(argc, argv));
+	cJSON_AddNumberToObject(doc, "warmup_s", o->win.warmup_s);
+	cJSON_AddNumberToObject(doc, "time_s", o->win.time_s);
+	cJSON_AddNumberToObject(doc, "reps", o->reps);
+	cJSON_AddStringToObject(doc, "order", "rotated");
+	cJSON_AddBoolToObject(doc, "complete", 0);
+	for (i = 0; i < n; i++) {
+		cell = cell_params(&cells[i]);
+		cJSON_AddItemToObject(cell, "runs", cJSON_CreateArray());
+		cJSON_AddItemToObject(cell, "summary", cJSON_CreateObject());
+		cJSON_AddItemToArray(arr, cell);
+	}
+	cJSON_AddItemToObject(doc, "cells", arr);
+	return doc;
+}
+
+static void
+runner_save(cJSON *doc, const char *path)
+{
+	int error = results_write(doc, path);
+
+	if (error != 0)
+		fprintf(stderr, "dispatchbench: cannot write %s: %s\n", path,
+		    strerror(-error));
+	return;
+}
+
+int
+runner_sweep(const struct cli_opts *o, const struct cell *cells, size_t n,
+    int argc, char **argv)
+{
+	cJSON *doc = runner_doc(o, cells, n, argc, argv), *cell, *run;
+	cJSON *arr = cJSON_GetObjectItem(doc, "cells");
+	size_t rep, k, i = 0, total = n * o->reps;
+	char self[4096];
+	ssize_t len;
+	int failed = 0;
+
+	len = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	self[len > 0 ? len : 0] = '\0';
+	runner_signals();
+	for (rep = 0; rep < o->reps && !runner_interrupted; rep++) {
+		for (k = 0; k < n && !runner_interrupted; k++) {
+			/* Rotate: each repetition starts one cell later. */
+			size_t ci = (k + rep) % n;
+
+			run = runner_child(o, &cells[ci], self);
+			if (runner_interrupted) {
+				cJSON_Delete(run);
+				break;
+			}
+			cJSON_AddNumberToObject(run, "rep", (double)rep);
+			cell = cJSON_GetArrayItem(arr, (int)ci);
+			cJSON_AddItemToArray(cJSON_GetObjectItem(cell, "runs"), run);
+			cJSON_ReplaceItemInObject(cell, "summary", results_summary(
+			    cJSON_GetObjectItem(cell, "runs")));
+			failed |= strcmp(runner_str(run, "status"), "ok") != 0;
+			runner_print_run(++i, total, &cells[ci], run);
+			runner_save(doc, o->out);
+		}
+	}
+	if (!runner_interrupted)
+		cJSON_ReplaceItemInObject(doc, "complete", cJSON_CreateTrue());
+	runner_save(doc, o->out);
+	runner_print_summary(arr);
+	printf("\n%s: %s (%zu of %zu runs)\n", runner_interrupted ?
+	    "interrupted, partial results in" : "results in", o->out, i, total);
+	cJSON_Delete(doc);
+	if (runner_interrupted)
+		return RUNNER_INTERRUPTED;
+	return failed ? RUNNER_RUN_FAILED : RUNNER_OK;
+}

@@ -1,0 +1,120 @@
+/*
+ * dispatcher.h - one dispatch interface, one handoff design per file.
+ *
+ * A dispatcher is a long-lived handle; a dispatch is a request to run one
+ * task on one of its threads. Each design is a const struct disp_ops in its
+ * own file, listed in registry.c and selected by name.
+ */
+#ifndef DISPATCHERS_DISPATCHER_H
+#define DISPATCHERS_DISPATCHER_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdint.h>
+
+#include "mpsc.h"
+#include "queue.h"
+
+struct disp_task;
+typedef void disp_task_fn(struct disp_task *);
+
+/*
+ * A task is embedded in its owner (a coroutine's continuation), so a
+ * dispatch allocates nothing. A task is in at most one queue at a time;
+ * link and home belong to the dispatcher while it holds the task.
+ */
+struct disp_task {
+	disp_task_fn *fn;
+	struct mpsc_node link;		/* intrusive queues of the designs */
+	void *home;			/* eventloop: the loop it is pinned to */
+};
+
+#define DISP_TASK_INIT(f)	{ .fn = (f), .home = NULL }
+
+enum disp_wake {
+	DISP_WAKE_EVERY,	/* every dispatch unparks a worker (kotlinx) */
+	DISP_WAKE_LAZY		/* only when no worker spins (Go wakep, Tokio) */
+};
+
+#define DISP_SPINS_DEFAULT	(-1)	/* the design's own default */
+
+struct disp_config {
+	unsigned int workers;		/* the design's width: see README */
+	unsigned int pool;		/* limited: threads under the view, 0: max(64, workers) */
+	const struct queue_ops *queue;	/* shared, limited */
+	unsigned int queue_capacity;	/* bounded queues */
+	int spins;			/* polls of an idle worker before it parks */
+	enum disp_wake wake;
+	double keepalive_s;		/* rendezvous: idle time before a thread retires */
+
+	/* Called first on every thread a dispatcher starts (pinning). */
+	void (*thread_start)(void *arg);
+	void *thread_arg;
+};
+
+/* Filled by shutdown, once every thread is joined. */
+struct disp_stats {
+	uint64_t ran;			/* tasks run */
+	uint64_t spilled;		/* dispatches a full queue turned away */
+	unsigned int threads_started;
+	unsigned int threads_peak;	/* most threads alive at once */
+};
+
+struct dispatcher {
+	const struct disp_ops *ops;
+};
+
+#define DISP_USES_QUEUE	(1u << 0)	/* --queue applies */
+#define DISP_GROWS	(1u << 1)	/* starts threads on demand */
+
+struct disp_ops {
+	const char *name;
+	const char *model;
+	unsigned int flags;
+
+	int (*create)(struct dispatcher **dp, const struct disp_config *cfg);
+	/* Callable from any thread, including the dispatcher's own. */
+	void (*dispatch)(struct dispatcher *d, struct disp_task *t);
+	/*
+	 * Runs what is queued, joins every thread, fills st and frees d. The
+	 * caller has stopped dispatching.
+	 */
+	void (*shutdown)(struct dispatcher *d, struct disp_stats *st);
+};
+
+static inline void
+disp_dispatch(struct dispatcher *d, struct disp_task *t)
+{
+
+	d->ops->dispatch(d, t);
+}
+
+static inline void
+disp_shutdown(struct dispatcher *d, struct disp_stats *st)
+{
+
+	d->ops->shutdown(d, st);
+}
+
+static inline struct disp_task *
+disp_task_of(struct mpsc_node *n)
+{
+
+	return (struct disp_task *)((char *)n - offsetof(struct disp_task, link));
+}
+
+const struct disp_ops *disp_find(const char *name);	/* NULL if unknown */
+size_t disp_count(void);
+const struct disp_ops *disp_at(size_t i);
+
+/* Starts fn(arg) on a new thread that first calls cfg->thread_start. */
+int disp_thread_spawn(const struct disp_config *cfg, pthread_t *tid,
+    void *(*fn)(void *), void *arg);
+
+extern const struct disp_ops disp_inline;
+extern const struct disp_ops disp_shared;
+extern const struct disp_ops disp_limited;
+extern const struct disp_ops disp_rendezvous;
+extern const struct disp_ops disp_eventloop;
+
+#endif /* DISPATCHERS_DISPATCHER_H */

@@ -1,0 +1,281 @@
+/*
+ * eventloop.c - N event loops, Netty's design as Ktor's NettyDispatcher
+ * uses it: every task has a home loop, chosen round-robin on its first
+ * dispatch and kept (pinnedCallExecutor caches the loop per channel).
+ *
+ *  - Dispatched on its home loop's own thread (inEventLoop), a task goes to
+ *    that thread's local FIFO: plain loads and stores, no atomic
+ *    read-modify-write, no wake-up. (NettyDispatcher.isDispatchNeeded is
+ *    false there and the continuation runs in place.)
+ *  - Dispatched from any other thread, it goes through the loop's MPSC
+ *    queue, and the loop is woken as Netty's EpollIoHandler.wakeup does it:
+ *    getAndSet(nextWakeup, AWAKE), and only if it was not AWAKE, one write
+ *    to an eventfd. The loop blocks in epoll_wait on that eventfd, which is
+ *    edge-triggered and never read ("we only want to get the notification
+ *    once per wakeup").
+ *  - A loop runs at most 64 local tasks between looks at its MPSC queue,
+ *    Netty's deadline check every 64 tasks in runAllTasks. No spinning
+ *    before it blocks (Netty's default select strategy).
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <sys/epoll.h>
+#include <sys/eventfd.h>
+#include <unistd.h>
+
+#include "dispatcher.h"
+
+#define EL_BATCH	64
+#define EL_AWAKE	0
+#define EL_SLEEPING	1
+
+struct el_loop {
+	struct mpsc inbox;
+	_Atomic int wakeup;			/* EL_AWAKE or EL_SLEEPING */
+	int eventfd;
+	int epfd;
+	struct disp_task *head;			/* local FIFO: owner only */
+	struct disp_task *tail;
+	uint64_t ran;
+	struct eventloop *group;
+	pthread_t tid;
+} __attribute__((aligned(64)));
+
+struct eventloop {
+	struct dispatcher base;
+	struct disp_config cfg;
+	unsigned int nloops;
+	_Atomic unsigned int next;		/* round-robin chooser */
+	_Atomic int stop;
+	struct el_loop *loops;
+};
+
+static _Thread_local struct el_loop *el_current;
+
+static void
+el_local_append(struct el_loop *l, struct disp_task *t)
+{
+
+	atomic_store_explicit(&t->link.next, NULL, memory_order_relaxed);
+	if (l->tail != NULL)
+		atomic_store_explicit(&l->tail->link.next, &t->link,
+		    memory_order_relaxed);
+	else
+		l->head = t;
+	l->tail = t;
+	return;
+}
+
+static struct disp_task *
+el_local_take(struct el_loop *l)
+{
+	struct disp_task *t = l->head;
+	struct mpsc_node *next;
+
+	if (t == NULL)
+		return NULL;
+	next = atomic_load_explicit(&t->link.next, memory_order_relaxed);
+	l->head = next != NULL ? disp_task_of(next) : NULL;
+	if (l->head == NULL)
+		l->tail = NULL;
+	return t;
+}
+
+static void
+el_wakeup(struct el_loop *l)
+{
+	uint64_t one = 1;
+
+	if (atomic_exchange(&l->wakeup, EL_AWAKE) != EL_AWAKE) {
+		if (write(l->eventfd, &one, sizeof(one)) < 0)
+			abort();
+	}
+	return;
+}
+
+static void
+eventloop_dispatch(struct dispatcher *d, struct disp_task *t)
+{
+	struct eventloop *e = (struct eventloop *)d;
+	struct el_loop *home = t->home;
+
+	if (home == NULL) {
+		home = &e->loops[atomic_fetch_add_explicit(&e->next, 1,
+		    memory_order_relaxed) % e->nloops];
+		t->home = home;
+	}
+	if (home == el_current) {
+		el_local_append(home, t);
+		return;
+	}
+	mpsc_push(&home->inbox, &t->link);
+	el_wakeup(home);
+	return;
+}
+
+static bool
+el_has_work(struct el_loop *l)
+{
+
+	return l->head != NULL || !mpsc_empty(&l->inbox);
+}
+
+/* Runs one batch: the inbox moved into the local FIFO, then up to 64. */
+static void
+el_run_batch(struct el_loop *l)
+{
+	struct mpsc_node *n;
+	struct disp_task *t;
+	int i;
+
+	while ((n = mpsc_pop(&l->inbox)) != NULL)
+		el_local_append(l, disp_task_of(n));
+	for (i = 0; i < EL_BATCH && (t = el_local_take(l)) != NULL; i++) {
+		l->ran++;
+		t->fn(t);
+	}
+	return;
+}
+
+/* Netty: set nextWakeupNanos, re-check for tasks, then epoll_wait. */
+static void
+el_block(struct el_loop *l)
+{
+	struct epoll_event ev;
+
+	atomic_store(&l->wakeup, EL_SLEEPING);
+	/* Pairs with the exchange in el_wakeup: one of us sees the other. */
+	atomic_thread_fence(memory_order_seq_cst);
+	if (!el_has_work(l) && !atomic_load(&l->group->stop))
+		(void)epoll_wait(l->epfd, &ev, 1, -1);
+	atomic_store(&l->wakeup, EL_AWAKE);
+	return;
+}
+
+static void *
+el_loop_main(void *arg)
+{
+	struct el_loop *l = arg;
+
+	el_current = l;
+	for (;;) {
+		if (el_has_work(l)) {
+			el_run_batch(l);
+			continue;
+		}
+		if (atomic_load(&l->group->stop))
+			break;
+		el_block(l);
+	}
+	return NULL;
+}
+
+static int
+el_loop_init(struct eventloop *e, struct el_loop *l)
+{
+	struct epoll_event ev = { .events = EPOLLIN | EPOLLET };
+
+	mpsc_init(&l->inbox);
+	atomic_init(&l->wakeup, EL_AWAKE);
+	l->head = l->tail = NULL;
+	l->ran = 0;
+	l->group = e;
+	l->eventfd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+	if (l->eventfd < 0)
+		return -errno;
+	l->epfd = epoll_create1(EPOLL_CLOEXEC);
+	if (l->epfd < 0 || epoll_ctl(l->epfd, EPOLL_CTL_ADD, l->eventfd,
+	    &ev) != 0) {
+		close(l->eventfd);
+		if (l->epfd >= 0)
+			close(l->epfd);
+		return -errno;
+	}
+	return 0;
+}
+
+static void
+el_loop_fini(struct el_loop *l)
+{
+
+	close(l->eventfd);
+	close(l->epfd);
+	return;
+}
+
+static int
+eventloop_create(struct dispatcher **dp, const struct disp_config *cfg)
+{
+	struct eventloop *e;
+	unsigned int i, ready = 0, started = 0;
+	int error;
+
+	if (cfg->workers == 0)
+		return -EINVAL;
+	e = calloc(1, sizeof(*e));
+	if (e == NULL)
+		return -ENOMEM;
+	e->base.ops = &disp_eventloop;
+	e->cfg = *cfg;
+	e->nloops = cfg->workers;
+	error = posix_memalign((void **)&e->loops, 64,
+	    e->nloops * sizeof(*e->loops));
+	if (error != 0) {
+		free(e);
+		return -error;
+	}
+	for (error = 0; ready < e->nloops && error == 0; ready++)
+		error = el_loop_init(e, &e->loops[ready]);
+	for (i = 0; i < e->nloops && error == 0; i++, started++)
+		error = disp_thread_spawn(&e->cfg, &e->loops[i].tid,
+		    el_loop_main, &e->loops[i]);
+	if (error == 0) {
+		*dp = &e->base;
+		return 0;
+	}
+	atomic_store(&e->stop, 1);
+	for (i = 0; i < started; i++) {
+		el_wakeup(&e->loops[i]);
+		pthread_join(e->loops[i].tid, NULL);
+	}
+	for (i = 0; i + 1 < ready; i++)
+		el_loop_fini(&e->loops[i]);
+	free(e->loops);
+	free(e);
+	return error;
+}
+
+static void
+eventloop_shutdown(struct dispatcher *d, struct disp_stats *st)
+{
+	struct eventloop *e = (struct eventloop *)d;
+	unsigned int i;
+	uint64_t ran = 0;
+
+	atomic_store(&e->stop, 1);
+	for (i = 0; i < e->nloops; i++)
+		el_wakeup(&e->loops[i]);
+	for (i = 0; i < e->nloops; i++) {
+		pthread_join(e->loops[i].tid, NULL);
+		ran += e->loops[i].ran;
+		el_loop_fini(&e->loops[i]);
+	}
+	if (st != NULL) {
+		st->ran = ran;
+		st->spilled = 0;
+		st->threads_started = e->nloops;
+		st->threads_peak = e->nloops;
+	}
+	free(e->loops);
+	free(e);
+	return;
+}
+
+const struct disp_ops disp_eventloop = {
+	.name = "eventloop",
+	.model = "Netty: N loops, local FIFO on the home loop, MPSC + eventfd else",
+	.flags = 0,
+	.create = eventloop_create,
+	.dispatch = eventloop_dispatch,
+	.shutdown = eventloop_shutdown,
+};

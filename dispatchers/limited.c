@@ -1,0 +1,189 @@
+/*
+ * limited.c - kotlinx LimitedDispatcher: a view of parallelism k over a
+ * larger pool (a `shared` pool of max(64, k) workers, as Dispatchers.IO
+ * is LimitedDispatcher(64) over the scheduler's threads).
+ *
+ * Followed from kotlinx-coroutines-core/common/src/internal/
+ * LimitedDispatcher.kt (1.11):
+ *  - dispatch (dispatchInternal): queue.addLast(task); if runningWorkers >=
+ *    k return; tryAllocateWorker() under the allocation lock; take a task
+ *    with obtainTaskOrDeallocateWorker(); dispatch a new Worker holding it
+ *    to the pool;
+ *  - Worker.run: run the current task, obtain the next one or deallocate;
+ *    every 16 tasks re-dispatch itself to the pool and return, still
+ *    counted as running ("we are still committed to our part of work");
+ *  - obtainTaskOrDeallocateWorker: removeFirstOrNull; when empty, under the
+ *    lock decrement runningWorkers, and if the queue is still non-empty
+ *    take the slot back and retry.
+ * A Worker is allocated per start, as `Worker(task)` is on the JVM.
+ *
+ * One difference from the JVM stays: there a re-dispatch from a scheduler
+ * thread lands in that thread's LIFO slot; here the pool is one shared
+ * queue, so it goes to the back of the pool's queue.
+ */
+#include <errno.h>
+#include <stdlib.h>
+
+#include "taskq.h"
+
+#define LIM_FAIRNESS	16	/* kotlinx: "out-of-thin-air constant" */
+#define LIM_POOL_MIN	64	/* Dispatchers.IO: max(64, cpus) */
+
+struct limited {
+	struct dispatcher base;
+	struct taskq tq;
+	_Atomic int running;			/* runningWorkers */
+	int parallelism;
+	pthread_mutex_t lock;			/* workerAllocationLock */
+	struct dispatcher *pool;
+	_Atomic uint64_t ran;
+};
+
+struct lim_worker {
+	struct disp_task task;			/* what the pool runs */
+	struct disp_task *current;
+	struct limited *view;
+};
+
+static bool
+lim_try_allocate(struct limited *l)
+{
+	bool ok;
+
+	pthread_mutex_lock(&l->lock);
+	ok = atomic_load(&l->running) < l->parallelism;
+	if (ok)
+		atomic_fetch_add(&l->running, 1);
+	pthread_mutex_unlock(&l->lock);
+	return ok;
+}
+
+static struct disp_task *
+lim_obtain_or_deallocate(struct limited *l)
+{
+	struct disp_task *t;
+	bool empty;
+
+	for (;;) {
+		t = taskq_take(&l->tq);
+		if (t != NULL)
+			return t;
+		pthread_mutex_lock(&l->lock);
+		atomic_fetch_sub(&l->running, 1);
+		empty = taskq_empty(&l->tq);
+		if (!empty)
+			atomic_fetch_add(&l->running, 1);
+		pthread_mutex_unlock(&l->lock);
+		if (empty)
+			return NULL;
+	}
+}
+
+static void
+lim_worker_run(struct disp_task *self)
+{
+	struct lim_worker *w = (struct lim_worker *)self;
+	struct limited *l = w->view;
+	uint64_t ran = 0;
+	int fairness = 0;
+
+	for (;;) {
+		ran++;
+		w->current->fn(w->current);
+		w->current = lim_obtain_or_deallocate(l);
+		if (w->current == NULL) {
+			free(w);
+			break;
+		}
+		if (++fairness >= LIM_FAIRNESS) {
+			disp_dispatch(l->pool, &w->task);
+			break;
+		}
+	}
+	atomic_fetch_add_explicit(&l->ran, ran, memory_order_relaxed);
+	return;
+}
+
+static void
+limited_dispatch(struct dispatcher *d, struct disp_task *t)
+{
+	struct limited *l = (struct limited *)d;
+	struct lim_worker *w;
+
+	taskq_put(&l->tq, t);
+	if (atomic_load(&l->running) >= l->parallelism)
+		return;
+	if (!lim_try_allocate(l))
+		return;
+	t = lim_obtain_or_deallocate(l);
+	if (t == NULL)
+		return;
+	w = malloc(sizeof(*w));
+	if (w == NULL)
+		abort();
+	w->task = (struct disp_task)DISP_TASK_INIT(lim_worker_run);
+	w->current = t;
+	w->view = l;
+	disp_dispatch(l->pool, &w->task);
+	return;
+}
+
+static int
+limited_create(struct dispatcher **dp, const struct disp_config *cfg)
+{
+	struct disp_config pool_cfg = *cfg;
+	struct limited *l;
+	int error;
+
+	if (cfg->workers == 0)
+		return -EINVAL;
+	l = calloc(1, sizeof(*l));
+	if (l == NULL)
+		return -ENOMEM;
+	l->base.ops = &disp_limited;
+	l->parallelism = (int)cfg->workers;
+	pthread_mutex_init(&l->lock, NULL);
+	error = taskq_init(&l->tq, cfg->queue, cfg->queue_capacity);
+	if (error != 0)
+		goto out_free;
+	pool_cfg.workers = cfg->pool != 0 ? cfg->pool :
+	    (cfg->workers > LIM_POOL_MIN ? cfg->workers : LIM_POOL_MIN);
+	error = disp_shared.create(&l->pool, &pool_cfg);
+	if (error != 0)
+		goto out_taskq;
+	*dp = &l->base;
+	return 0;
+out_taskq:
+	taskq_fini(&l->tq);
+out_free:
+	pthread_mutex_destroy(&l->lock);
+	free(l);
+	return error;
+}
+
+static void
+limited_shutdown(struct dispatcher *d, struct disp_stats *st)
+{
+	struct limited *l = (struct limited *)d;
+	struct disp_stats pool;
+
+	disp_shutdown(l->pool, &pool);
+	if (st != NULL) {
+		*st = pool;
+		st->ran = atomic_load(&l->ran);
+		st->spilled += taskq_spilled(&l->tq);
+	}
+	taskq_fini(&l->tq);
+	pthread_mutex_destroy(&l->lock);
+	free(l);
+	return;
+}
+
+const struct disp_ops disp_limited = {
+	.name = "limited",
+	.model = "kotlinx LimitedDispatcher(k) over a shared pool of max(64, k)",
+	.flags = DISP_USES_QUEUE,
+	.create = limited_create,
+	.dispatch = limited_dispatch,
+	.shutdown = limited_shutdown,
+};

@@ -1,0 +1,81 @@
+/*
+ * taskq.c - a queue that never refuses a task (see taskq.h).
+ */
+#include <stdlib.h>
+
+#include "taskq.h"
+
+int
+taskq_init(struct taskq *tq, const struct queue_ops *ops, unsigned int capacity)
+{
+	int error;
+
+	tq->spill = NULL;
+	atomic_init(&tq->spill_len, 0);
+	atomic_init(&tq->spilled, 0);
+	error = ops->create(&tq->q, capacity);
+	if (error != 0 || (ops->flags & Q_BOUNDED) == 0)
+		return error;
+	error = queue_mutex.create(&tq->spill, 0);
+	if (error != 0)
+		queue_destroy(tq->q);
+	return error;
+}
+
+void
+taskq_fini(struct taskq *tq)
+{
+
+	queue_destroy(tq->q);
+	if (tq->spill != NULL)
+		queue_destroy(tq->spill);
+	return;
+}
+
+/*
+ * Every design checks for a sleeper after it queues (is a worker parked?
+ * how many run?), while a sleeper checks the queue after it announces
+ * itself: queue, #StoreLoad, check, as Go's proc.go puts it. A push that
+ * ends in a plain store (ck_ring's publish) needs the fence; one that ends
+ * in a seq_cst read-modify-write (lfseg's CAS, as kotlinx's volatile CAS)
+ * already is one.
+ */
+void
+taskq_put(struct taskq *tq, struct disp_task *t)
+{
+
+	if (queue_push(tq->q, t)) {
+		if (!(tq->q->ops->flags & Q_SC_PUSH))
+			atomic_thread_fence(memory_order_seq_cst);
+		return;
+	}
+	/* Full (or out of memory in an unbounded queue): spill, never drop. */
+	if (tq->spill == NULL || !queue_push(tq->spill, t))
+		abort();
+	atomic_fetch_add(&tq->spill_len, 1);
+	atomic_fetch_add_explicit(&tq->spilled, 1, memory_order_relaxed);
+	return;
+}
+
+struct disp_task *
+taskq_take(struct taskq *tq)
+{
+	void *t;
+
+	if (queue_pop(tq->q, &t))
+		return t;
+	if (tq->spill == NULL || atomic_load(&tq->spill_len) == 0)
+		return NULL;
+	if (!queue_pop(tq->spill, &t))
+		return NULL;
+	atomic_fetch_sub(&tq->spill_len, 1);
+	return t;
+}
+
+bool
+taskq_empty(struct taskq *tq)
+{
+
+	return queue_empty(tq->q) &&
+	    (tq->spill == NULL || atomic_load(&tq->spill_len) == 0);
+}

@@ -1,0 +1,88 @@
+/*
+ * ckring.c - Concurrency Kit's ck_ring in MPMC mode: a bounded array ring.
+ *
+ * A ck_ring of N slots holds N-1 entries, so a queue of capacity c gets the
+ * next power of two above c. Push returns false when full; what a
+ * dispatcher does then is its policy, not the queue's.
+ */
+#include <errno.h>
+#include <stdlib.h>
+
+#include <ck_ring.h>
+
+#include "queue.h"
+
+struct q_ckring {
+	struct queue base;
+	struct ck_ring ring;
+	struct ck_ring_buffer *buffer;
+};
+
+static int
+ckring_create(struct queue **qp, size_t capacity)
+{
+	struct q_ckring *q;
+	size_t slots = 2;
+
+	while (slots < capacity + 1)
+		slots <<= 1;
+	if (slots > (1u << 30))
+		return -EINVAL;
+	q = calloc(1, sizeof(*q));
+	if (q == NULL)
+		return -ENOMEM;
+	q->buffer = calloc(slots, sizeof(*q->buffer));
+	if (q->buffer == NULL) {
+		free(q);
+		return -ENOMEM;
+	}
+	q->base.ops = &queue_ckring;
+	ck_ring_init(&q->ring, (unsigned int)slots);
+	*qp = &q->base;
+	return 0;
+}
+
+static void
+ckring_destroy(struct queue *base)
+{
+	struct q_ckring *q = (struct q_ckring *)base;
+
+	free(q->buffer);
+	free(q);
+	return;
+}
+
+static bool
+ckring_push(struct queue *base, void *item)
+{
+	struct q_ckring *q = (struct q_ckring *)base;
+
+	return ck_ring_enqueue_mpmc(&q->ring, q->buffer, item);
+}
+
+static bool
+ckring_pop(struct queue *base, void **item)
+{
+	struct q_ckring *q = (struct q_ckring *)base;
+
+	return ck_ring_dequeue_mpmc(&q->ring, q->buffer, item);
+}
+
+static bool
+ckring_empty(struct queue *base)
+{
+	struct q_ckring *q = (struct q_ckring *)base;
+
+	return ck_ring_size(&q->ring) == 0;
+}
+
+const struct queue_ops queue_ckring = {
+	.name = "ckring",
+	.model = "ck_ring MPMC, bounded array ring",
+	.flags = Q_BOUNDED | Q_FIFO,
+	.create = ckring_create,
+	.destroy = ckring_destroy,
+	.push = ckring_push,
+	.pop = ckring_pop,
+	.empty = ckring_empty,
+};

@@ -1,0 +1,319 @@
+/*
+ * lfseg.c - a model of kotlinx.coroutines' LockFreeTaskQueue in its
+ * multi-consumer mode: the queue under Dispatchers.IO (LimitedDispatcher's
+ * queue and the scheduler's GlobalQueue).
+ *
+ * Followed step by step from kotlinx-coroutines-core/common/src/internal/
+ * LockFreeTaskQueue.kt (LockFreeTaskQueue, LockFreeTaskQueueCore):
+ *  - a core is a power-of-two array and one 64-bit state word: head in bits
+ *    0..29, tail in bits 30..59, FROZEN bit 60, CLOSED bit 61;
+ *  - addLast CASes the tail forward, then stores the element, so a consumer
+ *    can find its slot reserved but still empty and spins on it;
+ *  - removeFirstOrNull reads the head slot, then CASes the head forward;
+ *  - a full core (one margin slot) is frozen and copied into a core twice
+ *    its size; in-flight slots are copied as placeholders that the late
+ *    producer fills in (fillPlaceholder).
+ * Kotlin's atomics are volatile, so every access here is sequentially
+ * consistent, as the JVM makes them.
+ *
+ * Kotlin's garbage collector frees a replaced core; here a core may still
+ * be read by a thread that loaded it, so every core is kept until the queue
+ * is destroyed. They double in size, so all of them together take less than
+ * twice the last one.
+ */
+#include <errno.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "queue.h"
+
+#define LFSEG_INITIAL_CAPACITY	8
+#define LFSEG_CAPACITY_BITS	30
+#define LFSEG_MAX_MASK		((UINT64_C(1) << LFSEG_CAPACITY_BITS) - 1)
+#define LFSEG_HEAD_SHIFT	0
+#define LFSEG_TAIL_SHIFT	LFSEG_CAPACITY_BITS
+#define LFSEG_HEAD_MASK		(LFSEG_MAX_MASK << LFSEG_HEAD_SHIFT)
+#define LFSEG_TAIL_MASK		(LFSEG_MAX_MASK << LFSEG_TAIL_SHIFT)
+#define LFSEG_FROZEN		(UINT64_C(1) << 60)
+#define LFSEG_CLOSED		(UINT64_C(1) << 61)
+#define LFSEG_MIN_ADD_SPIN_CAPACITY 1024
+
+/* An in-flight slot in a copy: the unmasked index, tagged with bit 0. */
+#define LFSEG_PLACEHOLDER(i)	(((uintptr_t)(i) << 1) | 1)
+#define LFSEG_IS_PLACEHOLDER(v)	(((v) & 1) != 0)
+
+enum lfseg_add { LFSEG_ADD_SUCCESS, LFSEG_ADD_FROZEN, LFSEG_ADD_CLOSED };
+
+struct lfseg_core {
+	_Atomic uint64_t state;
+	char pad[64 - sizeof(uint64_t)];
+	_Atomic(struct lfseg_core *) next;
+	uint64_t capacity;
+	uint64_t mask;
+	_Atomic uintptr_t array[];
+};
+
+struct q_lfseg {
+	struct queue base;
+	_Atomic(struct lfseg_core *) cur;
+	struct lfseg_core *first;	/* the chain of every core, via next */
+};
+
+static inline uint64_t
+lfseg_head(uint64_t state)
+{
+
+	return (state & LFSEG_HEAD_MASK) >> LFSEG_HEAD_SHIFT;
+}
+
+static inline uint64_t
+lfseg_tail(uint64_t state)
+{
+
+	return (state & LFSEG_TAIL_MASK) >> LFSEG_TAIL_SHIFT;
+}
+
+static inline uint64_t
+lfseg_update_head(uint64_t state, uint64_t head)
+{
+
+	return (state & ~LFSEG_HEAD_MASK) | (head << LFSEG_HEAD_SHIFT);
+}
+
+static inline uint64_t
+lfseg_update_tail(uint64_t state, uint64_t tail)
+{
+
+	return (state & ~LFSEG_TAIL_MASK) | (tail << LFSEG_TAIL_SHIFT);
+}
+
+static struct lfseg_core *
+lfseg_core_new(uint64_t capacity)
+{
+	struct lfseg_core *c;
+
+	c = calloc(1, sizeof(*c) + capacity * sizeof(c->array[0]));
+	if (c == NULL)
+		abort();	/* the JVM would throw OutOfMemoryError */
+	c->capacity = capacity;
+	c->mask = capacity - 1;
+	return c;
+}
+
+/* allocateNextCopy: head..tail into a core twice the size, FROZEN cleared. */
+static struct lfseg_core *
+lfseg_core_copy(struct lfseg_core *c, uint64_t state)
+{
+	struct lfseg_core *n = lfseg_core_new(c->capacity * 2);
+	uint64_t i = lfseg_head(state), tail = lfseg_tail(state);
+	uintptr_t v;
+
+	for (; (i & c->mask) != (tail & c->mask); i++) {
+		v = atomic_load(&c->array[i & c->mask]);
+		atomic_store(&n->array[i & n->mask],
+		    v != 0 ? v : LFSEG_PLACEHOLDER(i));
+	}
+	atomic_store(&n->state, state & ~LFSEG_FROZEN);
+	return n;
+}
+
+/* next(): allocateOrGetNextCopy(markFrozen()). */
+static struct lfseg_core *
+lfseg_core_next(struct lfseg_core *c)
+{
+	uint64_t state = atomic_load(&c->state);
+	struct lfseg_core *n, *expected = NULL;
+
+	while ((state & LFSEG_FROZEN) == 0 &&
+	    !atomic_compare_exchange_weak(&c->state, &state, state | LFSEG_FROZEN))
+		;
+	state |= LFSEG_FROZEN;
+	n = atomic_load(&c->next);
+	if (n != NULL)
+		return n;
+	n = lfseg_core_copy(c, state);
+	if (!atomic_compare_exchange_strong(&c->next, &expected, n)) {
+		free(n);
+		n = expected;
+	}
+	return n;
+}
+
+/*
+ * fillPlaceholder: the copy may have been taken between our CAS and our
+ * store; put the element where the copy left our placeholder, only if it is
+ * ours (the same unmasked index), never over another producer's.
+ */
+static struct lfseg_core *
+lfseg_fill_placeholder(struct lfseg_core *c, uint64_t index, uintptr_t item)
+{
+	uintptr_t old = atomic_load(&c->array[index & c->mask]);
+
+	if (old != LFSEG_PLACEHOLDER(index))
+		return NULL;
+	atomic_store(&c->array[index & c->mask], item);
+	return c;
+}
+
+static enum lfseg_add
+lfseg_core_add(struct lfseg_core *c, uintptr_t item)
+{
+	uint64_t state, head, tail, ntail;
+	struct lfseg_core *cur;
+
+	for (;;) {
+		state = atomic_load(&c->state);
+		if (state & (LFSEG_FROZEN | LFSEG_CLOSED))
+			return (state & LFSEG_CLOSED) ? LFSEG_ADD_CLOSED :
+			    LFSEG_ADD_FROZEN;
+		head = lfseg_head(state);
+		tail = lfseg_tail(state);
+		/* One margin slot tells full from empty. */
+		if (((tail + 1) & c->mask) == (head & c->mask))
+			return LFSEG_ADD_FROZEN;
+		/*
+		 * A consumer may have moved head past this slot and not yet
+		 * cleared it: resize while small or over half full, else spin.
+		 */
+		if (atomic_load(&c->array[tail & c->mask]) != 0) {
+			if (c->capacity < LFSEG_MIN_ADD_SPIN_CAPACITY ||
+			    ((tail - head) & LFSEG_MAX_MASK) > (c->capacity >> 1))
+				return LFSEG_ADD_FROZEN;
+			continue;
+		}
+		ntail = (tail + 1) & LFSEG_MAX_MASK;
+		if (!atomic_compare_exchange_strong(&c->state, &state,
+		    lfseg_update_tail(state, ntail)))
+			continue;
+		atomic_store(&c->array[tail & c->mask], item);
+		for (cur = c; cur != NULL;) {
+			if ((atomic_load(&cur->state) & LFSEG_FROZEN) == 0)
+				break;
+			cur = lfseg_fill_placeholder(lfseg_core_next(cur),
+			    tail, item);
+		}
+		return LFSEG_ADD_SUCCESS;
+	}
+}
+
+/* Returns the item, 0 when empty, or 1 (never an item) when frozen. */
+#define LFSEG_REMOVE_FROZEN	((uintptr_t)1)
+
+static uintptr_t
+lfseg_core_remove(struct lfseg_core *c)
+{
+	uint64_t state, head, tail;
+	uintptr_t v;
+
+	for (;;) {
+		state = atomic_load(&c->state);
+		if (state & LFSEG_FROZEN)
+			return LFSEG_REMOVE_FROZEN;
+		head = lfseg_head(state);
+		tail = lfseg_tail(state);
+		if ((tail & c->mask) == (head & c->mask))
+			return 0;
+		v = atomic_load(&c->array[head & c->mask]);
+		/* Reserved, not yet stored: a consumer spins for it. */
+		if (v == 0)
+			continue;
+		if (LFSEG_IS_PLACEHOLDER(v))
+			return 0;
+		/* Clear only after the CAS: a copier would take 0 as in-flight. */
+		if (atomic_compare_exchange_strong(&c->state, &state,
+		    lfseg_update_head(state, (head + 1) & LFSEG_MAX_MASK))) {
+			atomic_store(&c->array[head & c->mask], 0);
+			return v;
+		}
+	}
+}
+
+static int
+lfseg_create(struct queue **qp, size_t capacity)
+{
+	struct q_lfseg *q = calloc(1, sizeof(*q));
+
+	if (q == NULL)
+		return -ENOMEM;
+	q->base.ops = &queue_lfseg;
+	q->first = lfseg_core_new(LFSEG_INITIAL_CAPACITY);
+	atomic_init(&q->cur, q->first);
+	*qp = &q->base;
+	return 0;
+}
+
+static void
+lfseg_destroy(struct queue *base)
+{
+	struct q_lfseg *q = (struct q_lfseg *)base;
+	struct lfseg_core *c, *next;
+
+	for (c = q->first; c != NULL; c = next) {
+		next = atomic_load(&c->next);
+		free(c);
+	}
+	free(q);
+	return;
+}
+
+static bool
+lfseg_push(struct queue *base, void *item)
+{
+	struct q_lfseg *q = (struct q_lfseg *)base;
+	struct lfseg_core *cur;
+
+	for (;;) {
+		cur = atomic_load(&q->cur);
+		switch (lfseg_core_add(cur, (uintptr_t)item)) {
+		case LFSEG_ADD_SUCCESS:
+			return true;
+		case LFSEG_ADD_CLOSED:
+			return false;
+		case LFSEG_ADD_FROZEN:
+			atomic_compare_exchange_strong(&q->cur, &cur,
+			    lfseg_core_next(cur));
+			break;
+		}
+	}
+}
+
+static bool
+lfseg_pop(struct queue *base, void **item)
+{
+	struct q_lfseg *q = (struct q_lfseg *)base;
+	struct lfseg_core *cur;
+	uintptr_t v;
+
+	for (;;) {
+		cur = atomic_load(&q->cur);
+		v = lfseg_core_remove(cur);
+		if (v != LFSEG_REMOVE_FROZEN)
+			break;
+		atomic_compare_exchange_strong(&q->cur, &cur,
+		    lfseg_core_next(cur));
+	}
+	*item = (void *)v;
+	return v != 0;
+}
+
+/* LockFreeTaskQueue.size == 0, as LimitedDispatcher asks it. */
+static bool
+lfseg_empty(struct queue *base)
+{
+	struct q_lfseg *q = (struct q_lfseg *)base;
+	uint64_t state = atomic_load(&atomic_load(&q->cur)->state);
+
+	return ((lfseg_tail(state) - lfseg_head(state)) & LFSEG_MAX_MASK) == 0;
+}
+
+const struct queue_ops queue_lfseg = {
+	.name = "lfseg",
+	.model = "kotlinx LockFreeTaskQueue (multi-consumer), freeze-and-copy ring",
+	.flags = Q_FIFO | Q_SC_PUSH,
+	.create = lfseg_create,
+	.destroy = lfseg_destroy,
+	.push = lfseg_push,
+	.pop = lfseg_pop,
+	.empty = lfseg_empty,
+};

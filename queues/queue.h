@@ -1,0 +1,85 @@
+/*
+ * queue.h - one MPMC queue interface, one implementation per file.
+ *
+ * Every implementation is a const struct queue_ops in its own file, listed
+ * in registry.c and selected by name. The name is the file's name and the
+ * value of "queue" in every result.
+ *
+ * Items are non-NULL pointers aligned to at least 2 bytes: lfseg marks an
+ * in-flight slot with the low bit, as kotlinx marks it with a Placeholder.
+ */
+#ifndef QUEUES_QUEUE_H
+#define QUEUES_QUEUE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#define Q_BOUNDED	(1u << 0)	/* push returns false when full */
+#define Q_FIFO		(1u << 1)	/* one producer's items leave in order */
+#define Q_SC_PUSH	(1u << 2)	/* push ends in a seq_cst read-modify-write */
+
+struct queue_ops;
+
+/* The head of every implementation's own struct. */
+struct queue {
+	const struct queue_ops *ops;
+};
+
+struct queue_ops {
+	const char *name;
+	const char *model;		/* one line: what it is, what it models */
+	unsigned int flags;
+
+	/*
+	 * Bounded queues hold at least capacity items (ck_ring rounds up to
+	 * a power of two); unbounded ones take it as a hint or ignore it.
+	 * Returns 0 or a negative errno.
+	 */
+	int (*create)(struct queue **qp, size_t capacity);
+	void (*destroy)(struct queue *q);
+
+	bool (*push)(struct queue *q, void *item);	/* false: full */
+	bool (*pop)(struct queue *q, void **item);	/* false: empty */
+
+	/* A snapshot that may be stale by the time it returns. */
+	bool (*empty)(struct queue *q);
+};
+
+static inline bool
+queue_push(struct queue *q, void *item)
+{
+
+	return q->ops->push(q, item);
+}
+
+static inline bool
+queue_pop(struct queue *q, void **item)
+{
+
+	return q->ops->pop(q, item);
+}
+
+static inline bool
+queue_empty(struct queue *q)
+{
+
+	return q->ops->empty(q);
+}
+
+static inline void
+queue_destroy(struct queue *q)
+{
+
+	q->ops->destroy(q);
+}
+
+const struct queue_ops *queue_find(const char *name);	/* NULL if unknown */
+size_t queue_count(void);
+const struct queue_ops *queue_at(size_t i);
+
+extern const struct queue_ops queue_ckring;
+extern const struct queue_ops queue_ckfifo;
+extern const struct queue_ops queue_lfseg;
+extern const struct queue_ops queue_mutex;
+
+#endif /* QUEUES_QUEUE_H */

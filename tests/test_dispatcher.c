@@ -1,0 +1,348 @@
+/*
+ * test_dispatcher.c - every design of the registry runs each dispatched
+ * task exactly once under concurrent dispatch; and what each design
+ * promises of its own: limited never runs more than k at once, an event
+ * loop runs a local resumption on its home thread, a rendezvous reuses an
+ * idle thread, retires one after the keep-alive, and queues at its bound.
+ */
+#include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <criterion/criterion.h>
+#include <criterion/parameterized.h>
+
+#include "dispatcher.h"
+#include "measure.h"
+
+#define DISPATCHERS	8		/* dispatching threads, > cores */
+/*
+ * ck_ring's MPMC push reserves a slot, then waits for every earlier
+ * producer to publish: with more pushing threads than cores, a producer
+ * preempted in between stalls all the others for a time slice, and the
+ * test would crawl at ~100 pushes a second. Bounded rings get two.
+ */
+#define DISPATCHERS_RING	2
+#define PER_DISPATCHER	100000
+
+struct once_task {
+	struct disp_task task;
+	_Atomic int runs;
+};
+
+static _Atomic uint64_t done;
+
+static void
+once_run(struct disp_task *t)
+{
+
+	atomic_fetch_add(&((struct once_task *)t)->runs, 1);
+	atomic_fetch_add(&done, 1);
+	return;
+}
+
+static struct disp_config
+config(unsigned int workers, const char *queue)
+{
+	struct disp_config cfg;
+
+	memset(&cfg, 0, sizeof(cfg));
+	cfg.workers = workers;
+	cfg.queue = queue_find(queue);
+	cfg.queue_capacity = 4096;
+	cfg.spins = DISP_SPINS_DEFAULT;
+	cfg.wake = DISP_WAKE_EVERY;
+	cfg.keepalive_s = 60;
+	return cfg;
+}
+
+static void
+wait_for(_Atomic uint64_t *counter, uint64_t n)
+{
+
+	while (atomic_load(counter) < n)
+		sched_yield();
+	return;
+}
+
+struct feeder {
+	struct dispatcher *d;
+	struct once_task *tasks;
+	pthread_t tid;
+};
+
+static void *
+feed(void *arg)
+{
+	struct feeder *f = arg;
+	int i;
+
+	for (i = 0; i < PER_DISPATCHER; i++)
+		disp_dispatch(f->d, &f->tasks[i].task);
+	return NULL;
+}
+
+/* Design x queue: (index of design) * 8 + (index of queue). */
+static int pairs[] = { 0 * 8, 1 * 8, 1 * 8 + 1, 1 * 8 + 2, 1 * 8 + 3,
+	2 * 8, 2 * 8 + 1, 2 * 8 + 2, 2 * 8 + 3, 3 * 8, 4 * 8 };
+
+ParameterizedTestParameters(dispatcher, each_task_runs_once)
+{
+
+	return cr_make_param_array(int, pairs, sizeof(pairs) / sizeof(pairs[0]));
+}
+
+ParameterizedTest(int *pair, dispatcher, each_task_runs_once, .timeout = 300)
+{
+	const struct disp_ops *ops = disp_at((size_t)*pair / 8);
+	const struct queue_ops *q = queue_at((size_t)*pair % 8);
+	struct disp_config cfg;
+	struct feeder f[DISPATCHERS];
+	struct disp_stats st;
+	struct dispatcher *d;
+	size_t total, i;
+	struct once_task *tasks;
+	int k, nf = (q->flags & Q_BOUNDED) ? DISPATCHERS_RING : DISPATCHERS;
+
+	cr_assert_not_null(q, "queue index %d", *pair % 8);
+	total = (size_t)nf * PER_DISPATCHER;
+	tasks = calloc(total, sizeof(*tasks));
+	cfg = config(4, q->name);
+	cfg.queue_capacity = 64;		/* small: the spill is used */
+	cr_assert_eq(ops->create(&d, &cfg), 0, "%s: create", ops->name);
+	for (i = 0; i < total; i++)
+		tasks[i].task = (struct disp_task)DISP_TASK_INIT(once_run);
+	atomic_store(&done, 0);
+	for (k = 0; k < nf; k++) {
+		f[k] = (struct feeder){ d, tasks + (size_t)k * PER_DISPATCHER, 0 };
+		pthread_create(&f[k].tid, NULL, feed, &f[k]);
+	}
+	for (k = 0; k < nf; k++)
+		pthread_join(f[k].tid, NULL);
+	wait_for(&done, total);
+	disp_shutdown(d, &st);
+	for (i = 0; i < total; i++)
+		cr_assert_eq(atomic_load(&tasks[i].runs), 1, "%s/%s: task %zu "
+		    "ran %d times", ops->name, q->name, i,
+		    atomic_load(&tasks[i].runs));
+	cr_assert_eq(st.ran, total, "%s: ran %lu of %zu", ops->name,
+	    (unsigned long)st.ran, total);
+	free(tasks);
+}
+
+/* limited(k): an atomic high-water mark of tasks running at once. */
+static _Atomic int running, high_water;
+
+static void
+limited_probe(struct disp_task *t)
+{
+	int now = atomic_fetch_add(&running, 1) + 1, hw = atomic_load(&high_water);
+	volatile int spin;
+
+	while (now > hw && !atomic_compare_exchange_weak(&high_water, &hw, now))
+		;
+	for (spin = 0; spin < 2000; spin++)
+		;
+	atomic_fetch_sub(&running, 1);
+	once_run(t);
+	return;
+}
+
+Test(dispatcher, limited_never_exceeds_k, .timeout = 300)
+{
+	struct disp_config cfg = config(3, "lfseg");
+	struct once_task *tasks = calloc(200000, sizeof(*tasks));
+	struct disp_stats st;
+	struct dispatcher *d;
+	int i;
+
+	cfg.pool = 16;
+	cr_assert_eq(disp_limited.create(&d, &cfg), 0);
+	atomic_store(&done, 0);
+	for (i = 0; i < 200000; i++) {
+		tasks[i].task = (struct disp_task)DISP_TASK_INIT(limited_probe);
+		disp_dispatch(d, &tasks[i].task);
+	}
+	wait_for(&done, 200000);
+	disp_shutdown(d, &st);
+	cr_assert(atomic_load(&high_water) <= 3, "limited(3) ran %d at once",
+	    atomic_load(&high_water));
+	cr_assert(atomic_load(&high_water) >= 1);
+	cr_assert_eq(st.threads_started, 16);
+	free(tasks);
+}
+
+/* A task that resumes itself on an event loop: always the same thread. */
+struct homing {
+	struct disp_task task;
+	struct dispatcher *d;
+	pthread_t first;
+	int runs;
+	_Atomic int strayed;
+};
+
+static void
+homing_run(struct disp_task *t)
+{
+	struct homing *h = (struct homing *)t;
+
+	if (h->runs++ == 0)
+		h->first = pthread_self();
+	else if (!pthread_equal(h->first, pthread_self()))
+		atomic_store(&h->strayed, 1);
+	if (h->runs < 100000)
+		disp_dispatch(h->d, &h->task);
+	else
+		atomic_fetch_add(&done, 1);
+	return;
+}
+
+Test(dispatcher, eventloop_resumes_on_home_thread, .timeout = 120)
+{
+	struct disp_config cfg = config(4, "lfseg");
+	struct homing h[16];
+	struct disp_stats st;
+	struct dispatcher *d;
+	int i;
+
+	cr_assert_eq(disp_eventloop.create(&d, &cfg), 0);
+	atomic_store(&done, 0);
+	for (i = 0; i < 16; i++) {
+		memset(&h[i], 0, sizeof(h[i]));
+		h[i].task = (struct disp_task)DISP_TASK_INIT(homing_run);
+		h[i].d = d;
+		disp_dispatch(d, &h[i].task);
+	}
+	wait_for(&done, 16);
+	disp_shutdown(d, &st);
+	for (i = 0; i < 16; i++)
+		cr_assert_not(atomic_load(&h[i].strayed), "coroutine %d left "
+		    "its loop", i);
+	cr_assert_eq(st.ran, 16 * 100000);
+}
+
+static void
+nap(double s)
+{
+	struct timespec ts = { (time_t)s, (long)((s - (time_t)s) * 1e9) };
+
+	nanosleep(&ts, NULL);
+	return;
+}
+
+Test(dispatcher, rendezvous_reuses_an_idle_thread, .timeout = 60)
+{
+	struct disp_config cfg = config(0, "lfseg");
+	struct once_task t[2];
+	struct disp_stats st;
+	struct dispatcher *d;
+
+	cr_assert_eq(disp_rendezvous.create(&d, &cfg), 0);
+	atomic_store(&done, 0);
+	t[0].task = t[1].task = (struct disp_task)DISP_TASK_INIT(once_run);
+	disp_dispatch(d, &t[0].task);
+	wait_for(&done, 1);
+	nap(0.2);			/* let the worker reach the idle list */
+	disp_dispatch(d, &t[1].task);
+	wait_for(&done, 2);
+	disp_shutdown(d, &st);
+	cr_assert_eq(st.threads_started, 1, "started %u threads for two "
+	    "dispatches in a row", st.threads_started);
+}
+
+Test(dispatcher, rendezvous_retires_after_keepalive, .timeout = 60)
+{
+	struct disp_config cfg = config(0, "lfseg");
+	struct once_task t[2];
+	struct disp_stats st;
+	struct dispatcher *d;
+
+	cfg.keepalive_s = 0.05;
+	cfg.spins = 0;
+	cr_assert_eq(disp_rendezvous.create(&d, &cfg), 0);
+	atomic_store(&done, 0);
+	t[0].task = t[1].task = (struct disp_task)DISP_TASK_INIT(once_run);
+	disp_dispatch(d, &t[0].task);
+	wait_for(&done, 1);
+	nap(1.0);			/* twenty keep-alives */
+	disp_dispatch(d, &t[1].task);
+	wait_for(&done, 2);
+	disp_shutdown(d, &st);
+	cr_assert_eq(st.threads_started, 2, "the idle thread did not retire");
+	cr_assert_eq(st.threads_peak, 1);
+}
+
+/* Chains that re-dispatch themselves from inside a task, at the bound. */
+struct chain {
+	struct disp_task task;
+	struct dispatcher *d;
+	int left;
+};
+
+static void
+chain_run(struct disp_task *t)
+{
+	struct chain *c = (struct chain *)t;
+
+	if (--c->left > 0)
+		disp_dispatch(c->d, &c->task);
+	else
+		atomic_fetch_add(&done, 1);
+	return;
+}
+
+Test(dispatcher, rendezvous_bounded_queues_instead_of_recursing, .timeout = 120)
+{
+	struct disp_config cfg = config(2, "lfseg");
+	struct chain c[64];
+	struct disp_stats st;
+	struct dispatcher *d;
+	int i;
+
+	cr_assert_eq(disp_rendezvous.create(&d, &cfg), 0);
+	atomic_store(&done, 0);
+	for (i = 0; i < 64; i++) {
+		c[i] = (struct chain){ DISP_TASK_INIT(chain_run), d, 20000 };
+		disp_dispatch(d, &c[i].task);
+	}
+	wait_for(&done, 64);
+	disp_shutdown(d, &st);
+	cr_assert(st.threads_peak <= 2, "peak %u threads over a bound of 2",
+	    st.threads_peak);
+	cr_assert(st.spilled > 0, "nothing met the bound");
+	cr_assert_eq(st.ran, 64 * 20000);
+}
+
+static size_t design_index[] = { 0, 1, 2, 3, 4, 5, 6, 7 };
+
+ParameterizedTestParameters(dispatcher, shutdown_joins_every_thread)
+{
+
+	return cr_make_param_array(size_t, design_index, disp_count());
+}
+
+ParameterizedTest(size_t *i, dispatcher, shutdown_joins_every_thread, .timeout = 60)
+{
+	const struct disp_ops *ops = disp_at(*i);
+	struct disp_config cfg = config(8, "lfseg");
+	long before = measure_status("Threads");
+	struct chain c[32];
+	struct disp_stats st;
+	struct dispatcher *d;
+	int k;
+
+	cr_assert_eq(ops->create(&d, &cfg), 0);
+	atomic_store(&done, 0);
+	for (k = 0; k < 32; k++) {
+		c[k] = (struct chain){ DISP_TASK_INIT(chain_run), d, 1000 };
+		disp_dispatch(d, &c[k].task);
+	}
+	wait_for(&done, 32);
+	disp_shutdown(d, &st);
+	cr_assert_eq(measure_status("Threads"), before, "%s left threads "
+	    "behind", ops->name);
+}

@@ -1,0 +1,181 @@
+/*
+ * test_queue.c - every queue of the registry: FIFO, empty and full, and
+ * millions of tagged items through producers and consumers that outnumber
+ * the cores, each seen exactly once, each producer's order kept.
+ */
+#include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+#include <criterion/criterion.h>
+#include <criterion/parameterized.h>
+
+#include "queue.h"
+
+#define STRESS_PRODUCERS	3
+#define STRESS_CONSUMERS	3
+#define STRESS_PER_PRODUCER	400000		/* 1.2 million items */
+
+/* Items are even, non-NULL pointers: producer in the high bits. */
+#define TAG(p, seq)	((void *)(uintptr_t)(((((uint64_t)(p) << 32) | (seq)) + 1) << 1))
+#define UNTAG(v)	(((uint64_t)(uintptr_t)(v) >> 1) - 1)
+#define TAG_P(v)	((unsigned int)(UNTAG(v) >> 32))
+#define TAG_SEQ(v)	((uint32_t)(UNTAG(v) & 0xffffffffu))
+
+/* Registry indices: plain values, the same in every test process. */
+static size_t queue_index[] = { 0, 1, 2, 3, 4, 5, 6, 7 };
+
+static struct criterion_test_params
+queue_params(void)
+{
+
+	return cr_make_param_array(size_t, queue_index, queue_count());
+}
+
+ParameterizedTestParameters(queue, fifo_single_thread) { return queue_params(); }
+ParameterizedTest(size_t *i, queue, fifo_single_thread)
+{
+	const struct queue_ops *ops = queue_at(*i);
+	struct queue *q;
+	void *v;
+	uint32_t n;
+
+	cr_assert_eq(ops->create(&q, 1024), 0, "%s: create", ops->name);
+	cr_assert(queue_empty(q), "%s: new queue not empty", ops->name);
+	cr_assert_not(queue_pop(q, &v), "%s: pop from empty", ops->name);
+	for (n = 0; n < 1000; n++)
+		cr_assert(queue_push(q, TAG(0, n)), "%s: push %u", ops->name, n);
+	cr_assert_not(queue_empty(q), "%s: empty after pushes", ops->name);
+	for (n = 0; n < 1000; n++) {
+		cr_assert(queue_pop(q, &v), "%s: pop %u", ops->name, n);
+		if (ops->flags & Q_FIFO)
+			cr_assert_eq(TAG_SEQ(v), n, "%s: FIFO broken at %u",
+			    ops->name, n);
+	}
+	cr_assert_not(queue_pop(q, &v), "%s: pop after drain", ops->name);
+	cr_assert(queue_empty(q), "%s: not empty after drain", ops->name);
+	queue_destroy(q);
+}
+
+ParameterizedTestParameters(queue, full_and_empty) { return queue_params(); }
+ParameterizedTest(size_t *i, queue, full_and_empty)
+{
+	const struct queue_ops *ops = queue_at(*i);
+	struct queue *q;
+	uint32_t n = 0;
+	void *v;
+
+	cr_assert_eq(ops->create(&q, 8), 0);
+	/* Past any small capacity an unbounded queue must grow, not refuse. */
+	while (n < 100000 && queue_push(q, TAG(0, n)))
+		n++;
+	if (ops->flags & Q_BOUNDED) {
+		cr_assert(n >= 8 && n < 100000, "%s: held %u of capacity 8",
+		    ops->name, n);
+		cr_assert(queue_pop(q, &v));
+		cr_assert(queue_push(q, TAG(0, n)), "%s: no room after a pop",
+		    ops->name);
+	} else {
+		cr_assert_eq(n, 100000, "%s: unbounded queue refused item %u",
+		    ops->name, n);
+	}
+	while (queue_pop(q, &v))
+		;
+	cr_assert(queue_empty(q));
+	queue_destroy(q);
+}
+
+struct stress {
+	struct queue *q;
+	_Atomic uint64_t consumed;
+	_Atomic uint8_t *seen;		/* one flag per item */
+	_Atomic int order_broken;
+	_Atomic int doubled;
+	uint64_t total;
+};
+
+struct stress_thread {
+	struct stress *s;
+	unsigned int id;
+	pthread_t tid;
+};
+
+static void *
+stress_producer(void *arg)
+{
+	struct stress_thread *t = arg;
+	uint32_t seq;
+
+	for (seq = 0; seq < STRESS_PER_PRODUCER; seq++) {
+		while (!queue_push(t->s->q, TAG(t->id, seq)))
+			sched_yield();		/* bounded and full: wait */
+	}
+	return NULL;
+}
+
+static void *
+stress_consumer(void *arg)
+{
+	struct stress_thread *t = arg;
+	struct stress *s = t->s;
+	int64_t last[STRESS_PRODUCERS];
+	unsigned int p;
+	uint64_t slot;
+	void *v;
+
+	for (p = 0; p < STRESS_PRODUCERS; p++)
+		last[p] = -1;
+	while (atomic_load(&s->consumed) < s->total) {
+		if (!queue_pop(s->q, &v)) {
+			sched_yield();
+			continue;
+		}
+		p = TAG_P(v);
+		slot = (uint64_t)p * STRESS_PER_PRODUCER + TAG_SEQ(v);
+		if (atomic_exchange(&s->seen[slot], 1) != 0)
+			atomic_store(&s->doubled, 1);
+		/* What one consumer sees of one producer comes in order. */
+		if ((s->q->ops->flags & Q_FIFO) && (int64_t)TAG_SEQ(v) <= last[p])
+			atomic_store(&s->order_broken, 1);
+		last[p] = TAG_SEQ(v);
+		atomic_fetch_add(&s->consumed, 1);
+	}
+	return NULL;
+}
+
+ParameterizedTestParameters(queue, stress_mpmc) { return queue_params(); }
+ParameterizedTest(size_t *i, queue, stress_mpmc, .timeout = 600)
+{
+	const struct queue_ops *ops = queue_at(*i);
+	struct stress_thread prod[STRESS_PRODUCERS], cons[STRESS_CONSUMERS];
+	struct stress s = { .total = (uint64_t)STRESS_PRODUCERS * STRESS_PER_PRODUCER };
+	unsigned int k;
+	uint64_t n;
+
+	cr_assert_eq(ops->create(&s.q, 1024), 0);
+	s.seen = calloc(s.total, 1);
+	for (k = 0; k < STRESS_CONSUMERS; k++) {
+		cons[k] = (struct stress_thread){ .s = &s, .id = k };
+		pthread_create(&cons[k].tid, NULL, stress_consumer, &cons[k]);
+	}
+	for (k = 0; k < STRESS_PRODUCERS; k++) {
+		prod[k] = (struct stress_thread){ .s = &s, .id = k };
+		pthread_create(&prod[k].tid, NULL, stress_producer, &prod[k]);
+	}
+	for (k = 0; k < STRESS_PRODUCERS; k++)
+		pthread_join(prod[k].tid, NULL);
+	for (k = 0; k < STRESS_CONSUMERS; k++)
+		pthread_join(cons[k].tid, NULL);
+	cr_assert_not(atomic_load(&s.doubled), "%s: an item came out twice",
+	    ops->name);
+	for (n = 0; n < s.total; n++)
+		cr_assert(s.seen[n], "%s: item %lu lost", ops->name,
+		    (unsigned long)n);
+	cr_assert_not(atomic_load(&s.order_broken), "%s: a producer's order "
+	    "was not kept", ops->name);
+	cr_assert(queue_empty(s.q));
+	free((void *)s.seen);
+	queue_destroy(s.q);
+}

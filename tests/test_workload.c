@@ -1,0 +1,168 @@
+/*
+ * test_workload.c - the resume-only workload's count check: exact on every
+ * design, and it catches a dispatcher that loses a task or runs one twice
+ * (planted here by wrapping a real design).
+ */
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <criterion/criterion.h>
+#include <criterion/parameterized.h>
+
+#include "cell.h"
+#include "workload.h"
+
+#define PLANT_AT	1000	/* the dispatch the faulty wrapper mangles */
+
+static struct disp_config
+config(unsigned int workers)
+{
+	struct disp_config cfg;
+
+	memset(&cfg, 0, sizeof(cfg));
+	cfg.workers = workers;
+	cfg.queue = &queue_lfseg;
+	cfg.queue_capacity = 4096;
+	cfg.spins = DISP_SPINS_DEFAULT;
+	cfg.keepalive_s = 60;
+	return cfg;
+}
+
+static void
+run_for(double s)
+{
+	struct timespec ts = { (time_t)s, (long)((s - (time_t)s) * 1e9) };
+
+	nanosleep(&ts, NULL);
+	return;
+}
+
+static size_t design_index[] = { 0, 1, 2, 3, 4, 5, 6, 7 };
+
+ParameterizedTestParameters(workload, count_is_exact)
+{
+
+	return cr_make_param_array(size_t, design_index, disp_count());
+}
+
+ParameterizedTest(size_t *i, workload, count_is_exact, .timeout = 60)
+{
+	const struct disp_ops *ops = disp_at(*i);
+	struct disp_config cfg = config(4);
+	struct workload_check chk;
+	struct disp_stats st;
+	struct dispatcher *d;
+	struct workload w;
+
+	cr_assert_eq(ops->create(&d, &cfg), 0);
+	cr_assert_eq(workload_start(&w, d, 64, &cfg), 0);
+	run_for(0.2);
+	cr_assert(workload_count(&w, NULL) > 0, "%s: no progress", ops->name);
+	cr_assert(workload_stop(&w, 10), "%s: coroutines lost", ops->name);
+	disp_shutdown(d, &st);
+	workload_check(&w, st.ran, &chk);
+	cr_assert(chk.ok, "%s: lost %lu doubled %lu retired %u ran %lu runs %lu",
+	    ops->name, (unsigned long)chk.lost, (unsigned long)chk.doubled,
+	    chk.retired, (unsigned long)st.ran, (unsigned long)chk.runs);
+	workload_fini(&w);
+}
+
+/* A design with a planted fault: drops, or doubles, one dispatch. */
+struct faulty {
+	struct dispatcher base;
+	struct dispatcher *inner;
+	_Atomic unsigned long n;
+	int doubles;
+};
+
+static void
+faulty_dispatch(struct dispatcher *d, struct disp_task *t)
+{
+	struct faulty *f = (struct faulty *)d;
+
+	if (atomic_fetch_add(&f->n, 1) + 1 == PLANT_AT) {
+		if (!f->doubles)
+			return;
+		disp_dispatch(f->inner, t);
+	}
+	disp_dispatch(f->inner, t);
+	return;
+}
+
+static void
+faulty_shutdown(struct dispatcher *d, struct disp_stats *st)
+{
+	struct faulty *f = (struct faulty *)d;
+
+	disp_shutdown(f->inner, st);
+	return;
+}
+
+static const struct disp_ops faulty_ops = {
+	.name = "faulty",
+	.dispatch = faulty_dispatch,
+	.shutdown = faulty_shutdown,
+};
+
+static void
+run_faulty(int doubles, struct workload_check *chk, bool *came_back)
+{
+	struct disp_config cfg = config(2);
+	struct faulty f = { .base.ops = &faulty_ops, .doubles = doubles };
+	struct disp_stats st;
+	struct workload w;
+
+	cr_assert_eq(disp_shared.create(&f.inner, &cfg), 0);
+	cr_assert_eq(workload_start(&w, &f.base, 8, &cfg), 0);
+	while (atomic_load(&f.n) < 10 * PLANT_AT)
+		run_for(0.01);
+	*came_back = workload_stop(&w, 1);
+	disp_shutdown(&f.base, &st);
+	workload_check(&w, st.ran, chk);
+	workload_fini(&w);
+}
+
+Test(workload, catches_a_lost_task, .timeout = 60)
+{
+	struct workload_check chk;
+	bool came_back;
+
+	run_faulty(0, &chk, &came_back);
+	cr_assert_not(came_back, "a coroutine whose task was lost came back");
+	cr_assert_not(chk.ok, "the count check missed a lost task");
+	cr_assert_eq(chk.lost, 1);
+}
+
+Test(workload, catches_a_doubled_task, .timeout = 60)
+{
+	struct workload_check chk;
+	bool came_back;
+
+	run_faulty(1, &chk, &came_back);
+	cr_assert_not(chk.ok, "the count check missed a doubled task");
+}
+
+/* A whole cell, as `run` measures it: status, count, fields. */
+Test(workload, cell_reports_every_field, .timeout = 60)
+{
+	static const char *fields[] = { "wall_s", "cpu_s", "dispatches",
+	    "ops_per_s", "cpu_us_per_op", "cpu_us_per_dispatch",
+	    "ctx_switches_per_dispatch", "threads", "starved",
+	    "cpu_schedstat_diff_pct", "rss_kb", "threads_peak" };
+	struct cell c = { .disp = &disp_shared, .queue = &queue_lfseg,
+	    .workers = 2, .coroutines = 16, .pin = "compact",
+	    .spins = DISP_SPINS_DEFAULT, .keepalive_s = 60, .capacity = 4096 };
+	struct cell_window win = { 0.05, 0.1 };
+	cJSON *run = cell_run(&c, &win);
+	size_t i;
+
+	cr_assert_str_eq(cJSON_GetObjectItem(run, "status")->valuestring, "ok");
+	cr_assert(cJSON_IsTrue(cJSON_GetObjectItem(run, "count_ok")));
+	for (i = 0; i < sizeof(fields) / sizeof(fields[0]); i++)
+		cr_assert(cJSON_IsNumber(cJSON_GetObjectItem(run, fields[i])),
+		    "no %s", fields[i]);
+	cr_assert_eq(cJSON_GetObjectItem(run, "starved")->valueint, 0);
+	cr_assert(cJSON_IsObject(cJSON_GetObjectItem(run, "bindings")));
+	cJSON_Delete(run);
+}
