@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -276,6 +277,20 @@ runner_doc(const struct cli_opts *o, const struct cell *cells, size_t n,
 	return doc;
 }
 
+/* Creates the results file's folder if it is missing (one level). */
+static void
+runner_mkdir_for(const char *path)
+{
+	char dir[4096], *slash;
+
+	snprintf(dir, sizeof(dir), "%s", path);
+	if ((slash = strrchr(dir, '/')) != NULL && slash != dir) {
+		*slash = '\0';
+		mkdir(dir, 0777);
+	}
+	return;
+}
+
 static void
 runner_save(cJSON *doc, const char *path)
 {
@@ -301,6 +316,7 @@ runner_sweep(const struct cli_opts *o, const struct cell *cells, size_t n,
 	len = readlink("/proc/self/exe", self, sizeof(self) - 1);
 	self[len > 0 ? len : 0] = '\0';
 	runner_signals();
+	runner_mkdir_for(o->out);
 	for (rep = 0; rep < o->reps && !runner_interrupted; rep++) {
 		for (k = 0; k < n && !runner_interrupted; k++) {
 			/* Rotate: each repetition starts one cell later. */

@@ -8,15 +8,24 @@
 #include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <time.h>
 
 #include <criterion/criterion.h>
 #include <criterion/parameterized.h>
 
 #include "queue.h"
 
-#define STRESS_PRODUCERS	3
-#define STRESS_CONSUMERS	3
-#define STRESS_PER_PRODUCER	400000		/* 1.2 million items */
+/*
+ * Six threads on two cores. Two producers, and consumers that nap when
+ * they find nothing: ck_ring's push waits for every earlier producer to
+ * publish, and a producer preempted in between makes the other spin out
+ * its time slice, inside its own window, so the stall feeds itself (a
+ * convoy: 100 s instead of 0.3 s now and then). That is a cost for the
+ * benchmark to show, not a fault for this test to wait out.
+ */
+#define STRESS_PRODUCERS	2
+#define STRESS_CONSUMERS	4
+#define STRESS_PER_PRODUCER	600000		/* 1.2 million items */
 
 /* Items are even, non-NULL pointers: producer in the high bits. */
 #define TAG(p, seq)	((void *)(uintptr_t)(((((uint64_t)(p) << 32) | (seq)) + 1) << 1))
@@ -120,6 +129,7 @@ stress_consumer(void *arg)
 {
 	struct stress_thread *t = arg;
 	struct stress *s = t->s;
+	struct timespec nap = { 0, 20000 };
 	int64_t last[STRESS_PRODUCERS];
 	unsigned int p;
 	uint64_t slot;
@@ -129,7 +139,7 @@ stress_consumer(void *arg)
 		last[p] = -1;
 	while (atomic_load(&s->consumed) < s->total) {
 		if (!queue_pop(s->q, &v)) {
-			sched_yield();
+			nanosleep(&nap, NULL);
 			continue;
 		}
 		p = TAG_P(v);
@@ -152,7 +162,7 @@ ParameterizedTest(size_t *i, queue, stress_mpmc, .timeout = 600)
 	struct stress_thread prod[STRESS_PRODUCERS], cons[STRESS_CONSUMERS];
 	struct stress s = { .total = (uint64_t)STRESS_PRODUCERS * STRESS_PER_PRODUCER };
 	unsigned int k;
-	uint64_t n;
+	uint64_t n, lost = 0;
 
 	cr_assert_eq(ops->create(&s.q, 1024), 0);
 	s.seen = calloc(s.total, 1);
@@ -171,8 +181,9 @@ ParameterizedTest(size_t *i, queue, stress_mpmc, .timeout = 600)
 	cr_assert_not(atomic_load(&s.doubled), "%s: an item came out twice",
 	    ops->name);
 	for (n = 0; n < s.total; n++)
-		cr_assert(s.seen[n], "%s: item %lu lost", ops->name,
-		    (unsigned long)n);
+		lost += s.seen[n] == 0;
+	cr_assert_eq(lost, 0, "%s: %lu items lost", ops->name,
+	    (unsigned long)lost);
 	cr_assert_not(atomic_load(&s.order_broken), "%s: a producer's order "
 	    "was not kept", ops->name);
 	cr_assert(queue_empty(s.q));
