@@ -36,6 +36,7 @@ cli_defaults(struct cli_opts *o)
 	o->queues[o->nqueues++] = &queue_lfseg;
 	for (i = 0; i < sizeof(sweep) / sizeof(sweep[0]); i++)
 		o->workers[o->nworkers++] = sweep[i];
+	o->workers[o->nworkers++] = CELL_UNBOUNDED;	/* rendezvous only */
 	o->coroutines[o->ncoroutines++] = 64;
 	o->pin = "compact";
 	o->win.warmup_s = 0.3;

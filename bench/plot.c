@@ -30,10 +30,12 @@ plot_series_name(const cJSON *cell, char *buf, size_t len)
 {
 	const char *q = cJSON_GetObjectItem(cell, "queue")->valuestring;
 
-	snprintf(buf, len, "%s%s%s c=%d",
+	snprintf(buf, len, "%s%s%s c=%d%s",
 	    cJSON_GetObjectItem(cell, "dispatcher")->valuestring,
 	    strcmp(q, "-") != 0 ? "/" : "", strcmp(q, "-") != 0 ? q : "",
-	    cJSON_GetObjectItem(cell, "coroutines")->valueint);
+	    cJSON_GetObjectItem(cell, "coroutines")->valueint,
+	    cJSON_GetObjectItem(cell, "workers")->valueint == 0 ?
+	    " unbounded" : "");
 	return;
 }
 
@@ -80,7 +82,7 @@ plot_data(const cJSON *cells, const struct plot_figure *fig, FILE *data,
 		*xmax = w > *xmax ? w : *xmax;
 		for (k = 0; k < nseen && seen[k] != w; k++)
 			;
-		if (k == nseen && nseen < 64) {
+		if (k == nseen && nseen < 64 && w > 0) {
 			seen[nseen++] = w;
 			snprintf(num, sizeof(num), "%s%g", used ? "," : "", w);
 			used += (size_t)snprintf(tics + used, ticlen - used, "%s",

@@ -205,8 +205,12 @@ static void
 runner_print_run(size_t i, size_t total, const struct cell *c, const cJSON *run)
 {
 
-	printf("[%3zu/%zu] %-10s %-6s w=%-4u c=%-4u ", i, total, c->disp->name,
-	    c->queue ? c->queue->name : "-", c->workers, c->coroutines);
+	char w[16];
+
+	snprintf(w, sizeof(w), c->workers == CELL_UNBOUNDED ? "inf" : "%u",
+	    c->workers);
+	printf("[%3zu/%zu] %-10s %-6s w=%-4s c=%-4u ", i, total, c->disp->name,
+	    c->queue ? c->queue->name : "-", w, c->coroutines);
 	if (strcmp(runner_str(run, "status"), "ok") != 0) {
 		printf("%s: %s\n", runner_str(run, "status"),
 		    runner_str(run, "error"));
@@ -226,6 +230,7 @@ static void
 runner_print_summary(const cJSON *cells)
 {
 	const cJSON *cell, *s, *f;
+	char w[16];
 
 	printf("\n%-10s %-6s %7s %5s  %-26s %11s %10s %6s %7s %5s\n",
 	    "dispatcher", "queue", "workers", "coros",
@@ -234,9 +239,10 @@ runner_print_summary(const cJSON *cells)
 	cJSON_ArrayForEach(cell, cells) {
 		s = cJSON_GetObjectItemCaseSensitive(cell, "summary");
 		f = cJSON_GetObjectItemCaseSensitive(s, "cpu_us_per_dispatch");
-		printf("%-10s %-6s %7.0f %5.0f  ", runner_str(cell, "dispatcher"),
-		    runner_str(cell, "queue"), runner_num(cell, "workers"),
-		    runner_num(cell, "coroutines"));
+		snprintf(w, sizeof(w), runner_num(cell, "workers") == 0 ?
+		    "inf" : "%.0f", runner_num(cell, "workers"));
+		printf("%-10s %-6s %7s %5.0f  ", runner_str(cell, "dispatcher"),
+		    runner_str(cell, "queue"), w, runner_num(cell, "coroutines"));
 		if (f == NULL) {
 			printf("%-26s", "no ok run");
 		} else {
