@@ -339,7 +339,9 @@ runner_sweep(const struct cli_opts *o, const struct cell *cells, size_t n,
 			cJSON_ReplaceItemInObject(cell, "summary", results_summary(
 			    cJSON_GetObjectItem(cell, "runs")));
 			failed |= strcmp(runner_str(run, "status"), "ok") != 0;
-			runner_print_run(++i, total, &cells[ci], run);
+			if (!o->quiet)
+				runner_print_run(i + 1, total, &cells[ci], run);
+			i++;
 			runner_save(doc, o->out);
 		}
 	}

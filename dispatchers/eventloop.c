@@ -23,7 +23,7 @@
 #include <sys/eventfd.h>
 #include <unistd.h>
 
-#include "dispatcher.h"
+#include "taskfifo.h"
 
 #define EL_BATCH	64
 #define EL_AWAKE	0
@@ -34,8 +34,7 @@ struct el_loop {
 	_Atomic int wakeup;			/* EL_AWAKE or EL_SLEEPING */
 	int eventfd;
 	int epfd;
-	struct disp_task *head;			/* local FIFO: owner only */
-	struct disp_task *tail;
+	struct taskfifo local;			/* owner only */
 	uint64_t ran;
 	struct eventloop *group;
 	pthread_t tid;
@@ -51,35 +50,6 @@ struct eventloop {
 };
 
 static _Thread_local struct el_loop *el_current;
-
-static void
-el_local_append(struct el_loop *l, struct disp_task *t)
-{
-
-	atomic_store_explicit(&t->link.next, NULL, memory_order_relaxed);
-	if (l->tail != NULL)
-		atomic_store_explicit(&l->tail->link.next, &t->link,
-		    memory_order_relaxed);
-	else
-		l->head = t;
-	l->tail = t;
-	return;
-}
-
-static struct disp_task *
-el_local_take(struct el_loop *l)
-{
-	struct disp_task *t = l->head;
-	struct mpsc_node *next;
-
-	if (t == NULL)
-		return NULL;
-	next = atomic_load_explicit(&t->link.next, memory_order_relaxed);
-	l->head = next != NULL ? disp_task_of(next) : NULL;
-	if (l->head == NULL)
-		l->tail = NULL;
-	return t;
-}
 
 static void
 el_wakeup(struct el_loop *l)
@@ -105,7 +75,7 @@ eventloop_dispatch(struct dispatcher *d, struct disp_task *t)
 		t->home = home;
 	}
 	if (home == el_current) {
-		el_local_append(home, t);
+		taskfifo_push(&home->local, t);
 		return;
 	}
 	mpsc_push(&home->inbox, &t->link);
@@ -117,7 +87,7 @@ static bool
 el_has_work(struct el_loop *l)
 {
 
-	return l->head != NULL || !mpsc_empty(&l->inbox);
+	return l->local.head != NULL || !mpsc_empty(&l->inbox);
 }
 
 /* Runs one batch: the inbox moved into the local FIFO, then up to 64. */
@@ -129,8 +99,8 @@ el_run_batch(struct el_loop *l)
 	int i;
 
 	while ((n = mpsc_pop(&l->inbox)) != NULL)
-		el_local_append(l, disp_task_of(n));
-	for (i = 0; i < EL_BATCH && (t = el_local_take(l)) != NULL; i++) {
+		taskfifo_push(&l->local, disp_task_of(n));
+	for (i = 0; i < EL_BATCH && (t = taskfifo_pop(&l->local)) != NULL; i++) {
 		l->ran++;
 		t->fn(t);
 	}
@@ -177,7 +147,7 @@ el_loop_init(struct eventloop *e, struct el_loop *l)
 
 	mpsc_init(&l->inbox);
 	atomic_init(&l->wakeup, EL_AWAKE);
-	l->head = l->tail = NULL;
+	l->local.head = l->local.tail = NULL;
 	l->ran = 0;
 	l->group = e;
 	l->eventfd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);

@@ -10,7 +10,7 @@
 #include <errno.h>
 #include <stdlib.h>
 
-#include "dispatcher.h"
+#include "taskfifo.h"
 
 struct inl {
 	struct dispatcher base;
@@ -19,40 +19,10 @@ struct inl {
 
 struct inl_thread {
 	int running;
-	struct disp_task *head;
-	struct disp_task *tail;
+	struct taskfifo fifo;
 };
 
 static _Thread_local struct inl_thread inl_self;
-
-static void
-inl_append(struct inl_thread *self, struct disp_task *t)
-{
-
-	atomic_store_explicit(&t->link.next, NULL, memory_order_relaxed);
-	if (self->tail != NULL)
-		atomic_store_explicit(&self->tail->link.next, &t->link,
-		    memory_order_relaxed);
-	else
-		self->head = t;
-	self->tail = t;
-	return;
-}
-
-static struct disp_task *
-inl_take(struct inl_thread *self)
-{
-	struct disp_task *t = self->head;
-	struct mpsc_node *next;
-
-	if (t == NULL)
-		return NULL;
-	next = atomic_load_explicit(&t->link.next, memory_order_relaxed);
-	self->head = next != NULL ? disp_task_of(next) : NULL;
-	if (self->head == NULL)
-		self->tail = NULL;
-	return t;
-}
 
 static void
 inline_dispatch(struct dispatcher *d, struct disp_task *t)
@@ -62,14 +32,14 @@ inline_dispatch(struct dispatcher *d, struct disp_task *t)
 	uint64_t ran = 0;
 
 	if (self->running) {
-		inl_append(self, t);
+		taskfifo_push(&self->fifo, t);
 		return;
 	}
 	self->running = 1;
 	do {
 		ran++;
 		t->fn(t);
-	} while ((t = inl_take(self)) != NULL);
+	} while ((t = taskfifo_pop(&self->fifo)) != NULL);
 	self->running = 0;
 	atomic_fetch_add_explicit(&in->ran, ran, memory_order_relaxed);
 	return;

@@ -24,7 +24,7 @@
 #include <ck_pr.h>
 
 #include "parker.h"
-#include "dispatcher.h"
+#include "taskfifo.h"
 
 #define RV_SPINS_DEFAULT	128
 #define RV_STOP			((struct disp_task *)1)
@@ -47,8 +47,7 @@ struct rendezvous {
 	struct disp_config cfg;
 	pthread_mutex_t lock;
 	struct rv_worker *idle;			/* LIFO of idle workers */
-	struct disp_task *over_head;		/* overflow FIFO at the bound */
-	struct disp_task *over_tail;
+	struct taskfifo overflow;		/* at the bound */
 	unsigned int alive;
 	unsigned int peak;
 	unsigned int started;
@@ -103,31 +102,9 @@ rendezvous_dispatch(struct dispatcher *d, struct disp_task *t)
 		return;
 	}
 	r->overflowed++;
-	atomic_store_explicit(&t->link.next, NULL, memory_order_relaxed);
-	if (r->over_tail != NULL)
-		atomic_store_explicit(&r->over_tail->link.next,
-		    &t->link, memory_order_relaxed);
-	else
-		r->over_head = t;
-	r->over_tail = t;
+	taskfifo_push(&r->overflow, t);
 	pthread_mutex_unlock(&r->lock);
 	return;
-}
-
-/* Called locked. */
-static struct disp_task *
-rv_overflow_take(struct rendezvous *r)
-{
-	struct disp_task *t = r->over_head;
-	struct mpsc_node *next;
-
-	if (t == NULL)
-		return NULL;
-	next = atomic_load_explicit(&t->link.next, memory_order_relaxed);
-	r->over_head = next != NULL ? disp_task_of(next) : NULL;
-	if (r->over_head == NULL)
-		r->over_tail = NULL;
-	return t;
 }
 
 /* Called locked: takes w out of the idle list if it is still there. */
@@ -190,7 +167,7 @@ rv_worker_main(void *arg)
 		ran++;
 		t->fn(t);
 		pthread_mutex_lock(&r->lock);
-		t = rv_overflow_take(r);
+		t = taskfifo_pop(&r->overflow);
 		if (t == NULL && r->stopping) {
 			r->alive--;
 			pthread_mutex_unlock(&r->lock);

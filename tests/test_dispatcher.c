@@ -234,22 +234,31 @@ nap(double s)
 	return;
 }
 
-Test(dispatcher, rendezvous_reuses_an_idle_thread, .timeout = 60)
+/* Two tasks, the second dispatched `gap` seconds after the first ran. */
+static void
+rendezvous_two(struct disp_config *cfg, double gap, struct disp_stats *st)
 {
-	struct disp_config cfg = config(0, "lfseg");
 	struct once_task t[2];
-	struct disp_stats st;
 	struct dispatcher *d;
 
-	cr_assert_eq(disp_rendezvous.create(&d, &cfg), 0);
+	cr_assert_eq(disp_rendezvous.create(&d, cfg), 0);
 	atomic_store(&done, 0);
 	t[0].task = t[1].task = (struct disp_task)DISP_TASK_INIT(once_run);
 	disp_dispatch(d, &t[0].task);
 	wait_for(&done, 1);
-	nap(0.2);			/* let the worker reach the idle list */
+	nap(gap);
 	disp_dispatch(d, &t[1].task);
 	wait_for(&done, 2);
-	disp_shutdown(d, &st);
+	disp_shutdown(d, st);
+}
+
+Test(dispatcher, rendezvous_reuses_an_idle_thread, .timeout = 60)
+{
+	struct disp_config cfg = config(0, "lfseg");
+	struct disp_stats st;
+
+	/* The gap lets the worker reach the idle list; it never retires. */
+	rendezvous_two(&cfg, 0.2, &st);
 	cr_assert_eq(st.threads_started, 1, "started %u threads for two "
 	    "dispatches in a row", st.threads_started);
 }
@@ -257,21 +266,11 @@ Test(dispatcher, rendezvous_reuses_an_idle_thread, .timeout = 60)
 Test(dispatcher, rendezvous_retires_after_keepalive, .timeout = 60)
 {
 	struct disp_config cfg = config(0, "lfseg");
-	struct once_task t[2];
 	struct disp_stats st;
-	struct dispatcher *d;
 
 	cfg.keepalive_s = 0.05;
 	cfg.spins = 0;
-	cr_assert_eq(disp_rendezvous.create(&d, &cfg), 0);
-	atomic_store(&done, 0);
-	t[0].task = t[1].task = (struct disp_task)DISP_TASK_INIT(once_run);
-	disp_dispatch(d, &t[0].task);
-	wait_for(&done, 1);
-	nap(1.0);			/* twenty keep-alives */
-	disp_dispatch(d, &t[1].task);
-	wait_for(&done, 2);
-	disp_shutdown(d, &st);
+	rendezvous_two(&cfg, 1.0, &st);		/* twenty keep-alives */
 	cr_assert_eq(st.threads_started, 2, "the idle thread did not retire");
 	cr_assert_eq(st.threads_peak, 1);
 }

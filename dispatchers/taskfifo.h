@@ -1,0 +1,46 @@
+/*
+ * taskfifo.h - an intrusive FIFO of tasks for one thread (or under one
+ * lock): the trampoline of `inline`, an event loop's local queue, the
+ * overflow of a bounded `rendezvous`. Plain loads and stores through the
+ * task's own link: no allocation, no atomic read-modify-write.
+ */
+#ifndef DISPATCHERS_TASKFIFO_H
+#define DISPATCHERS_TASKFIFO_H
+
+#include "dispatcher.h"
+
+struct taskfifo {
+	struct disp_task *head;
+	struct disp_task *tail;
+};
+
+static inline void
+taskfifo_push(struct taskfifo *f, struct disp_task *t)
+{
+
+	atomic_store_explicit(&t->link.next, NULL, memory_order_relaxed);
+	if (f->tail != NULL)
+		atomic_store_explicit(&f->tail->link.next, &t->link,
+		    memory_order_relaxed);
+	else
+		f->head = t;
+	f->tail = t;
+	return;
+}
+
+static inline struct disp_task *
+taskfifo_pop(struct taskfifo *f)
+{
+	struct disp_task *t = f->head;
+	struct mpsc_node *next;
+
+	if (t == NULL)
+		return NULL;
+	next = atomic_load_explicit(&t->link.next, memory_order_relaxed);
+	f->head = next != NULL ? disp_task_of(next) : NULL;
+	if (f->head == NULL)
+		f->tail = NULL;
+	return t;
+}
+
+#endif /* DISPATCHERS_TASKFIFO_H */
