@@ -49,6 +49,7 @@ cell_params(const struct cell *c)
 	    c->wake == DISP_WAKE_LAZY ? "lazy" : "every");
 	cJSON_AddNumberToObject(o, "keepalive_s", c->keepalive_s);
 	cJSON_AddNumberToObject(o, "capacity", c->capacity);
+	cJSON_AddNumberToObject(o, "payload_ns", c->payload_ns);
 	return o;
 }
 
@@ -218,7 +219,10 @@ cell_run(const struct cell *c, const struct cell_window *win)
 	cell_config(c, &pin, &cfg);
 	if (c->disp->create(&d, &cfg) != 0)
 		return cell_fail(run, "the dispatcher could not be created");
-	if (workload_start(&w, d, c->coroutines, &cfg) != 0)
+	if (c->payload_ns > 0)
+		cJSON_AddNumberToObject(run, "payload_ns", c->payload_ns);
+	if (workload_start(&w, d, c->coroutines, c->payload_ns > 0 ?
+	    workload_calibrate(c->payload_ns) : 0, &cfg) != 0)
 		return cell_fail(run, "the workload could not be started");
 	warm.tv_sec = (time_t)win->warmup_s;
 	warm.tv_nsec = (long)((win->warmup_s - (double)warm.tv_sec) * 1e9);

@@ -22,6 +22,7 @@ struct cell {
 	enum disp_wake wake;
 	double keepalive_s;
 	unsigned int capacity;
+	unsigned int payload_ns;	/* busy work added to every resumption */
 };
 
 struct cell_window {

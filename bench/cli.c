@@ -260,6 +260,12 @@ cli_option(struct cli_opts *o, const char *opt, const char *v, char *err,
 		o->pool = (unsigned int)u;
 		return 0;
 	}
+	if (strcmp(opt, "--payload-ns") == 0) {
+		if (cli_uint(opt, v, 0, 10000000, &u, err, errlen) != 0)
+			return -1;
+		o->payload_ns = (unsigned int)u;
+		return 0;
+	}
 	if (strcmp(opt, "--capacity") == 0) {
 		if (cli_uint(opt, v, 1, 1u << 24, &u, err, errlen) != 0)
 			return -1;
@@ -337,6 +343,7 @@ cli_cells(const struct cli_opts *o, size_t *ncells, char *err, size_t errlen)
 			c->wake = o->wake;
 			c->keepalive_s = o->keepalive_s;
 			c->capacity = o->capacity;
+			c->payload_ns = o->payload_ns;
 		}
 	}
 	if (n == 0) {

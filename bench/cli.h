@@ -30,6 +30,7 @@ struct cli_opts {
 	enum disp_wake wake;
 	double keepalive_s;
 	unsigned int capacity;
+	unsigned int payload_ns;
 	double deadline_s;		/* per run; 0: warm-up + time + 30 s */
 	int quiet;
 };

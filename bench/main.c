@@ -6,8 +6,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
+#include "compare.h"
 #include "pin.h"
 #include "plot.h"
 #include "results.h"
@@ -20,7 +22,13 @@ static const char usage[] =
 "                         [--coroutines LIST] [--pin none|compact|scatter|PUS]\n"
 "                         [--warmup S] [--time S] [--reps N] [--out FILE.json]\n"
 "                         [--spins N] [--wake every|lazy] [--pool N]\n"
-"                         [--keepalive S] [--capacity N] [--deadline S] [--quiet]\n"
+"                         [--keepalive S] [--capacity N] [--payload-ns N]\n"
+"                         [--deadline S] [--quiet]\n"
+"       dispatchbench compare BASE.json NEW.json [--threshold PCT] [--alpha A]\n"
+"                         [--format table|markdown|json] [--metric FIELD]\n"
+"                         [--allow-other-machine]\n"
+"       dispatchbench ab --a 'BIN [OPTS]' --b 'BIN [OPTS]' [run options]\n"
+"                         [--threshold PCT] [--alpha A] [--format F]\n"
 "       dispatchbench plot RESULTS.json [-o DIR]\n"
 "       dispatchbench list\n"
 "       dispatchbench topo\n"
@@ -81,16 +89,144 @@ parse_cells(struct cli_opts *o, int argc, char **argv, size_t *n, char *err,
 static int
 cmd_run(int argc, char **argv, int all_argc, char **all_argv)
 {
+	struct runner_arm arm = { .label = NULL, .nwords = 1 };
 	struct cli_opts o;
 	struct cell *cells;
-	char err[512];
+	char err[512], self[4096];
+	ssize_t len;
 	size_t n;
 	int rc;
 
 	if ((cells = parse_cells(&o, argc, argv, &n, err, sizeof(err))) == NULL)
 		return bad(err);
-	rc = runner_sweep(&o, cells, n, all_argc, all_argv);
+	len = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	self[len > 0 ? len : 0] = '\0';
+	arm.words[0] = self;
+	arm.out = o.out;
+	rc = runner_sweep(&o, cells, n, &arm, 1, all_argc, all_argv);
+	cJSON_Delete(arm.doc);
 	free(cells);
+	return rc;
+}
+
+/* Parses compare's own options; the rest is left for the caller. */
+static int
+parse_compare_option(struct compare_opts *o, const char *opt, const char *v,
+    char *err, size_t errlen)
+{
+	char *end;
+	double x;
+
+	if (strcmp(opt, "--format") == 0) {
+		if (strcmp(v, "table") == 0)
+			o->format = COMPARE_TABLE;
+		else if (strcmp(v, "markdown") == 0)
+			o->format = COMPARE_MARKDOWN;
+		else if (strcmp(v, "json") == 0)
+			o->format = COMPARE_JSON;
+		else
+			return snprintf(err, errlen, "--format: '%s' is not "
+			    "table, markdown or json", v), -1;
+		return 0;
+	}
+	if (strcmp(opt, "--metric") == 0) {
+		o->metric = v;
+		return 0;
+	}
+	x = strtod(v, &end);
+	if (end == v || *end != '\0' || !(x > 0))
+		return snprintf(err, errlen, "%s: '%s' is not a positive number",
+		    opt, v), -1;
+	if (strcmp(opt, "--threshold") == 0 && x < 100)
+		o->threshold = x / 100;
+	else if (strcmp(opt, "--alpha") == 0 && x < 1)
+		o->alpha = x;
+	else
+		return snprintf(err, errlen, "%s: %s is out of range", opt, v), -1;
+	return 0;
+}
+
+/*
+ * Splits ab's arguments: --a, --b and compare's options here, the rest
+ * (run options) into rest. Returns -1 with err on a bad one.
+ */
+static int
+parse_ab(int argc, char **argv, struct runner_arm *arms,
+    struct compare_opts *co, char **rest, int *nrest, char *err,
+    size_t errlen)
+{
+	int i, k;
+
+	for (i = 0; i < argc; i++) {
+		k = strcmp(argv[i], "--a") == 0 ? 0 :
+		    strcmp(argv[i], "--b") == 0 ? 1 : -1;
+		if (i + 1 < argc && k >= 0) {
+			if (runner_arm_parse(&arms[k], argv[++i]) != 0)
+				return snprintf(err, errlen, "%s: give a binary "
+				    "and at most 15 options", argv[i - 1]), -1;
+			if (access(arms[k].words[0], X_OK) != 0)
+				return snprintf(err, errlen, "%s: '%s' is not an "
+				    "executable", argv[i - 1], arms[k].words[0]), -1;
+			continue;
+		}
+		if (i + 1 < argc && (strcmp(argv[i], "--threshold") == 0 ||
+		    strcmp(argv[i], "--alpha") == 0 ||
+		    strcmp(argv[i], "--format") == 0 ||
+		    strcmp(argv[i], "--metric") == 0)) {
+			if (parse_compare_option(co, argv[i], argv[i + 1], err,
+			    errlen) != 0)
+				return -1;
+			i++;
+			continue;
+		}
+		rest[(*nrest)++] = argv[i];
+	}
+	if (arms[0].nwords == 0 || arms[1].nwords == 0)
+		return snprintf(err, errlen, "ab needs --a BINARY and --b BINARY"),
+		    -1;
+	return 0;
+}
+
+/* Two builds, interleaved run by run, then compared: exit as compare. */
+static int
+cmd_ab(int argc, char **argv, int all_argc, char **all_argv)
+{
+	struct runner_arm arms[2] = { { .label = "a" }, { .label = "b" } };
+	char err[512], outs[2][4096], **rest = calloc((size_t)argc + 1,
+	    sizeof(*rest));
+	struct compare_opts co;
+	struct cli_opts o;
+	struct cell *cells;
+	int nrest = 0, rc, cmp;
+	size_t n, len;
+
+	compare_defaults(&co);
+	if (parse_ab(argc, argv, arms, &co, rest, &nrest, err, sizeof(err)) != 0 ||
+	    (cells = parse_cells(&o, nrest, rest, &n, err, sizeof(err))) == NULL) {
+		free(rest);
+		return bad(err);
+	}
+	len = strlen(o.out);
+	if (len > 5 && strcmp(o.out + len - 5, ".json") == 0)
+		len -= 5;
+	snprintf(outs[0], sizeof(outs[0]), "%.*s-a.json", (int)len, o.out);
+	snprintf(outs[1], sizeof(outs[1]), "%.*s-b.json", (int)len, o.out);
+	arms[0].out = outs[0];
+	arms[1].out = outs[1];
+	rc = runner_sweep(&o, cells, n, arms, 2, all_argc, all_argv);
+	if (rc != RUNNER_INTERRUPTED) {
+		printf("\n");
+		cmp = compare_docs(arms[0].doc, arms[1].doc, &co, stdout, err,
+		    sizeof(err));
+		if (cmp == COMPARE_BAD_INPUT)
+			fprintf(stderr, "dispatchbench: %s\n", err);
+		rc = cmp == COMPARE_REGRESSED || rc == RUNNER_RUN_FAILED ? 1 :
+		    cmp == COMPARE_BAD_INPUT ? EXIT_USAGE : 0;
+	}
+	cJSON_Delete(arms[0].doc);
+	cJSON_Delete(arms[1].doc);
+	free(cells);
+	free(rest);
 	return rc;
 }
 
@@ -117,6 +253,51 @@ cmd_cell(int argc, char **argv)
 	cJSON_Delete(run);
 	free(cells);
 	return 0;
+}
+
+static int
+cmd_compare(int argc, char **argv)
+{
+	struct compare_opts o;
+	const char *paths[2];
+	cJSON *docs[2] = { NULL, NULL };
+	char err[512];
+	int i, n = 0, rc = EXIT_USAGE;
+
+	compare_defaults(&o);
+	for (i = 0; i < argc; i++) {
+		if (strcmp(argv[i], "--allow-other-machine") == 0)
+			o.allow_other_machine = true;
+		else if (strncmp(argv[i], "--", 2) == 0 && i + 1 < argc) {
+			if (parse_compare_option(&o, argv[i], argv[i + 1], err,
+			    sizeof(err)) != 0)
+				return bad(err);
+			i++;
+		} else if (argv[i][0] != '-' && n < 2)
+			paths[n++] = argv[i];
+		else
+			return bad("usage: dispatchbench compare BASE.json NEW.json "
+			    "[options]");
+	}
+	if (n != 2)
+		return bad("usage: dispatchbench compare BASE.json NEW.json "
+		    "[options]");
+	for (i = 0; i < 2; i++) {
+		if (results_read(paths[i], &docs[i], err, sizeof(err)) != 0)
+			goto out;
+	}
+	switch (compare_docs(docs[0], docs[1], &o, stdout, err, sizeof(err))) {
+	case COMPARE_REGRESSED:
+		rc = 1;
+		break;
+	case COMPARE_NO_REGRESSION:
+		rc = 0;
+		break;
+	}
+out:
+	cJSON_Delete(docs[0]);
+	cJSON_Delete(docs[1]);
+	return rc == EXIT_USAGE ? bad(err) : rc;
 }
 
 static int
@@ -165,6 +346,10 @@ main(int argc, char **argv)
 		return cmd_cell(argc - 2, argv + 2);
 	if (strcmp(cmd, "plot") == 0)
 		return cmd_plot(argc - 2, argv + 2);
+	if (strcmp(cmd, "compare") == 0)
+		return cmd_compare(argc - 2, argv + 2);
+	if (strcmp(cmd, "ab") == 0)
+		return cmd_ab(argc - 2, argv + 2, argc, argv);
 	if (strcmp(cmd, "list") == 0 && argc == 2)
 		return cmd_list();
 	if (strcmp(cmd, "topo") == 0 && argc == 2)

@@ -13,6 +13,7 @@
 
 #include "pin.h"
 #include "results.h"
+#include "stats.h"
 
 #ifndef DB_BUILD_FLAGS
 #define DB_BUILD_FLAGS "unknown"
@@ -42,11 +43,14 @@ results_cpu_model(char *buf, size_t len)
 	return;
 }
 
-/* sha256sum of the running binary, by the coreutils tool. */
-static void
-results_binary_sha256(char *buf, size_t len)
+void
+results_sha256(const char *path, char *buf, size_t len)
 {
-	FILE *p = popen("sha256sum /proc/self/exe 2>/dev/null", "r");
+	char cmd[4200];
+	FILE *p;
+
+	snprintf(cmd, sizeof(cmd), "sha256sum '%s' 2>/dev/null", path);
+	p = popen(cmd, "r");
 
 	snprintf(buf, len, "unknown");
 	if (p == NULL)
@@ -101,27 +105,12 @@ results_context(int argc, char **argv)
 	cJSON_AddStringToObject(ctx, "compiler", "gcc " __VERSION__);
 	cJSON_AddStringToObject(ctx, "build_flags", DB_BUILD_FLAGS);
 	cJSON_AddStringToObject(ctx, "git_rev", DB_GIT_REV);
-	results_binary_sha256(buf, sizeof(buf));
+	results_sha256("/proc/self/exe", buf, sizeof(buf));
 	cJSON_AddStringToObject(ctx, "binary_sha256", buf);
 	for (i = 0; i < argc; i++)
 		cJSON_AddItemToArray(cmd, cJSON_CreateString(argv[i]));
 	cJSON_AddItemToObject(ctx, "command", cmd);
 	return ctx;
-}
-
-static int
-results_cmp(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
-double
-results_median(const double *v, size_t n)
-{
-
-	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
 /* The summary of one field over the ok runs, or NULL if none has it. */
@@ -130,9 +119,13 @@ results_field(const cJSON *runs, const char *name)
 {
 	double *v = malloc(sizeof(*v) * (size_t)(cJSON_GetArraySize(runs) + 1));
 	const cJSON *run, *f;
-	cJSON *s = NULL;
-	size_t n = 0;
+	struct stats_summary st;
+	cJSON *s = NULL, *b;
+	double boundary;
+	size_t n = 0, i, slow = 0;
 
+	if (v == NULL)
+		abort();
 	cJSON_ArrayForEach(run, runs) {
 		f = cJSON_GetObjectItemCaseSensitive(run, "status");
 		if (!cJSON_IsString(f) || strcmp(f->valuestring, "ok") != 0)
@@ -142,11 +135,23 @@ results_field(const cJSON *runs, const char *name)
 			v[n++] = f->valuedouble;
 	}
 	if (n > 0) {
-		qsort(v, n, sizeof(*v), results_cmp);
+		stats_summarize(v, n, &st);
 		s = cJSON_CreateObject();
-		cJSON_AddNumberToObject(s, "median", results_median(v, n));
-		cJSON_AddNumberToObject(s, "min", v[0]);
-		cJSON_AddNumberToObject(s, "max", v[n - 1]);
+		cJSON_AddNumberToObject(s, "median", st.median);
+		cJSON_AddNumberToObject(s, "min", st.min);
+		cJSON_AddNumberToObject(s, "max", st.max);
+		cJSON_AddNumberToObject(s, "q1", st.q1);
+		cJSON_AddNumberToObject(s, "q3", st.q3);
+		cJSON_AddNumberToObject(s, "cv", st.cv);
+	}
+	/* Two regimes: a median would describe neither, so say so. */
+	if (n > 0 && st.min > 0 && stats_bimodal(v, n, &boundary)) {
+		for (i = 0; i < n; i++)
+			slow += v[i] > boundary;
+		b = cJSON_AddObjectToObject(s, "bimodal");
+		cJSON_AddNumberToObject(b, "boundary", boundary);
+		cJSON_AddNumberToObject(b, "runs_above", (double)slow);
+		cJSON_AddNumberToObject(b, "share_above", (double)slow / n);
 	}
 	free(v);
 	return s;

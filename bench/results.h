@@ -12,11 +12,15 @@
 /* What could skew a number: machine, cpuset, kernel, build, binary. */
 cJSON *results_context(int argc, char **argv);
 
-/* Adds {"median", "min", "max"} of every numeric field of the ok runs. */
-cJSON *results_summary(const cJSON *runs);
+/* sha256 of a file, by coreutils' sha256sum; "unknown" if unread. */
+void results_sha256(const char *path, char *buf, size_t len);
 
-/* The median of a sorted array (n >= 1). */
-double results_median(const double *v, size_t n);
+/*
+ * Of every numeric field of the ok runs: {"median", "min", "max", "q1",
+ * "q3", "cv"}, and "bimodal" {"boundary", "runs_above", "share_above"}
+ * when the runs fall into two separated groups.
+ */
+cJSON *results_summary(const cJSON *runs);
 
 /*
  * Writes doc to path through a temporary file and a rename, so a reader

@@ -50,9 +50,9 @@ runner_signals(void)
 /* The argv of the child that runs cell c. */
 static void
 runner_child_args(const struct cli_opts *o, const struct cell *c,
-    char buf[][48], char **argv)
+    const struct runner_arm *arm, char buf[][48], char **argv)
 {
-	int n = 0, b = 0;
+	int n = 0, b = 0, w;
 
 #define ARG(s)		(argv[n++] = (char *)(s))
 #define ARGF(...)	(snprintf(buf[b], 48, __VA_ARGS__), argv[n++] = buf[b++])
@@ -91,6 +91,12 @@ runner_child_args(const struct cli_opts *o, const struct cell *c,
 		ARG("--spins");
 		ARGF("%d", c->spins);
 	}
+	if (c->payload_ns != 0) {
+		ARG("--payload-ns");
+		ARGF("%u", c->payload_ns);
+	}
+	for (w = 1; w < arm->nwords; w++)
+		ARG(arm->words[w]);
 	argv[n] = NULL;
 #undef ARG
 #undef ARGF
@@ -143,7 +149,8 @@ runner_collect(int fd, double deadline, char **out, size_t *len)
 }
 
 static cJSON *
-runner_child(const struct cli_opts *o, const struct cell *c, const char *self)
+runner_child(const struct cli_opts *o, const struct cell *c,
+    const struct runner_arm *arm)
 {
 	char buf[RUNNER_ARGS][48], *argv[RUNNER_ARGS * 2], *text = NULL;
 	double deadline = measure_now() + (o->deadline_s > 0 ? o->deadline_s :
@@ -153,14 +160,14 @@ runner_child(const struct cli_opts *o, const struct cell *c, const char *self)
 	size_t len;
 	pid_t pid;
 
-	runner_child_args(o, c, buf, argv);
+	runner_child_args(o, c, arm, buf, argv);
 	if (pipe(fds) != 0)
 		return runner_status("failed", strerror(errno));
 	if ((pid = fork()) == 0) {
 		dup2(fds[1], STDOUT_FILENO);
 		close(fds[0]);
 		close(fds[1]);
-		execv(self, argv);
+		execv(arm->words[0], argv);
 		_exit(127);
 	}
 	close(fds[1]);
@@ -202,15 +209,16 @@ runner_str(const cJSON *o, const char *name)
 }
 
 static void
-runner_print_run(size_t i, size_t total, const struct cell *c, const cJSON *run)
+runner_print_run(size_t i, size_t total, const struct cell *c,
+    const struct runner_arm *arm, const cJSON *run)
 {
-
 	char w[16];
 
 	snprintf(w, sizeof(w), c->workers == CELL_UNBOUNDED ? "inf" : "%u",
 	    c->workers);
-	printf("[%3zu/%zu] %-10s %-6s w=%-4s c=%-4u ", i, total, c->disp->name,
-	    c->queue ? c->queue->name : "-", w, c->coroutines);
+	printf("[%3zu/%zu] %s%-10s %-6s w=%-4s c=%-4u ", i, total,
+	    arm->label == NULL ? "" : arm->label[0] == 'a' ? "A " : "B ",
+	    c->disp->name, c->queue ? c->queue->name : "-", w, c->coroutines);
 	if (strcmp(runner_str(run, "status"), "ok") != 0) {
 		printf("%s: %s\n", runner_str(run, "status"),
 		    runner_str(run, "error"));
@@ -232,9 +240,9 @@ runner_print_summary(const cJSON *cells)
 	const cJSON *cell, *s, *f;
 	char w[16];
 
-	printf("\n%-10s %-6s %7s %5s  %-26s %11s %10s %6s %7s %5s\n",
+	printf("\n%-10s %-6s %7s %5s  %-28s %5s %11s %10s %6s %7s %5s\n",
 	    "dispatcher", "queue", "workers", "coros",
-	    "CPU us/dispatch med [min-max]", "ops/s", "ctxsw/disp",
+	    "CPU us/dispatch med [min-max]", "cv", "ops/s", "ctxsw/disp",
 	    "thr", "starved", "ok");
 	cJSON_ArrayForEach(cell, cells) {
 		s = cJSON_GetObjectItemCaseSensitive(cell, "summary");
@@ -249,13 +257,16 @@ runner_print_summary(const cJSON *cells)
 			printf("%8.3f [%7.3f-%8.3f]  ", runner_num(f, "median"),
 			    runner_num(f, "min"), runner_num(f, "max"));
 		}
-		printf(" %11.0f %10.4f %6.0f %7.0f %2.0f/%-2.0f\n",
+		printf(" %5.2f %11.0f %10.4f %6.0f %7.0f %2.0f/%-2.0f%s\n",
+		    runner_num(f, "cv"),
 		    runner_num(cJSON_GetObjectItem(s, "ops_per_s"), "median"),
 		    runner_num(cJSON_GetObjectItem(s,
 		    "ctx_switches_per_dispatch"), "median"),
 		    runner_num(cJSON_GetObjectItem(s, "threads_peak"), "median"),
 		    runner_num(cJSON_GetObjectItem(s, "starved"), "median"),
-		    runner_num(s, "runs_ok"), runner_num(s, "runs"));
+		    runner_num(s, "runs_ok"), runner_num(s, "runs"),
+		    cJSON_GetObjectItem(f, "bimodal") != NULL ?
+		    "  two regimes" : "");
 	}
 	return;
 }
@@ -309,49 +320,101 @@ runner_save(cJSON *doc, const char *path)
 }
 
 int
-runner_sweep(const struct cli_opts *o, const struct cell *cells, size_t n,
-    int argc, char **argv)
+runner_arm_parse(struct runner_arm *arm, char *command)
 {
-	cJSON *doc = runner_doc(o, cells, n, argc, argv), *cell, *run;
-	cJSON *arr = cJSON_GetObjectItem(doc, "cells");
-	size_t rep, k, i = 0, total = n * o->reps;
-	char self[4096];
-	ssize_t len;
-	int failed = 0;
+	char *save = NULL, *w;
 
-	len = readlink("/proc/self/exe", self, sizeof(self) - 1);
-	self[len > 0 ? len : 0] = '\0';
+	arm->nwords = 0;
+	for (w = strtok_r(command, " ", &save); w != NULL;
+	    w = strtok_r(NULL, " ", &save)) {
+		if (arm->nwords == RUNNER_ARM_WORDS)
+			return -1;
+		arm->words[arm->nwords++] = w;
+	}
+	return arm->nwords > 0 ? 0 : -1;
+}
+
+/* The arm's own context: its binary, its checksum, its extra options. */
+static void
+runner_arm_context(struct runner_arm *arm)
+{
+	cJSON *ctx = cJSON_GetObjectItem(arm->doc, "context"), *extra;
+	char sum[80];
+	int w;
+
+	if (arm->label == NULL)
+		return;
+	results_sha256(arm->words[0], sum, sizeof(sum));
+	cJSON_ReplaceItemInObject(ctx, "binary_sha256", cJSON_CreateString(sum));
+	cJSON_AddStringToObject(ctx, "arm", arm->label);
+	cJSON_AddStringToObject(ctx, "arm_binary", arm->words[0]);
+	extra = cJSON_AddArrayToObject(ctx, "arm_options");
+	for (w = 1; w < arm->nwords; w++)
+		cJSON_AddItemToArray(extra, cJSON_CreateString(arm->words[w]));
+	return;
+}
+
+/* One run of cell ci for one arm, recorded, printed and saved. */
+static int
+runner_one(const struct cli_opts *o, const struct cell *c, size_t ci,
+    size_t rep, struct runner_arm *arm, size_t i, size_t total)
+{
+	cJSON *run = runner_child(o, c, arm), *cell;
+
+	if (runner_interrupted) {
+		cJSON_Delete(run);
+		return 0;
+	}
+	cJSON_AddNumberToObject(run, "rep", (double)rep);
+	cell = cJSON_GetArrayItem(cJSON_GetObjectItem(arm->doc, "cells"),
+	    (int)ci);
+	cJSON_AddItemToArray(cJSON_GetObjectItem(cell, "runs"), run);
+	cJSON_ReplaceItemInObject(cell, "summary", results_summary(
+	    cJSON_GetObjectItem(cell, "runs")));
+	if (!o->quiet)
+		runner_print_run(i, total, c, arm, run);
+	runner_save(arm->doc, arm->out);
+	return strcmp(runner_str(run, "status"), "ok") != 0;
+}
+
+int
+runner_sweep(const struct cli_opts *o, const struct cell *cells, size_t n,
+    struct runner_arm *arms, int narms, int argc, char **argv)
+{
+	size_t rep, k, i = 0, total = n * o->reps * (size_t)narms, ci;
+	int failed = 0, a, first;
+
 	runner_signals();
-	runner_mkdir_for(o->out);
+	for (a = 0; a < narms; a++) {
+		arms[a].doc = runner_doc(o, cells, n, argc, argv);
+		runner_arm_context(&arms[a]);
+		runner_mkdir_for(arms[a].out);
+	}
 	for (rep = 0; rep < o->reps && !runner_interrupted; rep++) {
 		for (k = 0; k < n && !runner_interrupted; k++) {
 			/* Rotate: each repetition starts one cell later. */
-			size_t ci = (k + rep) % n;
+			ci = (k + rep) % n;
+			/* A B, then B A: ABBA over consecutive cells. */
+			first = (int)((rep * n + k) % 2);
+			for (a = 0; a < narms && !runner_interrupted; a++) {
+				struct runner_arm *arm = &arms[(a + first) % narms];
 
-			run = runner_child(o, &cells[ci], self);
-			if (runner_interrupted) {
-				cJSON_Delete(run);
-				break;
+				failed |= runner_one(o, &cells[ci], ci, rep, arm,
+				    ++i, total);
 			}
-			cJSON_AddNumberToObject(run, "rep", (double)rep);
-			cell = cJSON_GetArrayItem(arr, (int)ci);
-			cJSON_AddItemToArray(cJSON_GetObjectItem(cell, "runs"), run);
-			cJSON_ReplaceItemInObject(cell, "summary", results_summary(
-			    cJSON_GetObjectItem(cell, "runs")));
-			failed |= strcmp(runner_str(run, "status"), "ok") != 0;
-			if (!o->quiet)
-				runner_print_run(i + 1, total, &cells[ci], run);
-			i++;
-			runner_save(doc, o->out);
 		}
 	}
-	if (!runner_interrupted)
-		cJSON_ReplaceItemInObject(doc, "complete", cJSON_CreateTrue());
-	runner_save(doc, o->out);
-	runner_print_summary(arr);
-	printf("\n%s: %s (%zu of %zu runs)\n", runner_interrupted ?
-	    "interrupted, partial results in" : "results in", o->out, i, total);
-	cJSON_Delete(doc);
+	for (a = 0; a < narms; a++) {
+		if (!runner_interrupted)
+			cJSON_ReplaceItemInObject(arms[a].doc, "complete",
+			    cJSON_CreateTrue());
+		runner_save(arms[a].doc, arms[a].out);
+		if (narms == 1)
+			runner_print_summary(cJSON_GetObjectItem(arms[a].doc,
+			    "cells"));
+		printf("\n%s: %s\n", runner_interrupted ?
+		    "interrupted, partial results in" : "results in", arms[a].out);
+	}
 	if (runner_interrupted)
 		return RUNNER_INTERRUPTED;
 	return failed ? RUNNER_RUN_FAILED : RUNNER_OK;

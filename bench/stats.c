@@ -209,6 +209,15 @@ stats_ratio_interval(const double *a, size_t na, const double *b, size_t nb,
 	return ok;
 }
 
+/* The interquartile range of sorted x[lo..hi]. */
+static double
+stats_iqr(const double *x, size_t lo, size_t hi)
+{
+
+	return stats_quantile(x + lo, hi - lo + 1, 0.75) -
+	    stats_quantile(x + lo, hi - lo + 1, 0.25);
+}
+
 bool
 stats_bimodal(const double *v, size_t n, double *boundary)
 {
@@ -227,9 +236,10 @@ stats_bimodal(const double *v, size_t n, double *boundary)
 	}
 	yes = gap > log(1.25);
 	if (yes) {
-		spread = x[at] - x[0];
-		if (x[n - 1] - x[at + 1] > spread)
-			spread = x[n - 1] - x[at + 1];
+		/* Quartiles, not ranges: one stray run must not hide the gap. */
+		spread = stats_iqr(x, 0, at);
+		if (stats_iqr(x, at + 1, n - 1) > spread)
+			spread = stats_iqr(x, at + 1, n - 1);
 		yes = gap > 2 * spread;
 		*boundary = exp((x[at] + x[at + 1]) / 2);
 	}

@@ -18,6 +18,34 @@ coro_bump(_Atomic uint64_t *c)
 	return;
 }
 
+/* Work the optimizer cannot remove and no other thread can see. */
+static void
+workload_burn(uint64_t iters)
+{
+	uint64_t i;
+
+	for (i = 0; i < iters; i++)
+		__asm__ __volatile__("" ::: "memory");
+	return;
+}
+
+uint64_t
+workload_calibrate(unsigned int ns)
+{
+	uint64_t iters = 1u << 20;
+	double t0, dt;
+
+	for (;;) {
+		t0 = measure_now();
+		workload_burn(iters);
+		dt = measure_now() - t0;
+		if (dt > 0.005)
+			break;
+		iters *= 2;
+	}
+	return (uint64_t)((double)iters / (dt * 1e9) * ns + 0.5);
+}
+
 static void
 coro_resume(struct disp_task *t)
 {
@@ -25,6 +53,8 @@ coro_resume(struct disp_task *t)
 	struct workload *w = c->w;
 
 	coro_bump(&c->runs);
+	if (w->payload_iters != 0)
+		workload_burn(w->payload_iters);
 	if (atomic_load_explicit(&w->stop, memory_order_relaxed)) {
 		atomic_fetch_add(&w->retired, 1);
 		return;
@@ -60,13 +90,14 @@ workload_starter(void *arg)
 
 int
 workload_start(struct workload *w, struct dispatcher *d, unsigned int n,
-    const struct disp_config *cfg)
+    uint64_t payload_iters, const struct disp_config *cfg)
 {
 	unsigned int i;
 	int error;
 
 	w->d = d;
 	w->n = n;
+	w->payload_iters = payload_iters;
 	atomic_init(&w->stop, 0);
 	atomic_init(&w->retired, 0);
 	w->spawner = (struct disp_task)DISP_TASK_INIT(workload_spawn);

@@ -33,6 +33,7 @@ struct workload {
 	struct disp_task spawner;	/* launches the n coroutines */
 	_Atomic int stop;
 	_Atomic unsigned int retired;
+	uint64_t payload_iters;		/* busy loop per resumption, 0: none */
 	pthread_t starter;
 };
 
@@ -45,11 +46,18 @@ struct workload_check {
 };
 
 /*
+ * Iterations of the payload loop that take ns nanoseconds on this thread
+ * now (timed over a few milliseconds): the positive control of an A/B.
+ */
+uint64_t workload_calibrate(unsigned int ns);
+
+/*
  * Starts n coroutines on d from a new thread (cfg's thread_start applies):
- * on `inline` that thread is where every coroutine runs.
+ * on `inline` that thread is where every coroutine runs. Each resumption
+ * burns payload_iters of workload_calibrate's loop (0: none).
  */
 int workload_start(struct workload *w, struct dispatcher *d, unsigned int n,
-    const struct disp_config *cfg);
+    uint64_t payload_iters, const struct disp_config *cfg);
 
 /* Sum of resumptions so far; each coroutine's count into per if not NULL. */
 uint64_t workload_count(struct workload *w, uint64_t *per);

@@ -43,6 +43,16 @@ static struct bad_case bad_cases[] = {
 	{ "plot @NOTRESULTS", "not a results file" },
 	{ "plot @NEWER", "newer" },
 	{ "frobnicate", "unknown command" },
+	{ "compare @TRUNCATED @NOTRESULTS", "not valid JSON" },
+	{ "compare /nonexistent.json @CELLA", "cannot read" },
+	{ "compare @NEWER @NEWER", "newer" },
+	{ "compare @CELLA @CELLB", "no cell" },
+	{ "compare @CELLA @MACHINEB", "different machines" },
+	{ "compare @CELLA", "usage" },
+	{ "compare @CELLA @CELLA --threshold 0", "positive" },
+	{ "compare @CELLA @CELLA --format html", "table, markdown" },
+	{ "ab --a /nonexistent --b /nonexistent", "not an executable" },
+	{ "ab --dispatcher shared", "needs --a" },
 };
 
 static void
@@ -53,6 +63,19 @@ write_file(const char *path, const char *text)
 	cr_assert_not_null(f);
 	fputs(text, f);
 	fclose(f);
+}
+
+/* A results file of one cell, on a machine named cpu. */
+static void
+write_cell(const char *path, const char *cpu, int workers)
+{
+	char text[512];
+
+	snprintf(text, sizeof(text), "{\"context\": {\"schema\": 1, "
+	    "\"cpu_model\": \"%s\"}, \"cells\": [{\"dispatcher\": \"shared\", "
+	    "\"queue\": \"lfseg\", \"workers\": %d, \"coroutines\": 64, "
+	    "\"summary\": {}, \"runs\": []}]}", cpu, workers);
+	write_file(path, text);
 }
 
 /* Runs the binary; its stderr into err; returns the exit status. */
@@ -76,17 +99,23 @@ run(const char *args, char *err, size_t len)
 	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
+/* Every @NAME becomes the made-up results file /tmp/dbtest-NAME.json. */
 static void
 expand(const char *args, char *out, size_t len)
 {
-	const char *at = strchr(args, '@');
+	size_t used = 0, k;
 
-	if (at == NULL) {
-		snprintf(out, len, "%s", args);
-		return;
+	while (*args != '\0' && used + 1 < len) {
+		if (*args != '@') {
+			out[used++] = *args++;
+			continue;
+		}
+		k = strcspn(++args, " ");
+		used += (size_t)snprintf(out + used, len - used,
+		    "/tmp/dbtest-%.*s.json", (int)k, args);
+		args += k;
 	}
-	snprintf(out, len, "%.*s/tmp/dbtest-%s.json", (int)(at - args), args,
-	    at + 1);
+	out[used < len ? used : len - 1] = '\0';
 }
 
 ParameterizedTestParameters(cli, bad_input)
@@ -106,6 +135,9 @@ ParameterizedTest(struct bad_case *c, cli, bad_input, .timeout = 30)
 	write_file("/tmp/dbtest-NOTRESULTS.json", "[1, 2, 3]");
 	write_file("/tmp/dbtest-NEWER.json",
 	    "{\"context\": {\"schema\": 999}, \"cells\": []}");
+	write_cell("/tmp/dbtest-CELLA.json", "X", 2);
+	write_cell("/tmp/dbtest-CELLB.json", "X", 4);
+	write_cell("/tmp/dbtest-MACHINEB.json", "Y", 2);
 	expand(c->args, args, sizeof(args));
 	status = run(args, err, sizeof(err));
 	cr_assert_eq(status, 2, "`%s` exited %d", args, status);

@@ -95,10 +95,15 @@ Test(stats, bimodal_gap)
 	double two[] = { 1, 5, 1.05, 5.2, 1.1, 5.5 };
 	double flat[] = { 1, 1.1, 1.2, 1.3, 1.4, 1.5 };
 	double outlier[] = { 0.02, 0.26, 0.27, 0.30, 0.5, 0.71 };
+	double aa[] = { 0.023, 0.025, 0.028, 0.209, 0.237, 0.241, 0.22, 0.247,
+	    0.255, 0.263, 0.455, 0.634 };
 	double boundary;
 
 	cr_assert(stats_bimodal(two, 6, &boundary));
 	cr_assert(boundary > 1.1 && boundary < 5);
 	cr_assert_not(stats_bimodal(flat, 6, &boundary));
 	cr_assert_not(stats_bimodal(outlier, 6, &boundary));
+	/* An A/A pair seen here: three fast runs, nine slow with a straggler. */
+	cr_assert(stats_bimodal(aa, 12, &boundary));
+	cr_assert(boundary > 0.028 && boundary < 0.209);
 }

@@ -56,7 +56,7 @@ ParameterizedTest(size_t *i, workload, count_is_exact, .timeout = 60)
 	struct workload w;
 
 	cr_assert_eq(ops->create(&d, &cfg), 0);
-	cr_assert_eq(workload_start(&w, d, 64, &cfg), 0);
+	cr_assert_eq(workload_start(&w, d, 64, 0, &cfg), 0);
 	run_for(0.2);
 	cr_assert(workload_count(&w, NULL) > 0, "%s: no progress", ops->name);
 	cr_assert(workload_stop(&w, 10), "%s: coroutines lost", ops->name);
@@ -114,7 +114,7 @@ run_faulty(int doubles, struct workload_check *chk, bool *came_back)
 	struct workload w;
 
 	cr_assert_eq(disp_shared.create(&f.inner, &cfg), 0);
-	cr_assert_eq(workload_start(&w, &f.base, 8, &cfg), 0);
+	cr_assert_eq(workload_start(&w, &f.base, 8, 0, &cfg), 0);
 	while (atomic_load(&f.n) < 10 * PLANT_AT)
 		run_for(0.01);
 	*came_back = workload_stop(&w, 1);
