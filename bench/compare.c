@@ -2,9 +2,10 @@
  * compare.c - the verdict of NEW against BASE (see compare.h).
  *
  * Per matched cell, on the chosen metric of the ok runs:
- *  - two regimes (the gap test on both arms together): each run is fast or
- *    slow, and Fisher's exact test compares the shares of slow runs; a
- *    blended median would describe neither regime;
+ *  - two regimes inside an arm (the gap test on each arm alone: a shift
+ *    between the arms is the effect, not a second regime): each run is
+ *    fast or slow, and Fisher's exact test compares the shares of slow
+ *    runs; a blended median would describe neither regime;
  *  - otherwise: the ratio of NEW to BASE as the Hodges-Lehmann estimate on
  *    logs with its Moses interval, and the Mann-Whitney U p-value.
  * Verdicts: `equivalent` when the interval lies inside +-threshold;
@@ -206,7 +207,7 @@ compare_cell(struct compare_row *r, const cJSON *ca, const cJSON *cb,
 	double a[COMPARE_MAX_RUNS], b[COMPARE_MAX_RUNS], both[2 * COMPARE_MAX_RUNS];
 	bool hb = compare_higher_is_better(o->metric);
 	struct stats_summary sa, sb;
-	double boundary;
+	double boundary, ignored;
 
 	r->na = compare_values(ca, o->metric, a);
 	r->nb = compare_values(cb, o->metric, b);
@@ -227,7 +228,10 @@ compare_cell(struct compare_row *r, const cJSON *ca, const cJSON *cb,
 	    (sb.q3 - sb.q1) / sb.median > o->threshold;
 	memcpy(both, a, r->na * sizeof(*a));
 	memcpy(both + r->na, b, r->nb * sizeof(*b));
-	if (stats_bimodal(both, r->na + r->nb, &boundary))
+	/* The boundary between the regimes from both arms' runs together. */
+	if ((stats_bimodal(a, r->na, &ignored) ||
+	    stats_bimodal(b, r->nb, &ignored)) &&
+	    stats_bimodal(both, r->na + r->nb, &boundary))
 		compare_regimes(r, a, b, boundary, hb, o);
 	else
 		compare_shift(r, a, b, hb, o);

@@ -96,14 +96,27 @@ Test(compare, a_clear_cost_decrease_improves)
 	cr_assert_str_eq(v, "improved");
 }
 
+/* Each arm has both regimes; NEW lands in the slow one far more often. */
 Test(compare, two_regimes_go_to_fisher)
 {
-	double fast[] = { 1.00, 1.01, 1.02, 1.03, 1.04, 1.05 };
-	double slow[] = { 5.0, 5.1, 5.2, 5.3, 5.4, 5.5 };
+	double base[] = { 1.00, 1.01, 1.02, 1.03, 1.04, 1.05, 1.00, 1.02, 1.04,
+	    1.01, 5.0, 5.2 };
+	double new[] = { 1.00, 1.03, 5.0, 5.1, 5.2, 5.3, 5.4, 5.5, 5.0, 5.2,
+	    5.4, 5.1 };
 	char v[256];
 
-	cr_assert_eq(verdict(doc("X", 1, fast, 6), doc("X", 1, slow, 6), false,
+	cr_assert_eq(verdict(doc("X", 1, base, 12), doc("X", 1, new, 12), false,
 	    v, sizeof(v)), COMPARE_REGRESSED);
+	cr_assert_str_eq(v, "regressed");
+}
+
+/* A shift between arms is the effect, not two regimes. */
+Test(compare, a_large_shift_is_a_ratio)
+{
+	char v[256];
+
+	cr_assert_eq(verdict(doc("X", 1, noisy, 8), doc("X", 10, noisy, 8),
+	    false, v, sizeof(v)), COMPARE_REGRESSED);
 	cr_assert_str_eq(v, "regressed");
 }
 
