@@ -237,8 +237,8 @@ runner_print_run(size_t i, size_t total, const struct cell *c,
 static void
 runner_print_summary(const cJSON *cells)
 {
-	const cJSON *cell, *s, *f;
-	char w[16];
+	const cJSON *cell, *s, *f, *bi;
+	char w[16], regimes[96];
 
 	printf("\n%-10s %-6s %7s %5s  %-28s %5s %11s %10s %6s %7s %5s\n",
 	    "dispatcher", "queue", "workers", "coros",
@@ -257,6 +257,10 @@ runner_print_summary(const cJSON *cells)
 			printf("%8.3f [%7.3f-%8.3f]  ", runner_num(f, "median"),
 			    runner_num(f, "min"), runner_num(f, "max"));
 		}
+		bi = cJSON_GetObjectItem(f, "bimodal");
+		snprintf(regimes, sizeof(regimes), "  two regimes: %.0f of %.0f "
+		    "runs above %.3g", runner_num(bi, "runs_above"),
+		    runner_num(s, "runs_ok"), runner_num(bi, "boundary"));
 		printf(" %5.2f %11.0f %10.4f %6.0f %7.0f %2.0f/%-2.0f%s\n",
 		    runner_num(f, "cv"),
 		    runner_num(cJSON_GetObjectItem(s, "ops_per_s"), "median"),
@@ -265,8 +269,7 @@ runner_print_summary(const cJSON *cells)
 		    runner_num(cJSON_GetObjectItem(s, "threads_peak"), "median"),
 		    runner_num(cJSON_GetObjectItem(s, "starved"), "median"),
 		    runner_num(s, "runs_ok"), runner_num(s, "runs"),
-		    cJSON_GetObjectItem(f, "bimodal") != NULL ?
-		    "  two regimes" : "");
+		    bi != NULL ? regimes : "");
 	}
 	return;
 }
