@@ -44,7 +44,7 @@ bool stats_ratio_interval(const double *a, size_t na, const double *b,
 /*
  * Gap test for two regimes: in log scale, the widest gap between sorted
  * values, if both sides hold at least two values and the gap is wider
- * than twice either side's interquartile range and than a factor of 1.25.
+ * than twice either side's interquartile range and than a factor of 1.5.
  * Returns true and the boundary (values above it are "slow") if so.
  */
 bool stats_bimodal(const double *v, size_t n, double *boundary);
