@@ -86,7 +86,6 @@ pin_plan_init(struct pin_plan *p, const char *spec, char *err, size_t errlen)
 
 	memset(p, 0, sizeof(*p));
 	err[0] = '\0';
-	snprintf(p->spec, sizeof(p->spec), "%s", spec);
 	if (hwloc_topology_init(&p->topo) != 0 ||
 	    hwloc_topology_load(p->topo) != 0) {
 		snprintf(err, errlen, "hwloc could not load the topology");

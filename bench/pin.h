@@ -19,7 +19,6 @@ struct pin_plan {
 	hwloc_topology_t topo;
 	hwloc_bitmap_t *sets;		/* NULL for none */
 	unsigned int nsets;
-	char spec[64];
 };
 
 /* Returns 0, or -1 with a one-line reason in err. */
