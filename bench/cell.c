@@ -37,7 +37,9 @@ cJSON *
 cell_params(const struct cell *c)
 {
 	cJSON *o = cJSON_CreateObject();
+	char profile[64];
 
+	workload_profile_format(&c->profile, profile, sizeof(profile));
 	cJSON_AddStringToObject(o, "dispatcher", c->disp->name);
 	cJSON_AddStringToObject(o, "queue", c->queue ? c->queue->name : "-");
 	cJSON_AddNumberToObject(o, "workers", c->workers);
@@ -50,6 +52,8 @@ cell_params(const struct cell *c)
 	cJSON_AddNumberToObject(o, "keepalive_s", c->keepalive_s);
 	cJSON_AddNumberToObject(o, "capacity", c->capacity);
 	cJSON_AddNumberToObject(o, "payload_ns", c->payload_ns);
+	cJSON_AddStringToObject(o, "workload", profile);
+	cJSON_AddNumberToObject(o, "latency_every", c->latency_every);
 	return o;
 }
 
@@ -63,21 +67,33 @@ cell_fail(cJSON *run, const char *why)
 	return run;
 }
 
-/* Sleeps through the window, keeping the most threads seen alive. */
-static long
-cell_window_sleep(double seconds)
+struct cell_peaks {
+	long threads;
+	long rss_anon_kb;
+};
+
+static void
+cell_peak(long *peak, long v)
+{
+
+	*peak = v > *peak ? v : *peak;
+	return;
+}
+
+/* Sleeps through the window, keeping the most threads and memory seen. */
+static void
+cell_window_sleep(double seconds, struct cell_peaks *p)
 {
 	struct timespec nap = { 0, CELL_SAMPLE_NS };
 	double end = measure_now() + seconds;
-	long threads, peak = 0;
 
+	memset(p, 0, sizeof(*p));
 	do {
-		threads = measure_status("Threads");
-		if (threads > peak)
-			peak = threads;
+		cell_peak(&p->threads, measure_status("Threads"));
+		cell_peak(&p->rss_anon_kb, measure_status("RssAnon"));
 		nanosleep(&nap, NULL);
 	} while (measure_now() < end);
-	return peak;
+	return;
 }
 
 /* Coroutines with no progress in the window, and the spread of the rest. */
@@ -152,32 +168,98 @@ cell_config(const struct cell *c, struct cell_pin *pin, struct disp_config *cfg)
 	return;
 }
 
+/* The sampled dispatch latencies of the window, in microseconds. */
+static void
+cell_latency(cJSON *run, const struct hist_snap *h)
+{
+	static const struct { const char *name; double q; } qs[] = {
+		{ "latency_p50_us", 0.5 }, { "latency_p90_us", 0.9 },
+		{ "latency_p99_us", 0.99 }, { "latency_p999_us", 0.999 },
+		{ "latency_max_us", 1.0 } };
+	size_t i;
+
+	cJSON_AddNumberToObject(run, "latency_samples", (double)h->n);
+	if (h->n == 0)
+		return;
+	for (i = 0; i < sizeof(qs) / sizeof(qs[0]); i++)
+		cJSON_AddNumberToObject(run, qs[i].name,
+		    (double)hist_quantile(h, qs[i].q) * 1e-3);
+	return;
+}
+
+/*
+ * A blocking profile: what Little's law allows with the threads that can
+ * hold a resumption at once (never more than the coroutines), and the
+ * share of it the window reached.
+ */
+static void
+cell_capacity(cJSON *run, const struct cell *c, uint64_t blocked,
+    double wall_s, double ops_per_s)
+{
+	unsigned int threads = c->disp == &disp_inline ? 1 : c->workers;
+	double ceiling;
+
+	if (c->profile.kind == WORKLOAD_RESUME)
+		return;
+	if (threads == CELL_UNBOUNDED || threads > c->coroutines)
+		threads = c->coroutines;
+	ceiling = workload_ceiling(&c->profile, threads, measure_cpus()) /
+	    WORKLOAD_RESUMES_PER_OP;
+	cJSON_AddNumberToObject(run, "blocked_per_s", (double)blocked / wall_s);
+	cJSON_AddNumberToObject(run, "ceiling_ops_per_s", ceiling);
+	cJSON_AddNumberToObject(run, "capacity_pct", ops_per_s / ceiling * 100);
+	return;
+}
+
+/* Both ends of the window read; the latency window is their difference. */
+struct cell_end {
+	struct measure_sample m;
+	uint64_t dispatches;
+	uint64_t blocked;
+	uint64_t *per;
+};
+
+static void
+cell_end_read(struct cell_end *e, struct workload *w, struct hist_snap *h,
+    int sign)
+{
+
+	e->dispatches = workload_count(w, e->per);
+	e->blocked = workload_blocked(w);
+	workload_latency(w, h, sign);
+	measure_sample(&e->m);
+	return;
+}
+
 /* The window itself: both ends read, fairness and placement recorded. */
 static void
-cell_measure(cJSON *run, struct workload *w, const struct cell_pin *pin,
-    const struct cell_window *win)
+cell_measure(cJSON *run, const struct cell *c, struct workload *w,
+    const struct cell_pin *pin, const struct cell_window *win)
 {
-	uint64_t *a = calloc(w->n, sizeof(*a)), *b = calloc(w->n, sizeof(*b));
-	struct measure_sample sa, sb;
-	uint64_t da, db;
-	long peak;
+	struct hist_snap *h = calloc(1, sizeof(*h));
+	struct cell_end a = { .per = calloc(w->n, sizeof(uint64_t)) };
+	struct cell_end b = { .per = calloc(w->n, sizeof(uint64_t)) };
+	struct cell_peaks peak;
 
-	if (a == NULL || b == NULL)
+	if (h == NULL || a.per == NULL || b.per == NULL)
 		abort();
-	da = workload_count(w, a);
-	measure_sample(&sa);
-	peak = cell_window_sleep(win->time_s);
-	measure_sample(&sb);
-	db = workload_count(w, b);
-	cell_figures(run, &sa, &sb, db - da);
-	cell_fairness(run, a, b, w->n);
+	cell_end_read(&a, w, h, -1);
+	cell_window_sleep(win->time_s, &peak);
+	cell_end_read(&b, w, h, 1);
+	cell_figures(run, &a.m, &b.m, b.dispatches - a.dispatches);
+	cell_capacity(run, c, b.blocked - a.blocked, b.m.wall_s - a.m.wall_s,
+	    cJSON_GetObjectItem(run, "ops_per_s")->valuedouble);
+	cell_latency(run, h);
+	cell_fairness(run, a.per, b.per, w->n);
 	cJSON_AddNumberToObject(run, "threads", measure_status("Threads"));
-	cJSON_AddNumberToObject(run, "threads_peak", peak);
+	cJSON_AddNumberToObject(run, "threads_peak", peak.threads);
 	cJSON_AddNumberToObject(run, "rss_kb", measure_status("VmRSS"));
 	cJSON_AddNumberToObject(run, "rss_anon_kb", measure_status("RssAnon"));
+	cJSON_AddNumberToObject(run, "rss_anon_peak_kb", peak.rss_anon_kb);
 	cJSON_AddItemToObject(run, "bindings", pin_readback(&pin->plan));
-	free(a);
-	free(b);
+	free(a.per);
+	free(b.per);
+	free(h);
 	return;
 }
 
@@ -194,6 +276,8 @@ cell_check(cJSON *run, struct workload *w, const struct disp_stats *st)
 	cJSON_AddNumberToObject(run, "doubled", (double)chk.doubled);
 	cJSON_AddNumberToObject(run, "spilled", (double)st->spilled);
 	cJSON_AddNumberToObject(run, "threads_started", st->threads_started);
+	/* Over the whole run, warm-up included: a pool's high-water mark. */
+	cJSON_AddNumberToObject(run, "threads_high_water", st->threads_peak);
 	cJSON_AddNumberToObject(run, "peak_rss_kb", measure_peak_rss_kb());
 	if (!chk.ok)
 		cell_fail(run, "count check: a dispatch was lost or run twice");
@@ -208,6 +292,7 @@ cell_run(const struct cell *c, const struct cell_window *win)
 	struct disp_config cfg;
 	struct dispatcher *d;
 	struct disp_stats st;
+	struct workload_opts wo;
 	struct workload w;
 	struct timespec warm;
 	char err[256];
@@ -221,13 +306,15 @@ cell_run(const struct cell *c, const struct cell_window *win)
 		return cell_fail(run, "the dispatcher could not be created");
 	if (c->payload_ns > 0)
 		cJSON_AddNumberToObject(run, "payload_ns", c->payload_ns);
-	if (workload_start(&w, d, c->coroutines, c->payload_ns > 0 ?
-	    workload_calibrate(c->payload_ns) : 0, &cfg) != 0)
+	wo.profile = c->profile;
+	wo.payload_ns = c->payload_ns;
+	wo.latency_every = c->latency_every;
+	if (workload_start(&w, d, c->coroutines, &wo, &cfg) != 0)
 		return cell_fail(run, "the workload could not be started");
 	warm.tv_sec = (time_t)win->warmup_s;
 	warm.tv_nsec = (long)((win->warmup_s - (double)warm.tv_sec) * 1e9);
 	nanosleep(&warm, NULL);
-	cell_measure(run, &w, &pin, win);
+	cell_measure(run, c, &w, &pin, win);
 	if (!workload_stop(&w, CELL_STOP_TIMEOUT_S))
 		return cell_fail(run, "coroutines did not come back: lost tasks");
 	disp_shutdown(d, &st);

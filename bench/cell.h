@@ -8,6 +8,7 @@
 #include <cjson/cJSON.h>
 
 #include "dispatcher.h"
+#include "workload.h"
 
 #define CELL_UNBOUNDED	0	/* workers of a rendezvous without a bound */
 
@@ -23,6 +24,8 @@ struct cell {
 	double keepalive_s;
 	unsigned int capacity;
 	unsigned int payload_ns;	/* busy work added to every resumption */
+	struct workload_profile profile;
+	unsigned int latency_every;	/* sample 1 dispatch in N; 0: none */
 };
 
 struct cell_window {

@@ -12,6 +12,14 @@
 
 #define CLI_MAX_WORKERS		4096
 #define CLI_MAX_COROUTINES	1000000
+/*
+ * Latency sampling by default: one dispatch in 128 when resumptions are
+ * cheap (README: what it costs); every dispatch when a profile blocks, as
+ * a clock read is then nothing beside the block, and one in 128 would
+ * leave a window of slow resumptions with few samples or none.
+ */
+#define CLI_LATENCY_EVERY	128
+#define CLI_LATENCY_AUTO	(~0u)
 
 static int
 cli_error(char *err, size_t errlen, const char *fmt, ...)
@@ -38,6 +46,8 @@ cli_defaults(struct cli_opts *o)
 		o->workers[o->nworkers++] = sweep[i];
 	o->workers[o->nworkers++] = CELL_UNBOUNDED;	/* rendezvous only */
 	o->coroutines[o->ncoroutines++] = 64;
+	o->nprofiles = 1;			/* zeroed: resume-only */
+	o->latency_every = CLI_LATENCY_AUTO;
 	o->pin = "compact";
 	o->win.warmup_s = 0.3;
 	o->win.time_s = 0.8;
@@ -188,6 +198,17 @@ cli_coroutines_item(struct cli_opts *o, const char *opt, char *item,
 	    &o->ncoroutines, err, errlen);
 }
 
+static int
+cli_workload_item(struct cli_opts *o, const char *opt, char *item,
+    char *err, size_t errlen)
+{
+
+	if (o->nprofiles == CLI_MAX_LIST)
+		return cli_error(err, errlen, "%s: too many values", opt);
+	return workload_profile_parse(&o->profiles[o->nprofiles++], item, err,
+	    errlen);
+}
+
 /* Options that take a list replace the default list. */
 static int
 cli_option(struct cli_opts *o, const char *opt, const char *v, char *err,
@@ -210,6 +231,19 @@ cli_option(struct cli_opts *o, const char *opt, const char *v, char *err,
 	if (strcmp(opt, "--coroutines") == 0) {
 		o->ncoroutines = 0;
 		return cli_list(opt, v, err, errlen, cli_coroutines_item, o);
+	}
+	if (strcmp(opt, "--workload") == 0) {
+		o->nprofiles = 0;
+		return cli_list(opt, v, err, errlen, cli_workload_item, o);
+	}
+	if (strcmp(opt, "--latency-every") == 0) {
+		if (cli_uint(opt, v, 0, 1u << 20, &u, err, errlen) != 0)
+			return -1;
+		if ((u & (u - 1)) != 0)
+			return cli_error(err, errlen, "%s: %s is not 0 or a power "
+			    "of two", opt, v);
+		o->latency_every = (unsigned int)u;
+		return 0;
 	}
 	if (strcmp(opt, "--pin") == 0) {
 		if (*v == '\0')
@@ -320,17 +354,20 @@ cli_widths(const struct cli_opts *o, const struct disp_ops *d,
 struct cell *
 cli_cells(const struct cli_opts *o, size_t *ncells, char *err, size_t errlen)
 {
-	size_t max = o->ndisps * o->nqueues * o->nworkers * o->ncoroutines;
-	size_t di, qi, wi, ci, n = 0, nq, nw;
+	size_t max = o->ndisps * o->nqueues * o->nworkers * o->ncoroutines *
+	    o->nprofiles;
+	size_t di, qi, wi, ci, pi, n = 0, nq, nw;
 	unsigned int widths[CLI_MAX_LIST];
 	struct cell *cells = calloc(max ? max : 1, sizeof(*cells)), *c;
 
 	for (di = 0; di < o->ndisps; di++) {
 		nq = (o->disps[di]->flags & DISP_USES_QUEUE) ? o->nqueues : 1;
 		nw = cli_widths(o, o->disps[di], widths);
+		/* Widths innermost: a worker sweep is one line of a plot. */
 		for (qi = 0; qi < nq; qi++)
-		for (wi = 0; wi < nw; wi++)
-		for (ci = 0; ci < o->ncoroutines; ci++) {
+		for (ci = 0; ci < o->ncoroutines; ci++)
+		for (pi = 0; pi < o->nprofiles; pi++)
+		for (wi = 0; wi < nw; wi++) {
 			c = &cells[n++];
 			c->disp = o->disps[di];
 			c->queue = (c->disp->flags & DISP_USES_QUEUE) ?
@@ -344,6 +381,11 @@ cli_cells(const struct cli_opts *o, size_t *ncells, char *err, size_t errlen)
 			c->keepalive_s = o->keepalive_s;
 			c->capacity = o->capacity;
 			c->payload_ns = o->payload_ns;
+			c->profile = o->profiles[pi];
+			c->latency_every = o->latency_every;
+			if (c->latency_every == CLI_LATENCY_AUTO)
+				c->latency_every = c->profile.kind ==
+				    WORKLOAD_RESUME ? CLI_LATENCY_EVERY : 1;
 		}
 	}
 	if (n == 0) {

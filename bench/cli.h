@@ -21,6 +21,9 @@ struct cli_opts {
 	size_t nworkers;
 	unsigned int coroutines[CLI_MAX_LIST];
 	size_t ncoroutines;
+	struct workload_profile profiles[CLI_MAX_LIST];
+	size_t nprofiles;
+	unsigned int latency_every;
 	const char *pin;
 	struct cell_window win;
 	unsigned int reps;

@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "compare.h"
+#include "results.h"
 #include "stats.h"
 
 #define COMPARE_MAX_RUNS	1024
@@ -69,32 +70,14 @@ compare_num(const cJSON *o, const char *name)
 	return cJSON_IsNumber(f) ? f->valuedouble : NAN;
 }
 
-/* The parameters that make a cell the same cell in two files. */
-static void
-compare_key(const cJSON *cell, char *buf, size_t len)
-{
-	double w = compare_num(cell, "workers");
-	double payload = compare_num(cell, "payload_ns");
-	char width[16];
-
-	snprintf(width, sizeof(width), w == 0 ? "inf" : "%.0f", w);
-	snprintf(buf, len, "%s/%s w=%s c=%.0f pin=%s pool=%.0f spins=%.0f "
-	    "wake=%s cap=%.0f payload=%.0f", compare_str(cell, "dispatcher"),
-	    compare_str(cell, "queue"), width, compare_num(cell, "coroutines"),
-	    compare_str(cell, "pin"), compare_num(cell, "pool"),
-	    compare_num(cell, "spins"), compare_str(cell, "wake"),
-	    compare_num(cell, "capacity"), isnan(payload) ? 0 : payload);
-	return;
-}
-
 static const cJSON *
 compare_find(const cJSON *doc, const char *key)
 {
 	const cJSON *cell;
-	char k[160];
+	char k[256];
 
 	cJSON_ArrayForEach(cell, cJSON_GetObjectItem(doc, "cells")) {
-		compare_key(cell, k, sizeof(k));
+		results_cell_key(cell, true, k, sizeof(k));
 		if (strcmp(k, key) == 0)
 			return cell;
 	}
@@ -319,7 +302,7 @@ compare_docs(const cJSON *base, const cJSON *new, const struct compare_opts *o,
 		return COMPARE_BAD_INPUT;
 	}
 	cJSON_ArrayForEach(cb, cJSON_GetObjectItem(new, "cells")) {
-		compare_key(cb, r.cell, sizeof(r.cell));
+		results_cell_key(cb, true, r.cell, sizeof(r.cell));
 		matched += compare_find(base, r.cell) != NULL;
 	}
 	if (matched == 0) {
@@ -330,7 +313,7 @@ compare_docs(const cJSON *base, const cJSON *new, const struct compare_opts *o,
 	}
 	compare_header(out, o);
 	cJSON_ArrayForEach(cb, cJSON_GetObjectItem(new, "cells")) {
-		compare_key(cb, r.cell, sizeof(r.cell));
+		results_cell_key(cb, true, r.cell, sizeof(r.cell));
 		if ((ca = compare_find(base, r.cell)) == NULL)
 			continue;
 		compare_cell(&r, ca, cb, o);

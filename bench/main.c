@@ -3,13 +3,17 @@
  * decides exit statuses. 0 success, 1 a run failed, 2 bad input, 130
  * interrupted.
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include "advise.h"
 #include "cli.h"
 #include "compare.h"
+#include "measure.h"
 #include "pin.h"
 #include "plot.h"
 #include "results.h"
@@ -29,10 +33,14 @@ static const char usage[] =
 "                         [--allow-other-machine]\n"
 "       dispatchbench ab --a 'BIN [OPTS]' --b 'BIN [OPTS]' [run options]\n"
 "                         [--threshold PCT] [--alpha A] [--format F]\n"
+"       dispatchbench advise [--dispatcher D] [--queue Q] [--coroutines N]\n"
+"                         [--blocking [sleep:|spin:]MS:SHARE] [--rate OPS]\n"
+"                         [--p99 MS] [--from RESULTS.json] [run options]\n"
 "       dispatchbench plot RESULTS.json [-o DIR]\n"
 "       dispatchbench list\n"
 "       dispatchbench topo\n"
-"LIST is comma-separated; A..B is the powers of two from A to B.\n";
+"LIST is comma-separated; A..B is the powers of two from A to B.\n"
+"A workload is resume, sleep:MS:SHARE or spin:MS:SHARE.\n";
 
 static int
 bad(const char *msg)
@@ -70,14 +78,16 @@ cmd_topo(void)
 	return 0;
 }
 
-/* Parses options and checks the pin plan before anything runs. */
+/*
+ * Parses options over the defaults already in o and checks the pin plan
+ * before anything runs.
+ */
 static struct cell *
 parse_cells(struct cli_opts *o, int argc, char **argv, size_t *n, char *err,
     size_t errlen)
 {
 	struct pin_plan plan;
 
-	cli_defaults(o);
 	if (cli_parse(o, argc, argv, err, errlen) != 0)
 		return NULL;
 	if (pin_plan_init(&plan, o->pin, err, errlen) != 0)
@@ -97,6 +107,7 @@ cmd_run(int argc, char **argv, int all_argc, char **all_argv)
 	size_t n;
 	int rc;
 
+	cli_defaults(&o);
 	if ((cells = parse_cells(&o, argc, argv, &n, err, sizeof(err))) == NULL)
 		return bad(err);
 	len = readlink("/proc/self/exe", self, sizeof(self) - 1);
@@ -104,6 +115,8 @@ cmd_run(int argc, char **argv, int all_argc, char **all_argv)
 	arm.words[0] = self;
 	arm.out = o.out;
 	rc = runner_sweep(&o, cells, n, &arm, 1, all_argc, all_argv);
+	if (!o.quiet)
+		runner_print_summary(arm.doc);
 	cJSON_Delete(arm.doc);
 	free(cells);
 	return rc;
@@ -201,6 +214,7 @@ cmd_ab(int argc, char **argv, int all_argc, char **all_argv)
 	size_t n, len;
 
 	compare_defaults(&co);
+	cli_defaults(&o);
 	if (parse_ab(argc, argv, arms, &co, rest, &nrest, err, sizeof(err)) != 0 ||
 	    (cells = parse_cells(&o, nrest, rest, &n, err, sizeof(err))) == NULL) {
 		free(rest);
@@ -230,6 +244,149 @@ cmd_ab(int argc, char **argv, int all_argc, char **all_argv)
 	return rc;
 }
 
+struct advise_args {
+	struct workload_profile blocking;	/* WORKLOAD_RESUME: none */
+	struct advise_target target;
+	const char *from;
+};
+
+static int
+parse_positive(const char *opt, const char *v, double scale, double *x,
+    char *err, size_t errlen)
+{
+	char *end;
+
+	*x = strtod(v, &end) * scale;
+	if (end == v || *end != '\0' || !(*x > 0) || !isfinite(*x))
+		return snprintf(err, errlen, "%s: '%s' is not a positive number",
+		    opt, v), -1;
+	return 0;
+}
+
+/* advise's own options here, run options into rest. */
+static int
+parse_advise(int argc, char **argv, struct advise_args *a, char **rest,
+    int *nrest, char *err, size_t errlen)
+{
+	char spec[64];
+	int i;
+
+	memset(a, 0, sizeof(*a));
+	for (i = 0; i < argc; i++) {
+		const char *opt = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+
+		if (strcmp(opt, "--workload") == 0)
+			return snprintf(err, errlen, "advise: give the profile "
+			    "with --blocking, not --workload"), -1;
+		if (v == NULL || (strcmp(opt, "--blocking") != 0 &&
+		    strcmp(opt, "--rate") != 0 && strcmp(opt, "--p99") != 0 &&
+		    strcmp(opt, "--from") != 0)) {
+			rest[(*nrest)++] = argv[i];
+			continue;
+		}
+		i++;
+		if (strcmp(opt, "--from") == 0)
+			a->from = v;
+		else if (strcmp(opt, "--rate") == 0 &&
+		    parse_positive(opt, v, 1, &a->target.rate, err, errlen) != 0)
+			return -1;
+		else if (strcmp(opt, "--p99") == 0 &&
+		    parse_positive(opt, v, 1e3, &a->target.p99_us, err,
+		    errlen) != 0)
+			return -1;
+		else if (strcmp(opt, "--blocking") == 0) {
+			snprintf(spec, sizeof(spec), "%s%s", strchr(v, ':') ==
+			    strrchr(v, ':') ? "sleep:" : "", v);
+			if (workload_profile_parse(&a->blocking, spec, err,
+			    errlen) != 0 || a->blocking.kind == WORKLOAD_RESUME)
+				return snprintf(err, errlen, "--blocking: '%s' is "
+				    "not MS:SHARE, sleep:MS:SHARE or spin:MS:SHARE",
+				    v), -1;
+		}
+	}
+	return 0;
+}
+
+/* Measures (or reads) both profiles at every width, then advises. */
+static int
+advise_doc(struct cli_opts *o, const struct advise_args *a, int all_argc,
+    char **all_argv, cJSON **doc, char *err, size_t errlen)
+{
+	struct runner_arm arm = { .label = NULL, .nwords = 1 };
+	char self[4096];
+	struct cell *cells;
+	ssize_t len;
+	size_t n;
+	int rc;
+
+	if (a->from != NULL)
+		return results_read(a->from, doc, err, errlen) != 0 ? EXIT_USAGE :
+		    0;
+	if ((cells = cli_cells(o, &n, err, errlen)) == NULL)
+		return EXIT_USAGE;
+	len = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	self[len > 0 ? len : 0] = '\0';
+	arm.words[0] = self;
+	arm.out = o->out;
+	rc = runner_sweep(o, cells, n, &arm, 1, all_argc, all_argv);
+	free(cells);
+	*doc = arm.doc;
+	return rc;
+}
+
+static int
+cmd_advise(int argc, char **argv, int all_argc, char **all_argv)
+{
+	char err[512], **rest = calloc((size_t)argc + 1, sizeof(*rest));
+	struct advise_row rows[ADVISE_MAX_ROWS];
+	const struct workload_profile *load;
+	struct advise_pick pick;
+	struct advise_args a;
+	struct cli_opts o;
+	cJSON *doc = NULL;
+	struct cell *probe;
+	size_t n;
+	int nrest = 0, rc;
+
+	cli_defaults(&o);
+	o.disps[0] = &disp_shared;
+	o.ndisps = 1;
+	o.out = "results/advise.json";
+	if (parse_advise(argc, argv, &a, rest, &nrest, err, sizeof(err)) != 0 ||
+	    (probe = parse_cells(&o, nrest, rest, &n, err, sizeof(err))) == NULL) {
+		free(rest);
+		return bad(err);
+	}
+	free(probe);
+	free(rest);
+	if (o.ndisps != 1 || o.nqueues != 1 || o.ncoroutines != 1)
+		return bad("advise: give one dispatcher, one queue and one "
+		    "coroutine count");
+	load = a.blocking.kind != WORKLOAD_RESUME ? &a.blocking : NULL;
+	o.profiles[1] = a.blocking;
+	o.nprofiles = load != NULL ? 2 : 1;
+	rc = advise_doc(&o, &a, all_argc, all_argv, &doc, err, sizeof(err));
+	if (rc == EXIT_USAGE)
+		return bad(err);
+	if (rc == RUNNER_INTERRUPTED || advise_rows(doc, o.disps[0]->name,
+	    o.disps[0]->flags & DISP_USES_QUEUE ? o.queues[0]->name : "-",
+	    o.coroutines[0], load, rows, &n, err, sizeof(err)) != 0) {
+		cJSON_Delete(doc);
+		return rc == RUNNER_INTERRUPTED ? rc : bad(err);
+	}
+	advise_choose(rows, n, &a.target, &pick);
+	if (load != NULL)
+		workload_profile_format(load, err, sizeof(err));
+	printf("\nadvise: %s over %s, %u coroutines; cost from resume-only, "
+	    "capacity and p99 under %s\n", o.disps[0]->name,
+	    o.disps[0]->flags & DISP_USES_QUEUE ? o.queues[0]->name :
+	    "no queue", o.coroutines[0], load != NULL ? err : "resume-only");
+	advise_print(stdout, rows, n, &a.target, &pick, load, o.coroutines[0],
+	    measure_cpus());
+	cJSON_Delete(doc);
+	return rc;
+}
+
 /* One run of one cell, printed as one JSON line: what `run` forks. */
 static int
 cmd_cell(int argc, char **argv)
@@ -240,6 +397,7 @@ cmd_cell(int argc, char **argv)
 	cJSON *run;
 	size_t n;
 
+	cli_defaults(&o);
 	if ((cells = parse_cells(&o, argc, argv, &n, err, sizeof(err))) == NULL)
 		return bad(err);
 	if (n != 1) {
@@ -327,6 +485,7 @@ cmd_plot(int argc, char **argv)
 	}
 	if (results_read(path, &doc, err, sizeof(err)) != 0)
 		return bad(err);
+	mkdir(dir, 0777);
 	rc = plot_results(doc, dir, err, sizeof(err));
 	cJSON_Delete(doc);
 	if (rc != 0)
@@ -350,6 +509,8 @@ main(int argc, char **argv)
 		return cmd_compare(argc - 2, argv + 2);
 	if (strcmp(cmd, "ab") == 0)
 		return cmd_ab(argc - 2, argv + 2, argc, argv);
+	if (strcmp(cmd, "advise") == 0)
+		return cmd_advise(argc - 2, argv + 2, argc, argv);
 	if (strcmp(cmd, "list") == 0 && argc == 2)
 		return cmd_list();
 	if (strcmp(cmd, "topo") == 0 && argc == 2)

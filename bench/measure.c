@@ -6,6 +6,8 @@
  * the scheduler's own nanosecond counter per live thread: the cross-check,
  * blind to threads that exited.
  */
+#define _GNU_SOURCE
+#include <sched.h>
 #include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -106,4 +108,15 @@ measure_peak_rss_kb(void)
 
 	getrusage(RUSAGE_SELF, &ru);
 	return ru.ru_maxrss;
+}
+
+unsigned int
+measure_cpus(void)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	if (sched_getaffinity(0, sizeof(set), &set) != 0)
+		return 1;
+	return (unsigned int)CPU_COUNT(&set);
 }

@@ -20,6 +20,9 @@ double measure_now(void);
 /* From /proc/self/status: Threads, VmRSS and RssAnon (kB); -1 if unread. */
 long measure_status(const char *field);
 
+/* CPUs this process may run on (its affinity mask). */
+unsigned int measure_cpus(void);
+
 /* getrusage ru_maxrss: the process's peak RSS in kB. */
 long measure_peak_rss_kb(void);
 

@@ -23,17 +23,23 @@ static const struct plot_figure plot_figures[] = {
 	{ "ops_per_s", "ops_per_s", "ops/s (4 resumptions per op)" },
 	{ "ctx_switches_per_dispatch", "ctx_switches_per_dispatch",
 	    "context switches per dispatch" },
+	{ "latency_p99_us", "latency_p99",
+	    "dispatch latency p99, µs (dispatch to start, sampled)" },
 };
 
 static void
 plot_series_name(const cJSON *cell, char *buf, size_t len)
 {
 	const char *q = cJSON_GetObjectItem(cell, "queue")->valuestring;
+	const cJSON *wl = cJSON_GetObjectItem(cell, "workload");
+	int resume = !cJSON_IsString(wl) || strcmp(wl->valuestring,
+	    "resume") == 0;
 
-	snprintf(buf, len, "%s%s%s c=%d%s",
+	snprintf(buf, len, "%s%s%s c=%d%s%s%s",
 	    cJSON_GetObjectItem(cell, "dispatcher")->valuestring,
 	    strcmp(q, "-") != 0 ? "/" : "", strcmp(q, "-") != 0 ? q : "",
 	    cJSON_GetObjectItem(cell, "coroutines")->valueint,
+	    resume ? "" : " ", resume ? "" : wl->valuestring,
 	    cJSON_GetObjectItem(cell, "workers")->valueint == 0 ?
 	    " unbounded" : "");
 	return;

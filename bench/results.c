@@ -2,6 +2,7 @@
  * results.c - the results file (see results.h).
  */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -183,6 +184,110 @@ results_summary(const cJSON *runs)
 			cJSON_AddItemToObject(summary, f->string, s);
 	}
 	return summary;
+}
+
+static double
+results_num(const cJSON *o, const char *name)
+{
+	const cJSON *f = cJSON_GetObjectItemCaseSensitive(o, name);
+
+	return cJSON_IsNumber(f) ? f->valuedouble : NAN;
+}
+
+static const char *
+results_str(const cJSON *o, const char *name, const char *missing)
+{
+	const cJSON *f = cJSON_GetObjectItemCaseSensitive(o, name);
+
+	return cJSON_IsString(f) ? f->valuestring : missing;
+}
+
+/* Fields added after a file was written read as their default. */
+void
+results_cell_key(const cJSON *cell, bool workers, char *buf, size_t len)
+{
+	double w = results_num(cell, "workers");
+	double payload = results_num(cell, "payload_ns");
+	char width[16] = "";
+
+	if (workers)
+		snprintf(width, sizeof(width), w == 0 ? " w=inf" : " w=%.0f", w);
+	snprintf(buf, len, "%s/%s%s c=%.0f pin=%s pool=%.0f spins=%.0f "
+	    "wake=%s cap=%.0f payload=%.0f %s", results_str(cell, "dispatcher",
+	    ""), results_str(cell, "queue", ""), width,
+	    results_num(cell, "coroutines"), results_str(cell, "pin", ""),
+	    results_num(cell, "pool"), results_num(cell, "spins"),
+	    results_str(cell, "wake", ""), results_num(cell, "capacity"),
+	    isnan(payload) ? 0 : payload, results_str(cell, "workload",
+	    "resume"));
+	return;
+}
+
+static double
+results_median(const cJSON *cell, const char *field)
+{
+
+	return results_num(cJSON_GetObjectItem(cJSON_GetObjectItem(cell,
+	    "summary"), field), "median");
+}
+
+/* One sweep's fit: the cells of doc whose key without width is key. */
+static cJSON *
+results_fit(const cJSON *cells, const char *key, int ncells)
+{
+	double *x = calloc((size_t)ncells, sizeof(*x));
+	double *y = calloc((size_t)ncells, sizeof(*y));
+	double slope, icpt, r2;
+	const cJSON *cell;
+	cJSON *fit = NULL;
+	char k[256];
+	size_t n = 0;
+
+	if (x == NULL || y == NULL)
+		abort();
+	cJSON_ArrayForEach(cell, cells) {
+		results_cell_key(cell, false, k, sizeof(k));
+		if (strcmp(k, key) != 0)
+			continue;
+		x[n] = results_median(cell, "threads_peak");
+		y[n] = results_median(cell, "rss_anon_peak_kb");
+		n += isfinite(x[n]) && isfinite(y[n]);
+	}
+	if (n >= 3 && stats_linfit(x, y, n, &slope, &icpt, &r2)) {
+		fit = cJSON_CreateObject();
+		cJSON_AddStringToObject(fit, "cells", key);
+		cJSON_AddNumberToObject(fit, "points", (double)n);
+		cJSON_AddNumberToObject(fit, "kb_per_thread", slope);
+		cJSON_AddNumberToObject(fit, "intercept_kb", icpt);
+		cJSON_AddNumberToObject(fit, "r2", r2);
+	}
+	free(x);
+	free(y);
+	return fit;
+}
+
+void
+results_memory_fits(cJSON *doc)
+{
+	const cJSON *cells = cJSON_GetObjectItem(doc, "cells"), *cell, *f;
+	cJSON *fits = cJSON_CreateArray(), *fit;
+	char key[256];
+	bool seen;
+
+	cJSON_ArrayForEach(cell, cells) {
+		results_cell_key(cell, false, key, sizeof(key));
+		seen = false;
+		cJSON_ArrayForEach(f, fits)
+			seen |= strcmp(results_str(f, "cells", ""), key) == 0;
+		if (!seen && (fit = results_fit(cells, key,
+		    cJSON_GetArraySize(cells))) != NULL)
+			cJSON_AddItemToArray(fits, fit);
+	}
+	if (cJSON_HasObjectItem(doc, "memory_fits"))
+		cJSON_ReplaceItemInObject(doc, "memory_fits", fits);
+	else
+		cJSON_AddItemToObject(doc, "memory_fits", fits);
+	return;
 }
 
 int

@@ -5,6 +5,9 @@
 #ifndef BENCH_RESULTS_H
 #define BENCH_RESULTS_H
 
+#include <stdbool.h>
+#include <stddef.h>
+
 #include <cjson/cJSON.h>
 
 #define RESULTS_SCHEMA	1
@@ -27,6 +30,19 @@ cJSON *results_summary(const cJSON *runs);
  * sees the old file or the new one, never half of one. 0 or -errno.
  */
 int results_write(const cJSON *doc, const char *path);
+
+/*
+ * The parameters that make a cell the same cell in two files, as text;
+ * without the width, the cells a worker sweep fits a line through.
+ */
+void results_cell_key(const cJSON *cell, bool workers, char *buf, size_t len);
+
+/*
+ * Memory against threads across each worker sweep (cells alike but for
+ * their width, three or more): the anonymous RSS each added thread costs,
+ * as seed 002 fits it. Replaces doc's "memory_fits".
+ */
+void results_memory_fits(cJSON *doc);
 
 /* Checks that doc is a results file this build reads; -1 and err if not. */
 int results_validate(const cJSON *doc, char *err, size_t errlen);

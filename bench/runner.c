@@ -95,6 +95,11 @@ runner_child_args(const struct cli_opts *o, const struct cell *c,
 		ARG("--payload-ns");
 		ARGF("%u", c->payload_ns);
 	}
+	ARG("--workload");
+	workload_profile_format(&c->profile, buf[b], 48);
+	ARG(buf[b++]);
+	ARG("--latency-every");
+	ARGF("%u", c->latency_every);
 	for (w = 1; w < arm->nwords; w++)
 		ARG(arm->words[w]);
 	argv[n] = NULL;
@@ -234,43 +239,65 @@ runner_print_run(size_t i, size_t total, const struct cell *c,
 	return;
 }
 
-static void
-runner_print_summary(const cJSON *cells)
+static double
+runner_median(const cJSON *summary, const char *field)
 {
-	const cJSON *cell, *s, *f, *bi;
-	char w[16], regimes[96];
 
-	printf("\n%-10s %-6s %7s %5s  %-28s %5s %11s %10s %6s %7s %5s\n",
-	    "dispatcher", "queue", "workers", "coros",
-	    "CPU us/dispatch med [min-max]", "cv", "ops/s", "ctxsw/disp",
-	    "thr", "starved", "ok");
-	cJSON_ArrayForEach(cell, cells) {
-		s = cJSON_GetObjectItemCaseSensitive(cell, "summary");
-		f = cJSON_GetObjectItemCaseSensitive(s, "cpu_us_per_dispatch");
-		snprintf(w, sizeof(w), runner_num(cell, "workers") == 0 ?
-		    "inf" : "%.0f", runner_num(cell, "workers"));
-		printf("%-10s %-6s %7s %5.0f  ", runner_str(cell, "dispatcher"),
-		    runner_str(cell, "queue"), w, runner_num(cell, "coroutines"));
-		if (f == NULL) {
-			printf("%-26s", "no ok run");
-		} else {
-			printf("%8.3f [%7.3f-%8.3f]  ", runner_num(f, "median"),
-			    runner_num(f, "min"), runner_num(f, "max"));
-		}
-		bi = cJSON_GetObjectItem(f, "bimodal");
-		snprintf(regimes, sizeof(regimes), "  two regimes: %.0f of %.0f "
-		    "runs above %.3g", runner_num(bi, "runs_above"),
-		    runner_num(s, "runs_ok"), runner_num(bi, "boundary"));
-		printf(" %5.2f %11.0f %10.4f %6.0f %7.0f %2.0f/%-2.0f%s\n",
-		    runner_num(f, "cv"),
-		    runner_num(cJSON_GetObjectItem(s, "ops_per_s"), "median"),
-		    runner_num(cJSON_GetObjectItem(s,
-		    "ctx_switches_per_dispatch"), "median"),
-		    runner_num(cJSON_GetObjectItem(s, "threads_peak"), "median"),
-		    runner_num(cJSON_GetObjectItem(s, "starved"), "median"),
-		    runner_num(s, "runs_ok"), runner_num(s, "runs"),
-		    bi != NULL ? regimes : "");
+	return runner_num(cJSON_GetObjectItem(summary, field), "median");
+}
+
+static void
+runner_print_cell(const cJSON *cell)
+{
+	const cJSON *s = cJSON_GetObjectItemCaseSensitive(cell, "summary");
+	const cJSON *f = cJSON_GetObjectItemCaseSensitive(s,
+	    "cpu_us_per_dispatch"), *bi = cJSON_GetObjectItem(f, "bimodal");
+	char w[16];
+
+	snprintf(w, sizeof(w), runner_num(cell, "workers") == 0 ?
+	    "inf" : "%.0f", runner_num(cell, "workers"));
+	printf("%-10s %-6s %7s %5.0f %-12s ", runner_str(cell, "dispatcher"),
+	    runner_str(cell, "queue"), w, runner_num(cell, "coroutines"),
+	    runner_str(cell, "workload"));
+	if (f == NULL) {
+		printf("no ok run %.0f/%.0f\n", runner_num(s, "runs_ok"),
+		    runner_num(s, "runs"));
+		return;
 	}
+	printf("%8.3f [%7.3f-%8.3f] %5.2f %11.0f %10.4f %6.0f %9.1f %7.1f "
+	    "%7.0f %2.0f/%-2.0f", runner_num(f, "median"), runner_num(f, "min"),
+	    runner_num(f, "max"), runner_num(f, "cv"),
+	    runner_median(s, "ops_per_s"),
+	    runner_median(s, "ctx_switches_per_dispatch"),
+	    runner_median(s, "threads_peak"),
+	    runner_median(s, "latency_p99_us"),
+	    runner_median(s, "rss_anon_peak_kb") / 1024,
+	    runner_median(s, "starved"), runner_num(s, "runs_ok"),
+	    runner_num(s, "runs"));
+	if (bi != NULL)
+		printf("  two regimes: %.0f of %.0f runs above %.3g",
+		    runner_num(bi, "runs_above"), runner_num(s, "runs_ok"),
+		    runner_num(bi, "boundary"));
+	printf("\n");
+	return;
+}
+
+void
+runner_print_summary(const cJSON *doc)
+{
+	const cJSON *cell, *fit;
+
+	printf("\n%-10s %-6s %7s %5s %-12s %-28s %5s %11s %10s %6s %9s %7s "
+	    "%7s %5s\n", "dispatcher", "queue", "workers", "coros", "workload",
+	    "CPU us/dispatch med [min-max]", "cv", "ops/s", "ctxsw/disp",
+	    "thr", "p99 us", "anon MB", "starved", "ok");
+	cJSON_ArrayForEach(cell, cJSON_GetObjectItem(doc, "cells"))
+		runner_print_cell(cell);
+	cJSON_ArrayForEach(fit, cJSON_GetObjectItem(doc, "memory_fits"))
+		printf("memory: %.1f kB per thread + %.0f kB (r2 %.2f, %.0f "
+		    "widths) for %s\n", runner_num(fit, "kb_per_thread"),
+		    runner_num(fit, "intercept_kb"), runner_num(fit, "r2"),
+		    runner_num(fit, "points"), runner_str(fit, "cells"));
 	return;
 }
 
@@ -411,10 +438,8 @@ runner_sweep(const struct cli_opts *o, const struct cell *cells, size_t n,
 		if (!runner_interrupted)
 			cJSON_ReplaceItemInObject(arms[a].doc, "complete",
 			    cJSON_CreateTrue());
+		results_memory_fits(arms[a].doc);
 		runner_save(arms[a].doc, arms[a].out);
-		if (narms == 1)
-			runner_print_summary(cJSON_GetObjectItem(arms[a].doc,
-			    "cells"));
 		printf("\n%s: %s\n", runner_interrupted ?
 		    "interrupted, partial results in" : "results in", arms[a].out);
 	}

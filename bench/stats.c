@@ -281,3 +281,27 @@ stats_fisher(unsigned int a, unsigned int b, unsigned int c, unsigned int d)
 	}
 	return p > 1 ? 1 : p;
 }
+
+bool
+stats_linfit(const double *x, const double *y, size_t n, double *slope,
+    double *intercept, double *r2)
+{
+	double mx = 0, my = 0, sxx = 0, sxy = 0, syy = 0;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		mx += x[i] / (double)n;
+		my += y[i] / (double)n;
+	}
+	for (i = 0; i < n; i++) {
+		sxx += (x[i] - mx) * (x[i] - mx);
+		sxy += (x[i] - mx) * (y[i] - my);
+		syy += (y[i] - my) * (y[i] - my);
+	}
+	if (n < 2 || sxx == 0)
+		return false;
+	*slope = sxy / sxx;
+	*intercept = my - *slope * mx;
+	*r2 = syy > 0 ? sxy * sxy / (sxx * syy) : 1;
+	return true;
+}

@@ -49,6 +49,13 @@ bool stats_ratio_interval(const double *a, size_t na, const double *b,
  */
 bool stats_bimodal(const double *v, size_t n, double *boundary);
 
+/*
+ * Least-squares line y = slope x + intercept through n >= 2 points, and
+ * its r^2. False if every x is the same.
+ */
+bool stats_linfit(const double *x, const double *y, size_t n, double *slope,
+    double *intercept, double *r2);
+
 /* Two-sided Fisher's exact test of [[a, b], [c, d]], as R's fisher.test. */
 double stats_fisher(unsigned int a, unsigned int b, unsigned int c,
     unsigned int d);

@@ -2,7 +2,10 @@
  * workload.c - the resume-only coroutines (see workload.h).
  */
 #include <errno.h>
+#include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 #include "measure.h"
@@ -35,7 +38,7 @@ workload_burn(uint64_t iters)
  * come out short.
  */
 uint64_t
-workload_calibrate(unsigned int ns)
+workload_calibrate(uint64_t ns)
 {
 	uint64_t iters = 1u << 16;
 	struct timespec t0, t1;
@@ -63,20 +66,130 @@ workload_calibrate(unsigned int ns)
 	return (uint64_t)((double)iters / (best * 1e9) * ns + 0.5);
 }
 
+int
+workload_profile_parse(struct workload_profile *p, const char *s, char *err,
+    size_t errlen)
+{
+	char kind[16], tail;
+	double ms, share;
+
+	memset(p, 0, sizeof(*p));
+	if (strcmp(s, "resume") == 0)
+		return 0;
+	if (sscanf(s, "%15[a-z]:%lf:%lf%c", kind, &ms, &share, &tail) != 3 ||
+	    (strcmp(kind, "sleep") != 0 && strcmp(kind, "spin") != 0)) {
+		snprintf(err, errlen, "--workload: '%s' is not resume, "
+		    "sleep:MS:SHARE or spin:MS:SHARE", s);
+		return -1;
+	}
+	if (!(ms > 0 && ms <= 10000) || !(share > 0 && share <= 1)) {
+		snprintf(err, errlen, "--workload: '%s' needs 0 < MS <= 10000 "
+		    "and 0 < SHARE <= 1", s);
+		return -1;
+	}
+	p->kind = kind[1] == 'l' ? WORKLOAD_SLEEP : WORKLOAD_SPIN;
+	p->block_ns = (uint64_t)llround(ms * 1e6);
+	p->share_ppm = (uint32_t)lround(share * WORKLOAD_SHARE_ONE);
+	p->share_ppm = p->share_ppm == 0 ? 1 : p->share_ppm;
+	return 0;
+}
+
+void
+workload_profile_format(const struct workload_profile *p, char *buf,
+    size_t len)
+{
+
+	if (p->kind == WORKLOAD_RESUME)
+		snprintf(buf, len, "resume");
+	else
+		snprintf(buf, len, "%s:%g:%g", p->kind == WORKLOAD_SLEEP ?
+		    "sleep" : "spin", (double)p->block_ns * 1e-6,
+		    (double)p->share_ppm / WORKLOAD_SHARE_ONE);
+	return;
+}
+
+double
+workload_ceiling(const struct workload_profile *p, unsigned int threads,
+    unsigned int cpus)
+{
+	double hold = (double)p->block_ns * 1e-9 * p->share_ppm /
+	    WORKLOAD_SHARE_ONE;
+
+	if (p->kind == WORKLOAD_RESUME)
+		return 0;
+	if (p->kind == WORKLOAD_SPIN && cpus < threads)
+		threads = cpus;
+	return threads / hold;
+}
+
+static uint64_t
+workload_ns(clockid_t clock)
+{
+	struct timespec ts;
+
+	clock_gettime(clock, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* Blocks among the first k resumptions of a pattern that starts at phase. */
+static uint64_t
+workload_blocks(const struct workload *w, uint64_t phase, uint64_t k)
+{
+	uint64_t ppm = w->profile.share_ppm;
+
+	return (phase + k) * ppm / WORKLOAD_SHARE_ONE -
+	    phase * ppm / WORKLOAD_SHARE_ONE;
+}
+
+/*
+ * A spin is measured by the kernel, not by a loop count: the speed of a
+ * loop moves by a factor of two between runs on a virtual CPU, so the
+ * loop only burns slices of about WORKLOAD_SPIN_SLICE_NS between looks at
+ * the thread's CPU clock.
+ */
+static void
+workload_block(const struct workload *w)
+{
+	uint64_t block = w->profile.block_ns, t0;
+	struct timespec ts = { (time_t)(block / 1000000000u),
+	    (long)(block % 1000000000u) };
+
+	if (w->profile.kind == WORKLOAD_SPIN) {
+		t0 = workload_ns(CLOCK_THREAD_CPUTIME_ID);
+		while (workload_ns(CLOCK_THREAD_CPUTIME_ID) - t0 < block)
+			workload_burn(w->slice_iters);
+		return;
+	}
+	while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
+		;
+	return;
+}
+
 static void
 coro_resume(struct disp_task *t)
 {
 	struct coro *c = (struct coro *)t;
 	struct workload *w = c->w;
+	uint64_t k;
 
+	if (c->stamp != 0)
+		hist_record(&w->lat[(c - w->coros) % WORKLOAD_LAT_SLOTS],
+		    workload_ns(CLOCK_MONOTONIC) - c->stamp);
+	k = atomic_load_explicit(&c->runs, memory_order_relaxed);
 	coro_bump(&c->runs);
 	if (w->payload_iters != 0)
 		workload_burn(w->payload_iters);
+	if (w->profile.kind != WORKLOAD_RESUME &&
+	    workload_blocks(w, c->phase + k, 1) != 0)
+		workload_block(w);
 	if (atomic_load_explicit(&w->stop, memory_order_relaxed)) {
 		atomic_fetch_add(&w->retired, 1);
 		return;
 	}
 	/* Count before the dispatch: the moment after, c may run elsewhere. */
+	k = atomic_load_explicit(&c->issued, memory_order_relaxed);
+	c->stamp = w->latency_mask != UINT64_MAX &&
+	    (k & w->latency_mask) == 0 ? workload_ns(CLOCK_MONOTONIC) : 0;
 	coro_bump(&c->issued);
 	disp_dispatch(w->d, &c->task);
 	return;
@@ -107,29 +220,49 @@ workload_starter(void *arg)
 
 int
 workload_start(struct workload *w, struct dispatcher *d, unsigned int n,
-    uint64_t payload_iters, const struct disp_config *cfg)
+    const struct workload_opts *o, const struct disp_config *cfg)
 {
+	uint64_t period;
 	unsigned int i;
 	int error;
 
+	memset(w, 0, sizeof(*w));
 	w->d = d;
 	w->n = n;
-	w->payload_iters = payload_iters;
+	w->profile = o->profile;
+	w->payload_iters = o->payload_ns > 0 ?
+	    workload_calibrate(o->payload_ns) : 0;
+	w->slice_iters = o->profile.kind == WORKLOAD_SPIN ?
+	    workload_calibrate(WORKLOAD_SPIN_SLICE_NS) : 0;
+	w->latency_mask = o->latency_every > 0 ? o->latency_every - 1 :
+	    UINT64_MAX;
+	/* One blocking resumption per period; phases spread over it. */
+	period = o->profile.share_ppm > 0 ?
+	    WORKLOAD_SHARE_ONE / o->profile.share_ppm : 1;
+	if (o->latency_every > 0 &&
+	    (w->lat = calloc(WORKLOAD_LAT_SLOTS, sizeof(*w->lat))) == NULL)
+		return -ENOMEM;
 	atomic_init(&w->stop, 0);
 	atomic_init(&w->retired, 0);
 	w->spawner = (struct disp_task)DISP_TASK_INIT(workload_spawn);
 	error = posix_memalign((void **)&w->coros, 64, n * sizeof(*w->coros));
-	if (error != 0)
+	if (error != 0) {
+		free(w->lat);
 		return -error;
+	}
 	for (i = 0; i < n; i++) {
 		w->coros[i].task = (struct disp_task)DISP_TASK_INIT(coro_resume);
 		atomic_init(&w->coros[i].runs, 0);
 		atomic_init(&w->coros[i].issued, 0);
+		w->coros[i].stamp = 0;
+		w->coros[i].phase = period * i / n;
 		w->coros[i].w = w;
 	}
 	error = disp_thread_spawn(cfg, &w->starter, workload_starter, w);
-	if (error != 0)
+	if (error != 0) {
 		free(w->coros);
+		free(w->lat);
+	}
 	return error;
 }
 
@@ -188,9 +321,35 @@ workload_check(struct workload *w, uint64_t ran, struct workload_check *c)
 }
 
 void
+workload_latency(struct workload *w, struct hist_snap *s, int sign)
+{
+	unsigned int i;
+
+	for (i = 0; w->lat != NULL && i < WORKLOAD_LAT_SLOTS; i++)
+		hist_add(s, &w->lat[i], sign);
+	return;
+}
+
+uint64_t
+workload_blocked(struct workload *w)
+{
+	uint64_t sum = 0;
+	unsigned int i;
+
+	if (w->profile.kind == WORKLOAD_RESUME)
+		return 0;
+	for (i = 0; i < w->n; i++)
+		sum += workload_blocks(w, w->coros[i].phase,
+		    atomic_load_explicit(&w->coros[i].runs,
+		    memory_order_relaxed));
+	return sum;
+}
+
+void
 workload_fini(struct workload *w)
 {
-
+	free(w->lat);
+	w->lat = NULL;
 	free(w->coros);
 	w->coros = NULL;
 	return;

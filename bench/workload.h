@@ -7,6 +7,15 @@
  * dispatch allocates nothing. One coroutine runs on one thread at a time;
  * its counters sit on its own cache line and are written only by the
  * thread running it.
+ *
+ * A profile may make a share of the resumptions block, as a handler that
+ * calls a database does: sleeping (the thread is held, the CPU is not) or
+ * spinning (both are held). Which resumptions block is fixed, not drawn:
+ * each coroutine blocks on exactly that share of its resumptions, its
+ * phase spread so the coroutines do not block in step.
+ *
+ * Dispatch latency (dispatch to the start of the resumption) is sampled on
+ * one dispatch in latency_every of each coroutine.
  */
 #ifndef BENCH_WORKLOAD_H
 #define BENCH_WORKLOAD_H
@@ -16,15 +25,45 @@
 #include <stdint.h>
 
 #include "dispatcher.h"
+#include "hist.h"
 
 #define WORKLOAD_RESUMES_PER_OP	4
+#define WORKLOAD_SHARE_ONE	1000000u	/* share in parts per million */
+#define WORKLOAD_SPIN_SLICE_NS	10000u
+
+enum workload_kind {
+	WORKLOAD_RESUME,	/* resume-only */
+	WORKLOAD_SLEEP,		/* a share sleeps block_ns */
+	WORKLOAD_SPIN		/* a share burns block_ns of CPU */
+};
+
+struct workload_profile {
+	enum workload_kind kind;
+	uint64_t block_ns;
+	uint32_t share_ppm;		/* of resumptions that block */
+};
+
+struct workload_opts {
+	struct workload_profile profile;
+	unsigned int payload_ns;	/* busy work on every resumption */
+	unsigned int latency_every;	/* power of two; 0: no sampling */
+};
 
 struct coro {
 	struct disp_task task;
 	_Atomic uint64_t runs;		/* resumptions */
 	_Atomic uint64_t issued;	/* dispatches of this coroutine */
+	uint64_t stamp;			/* ns at a sampled dispatch, else 0 */
+	uint64_t phase;			/* where its blocking pattern starts */
 	struct workload *w;
 } __attribute__((aligned(64)));
+
+/*
+ * Latency histograms: coroutine i records into slot i % SLOTS, so their
+ * memory does not grow with the threads whose memory is being measured,
+ * and a sampled dispatch rarely meets another on the same counters.
+ */
+#define WORKLOAD_LAT_SLOTS	16
 
 struct workload {
 	struct dispatcher *d;
@@ -33,7 +72,11 @@ struct workload {
 	struct disp_task spawner;	/* launches the n coroutines */
 	_Atomic int stop;
 	_Atomic unsigned int retired;
+	struct workload_profile profile;
 	uint64_t payload_iters;		/* busy loop per resumption, 0: none */
+	uint64_t slice_iters;		/* WORKLOAD_SPIN's loop, one slice */
+	uint64_t latency_mask;		/* sample when issued & mask == 0 */
+	struct hist *lat;		/* WORKLOAD_LAT_SLOTS, NULL: unsampled */
 	pthread_t starter;
 };
 
@@ -49,15 +92,32 @@ struct workload_check {
  * Iterations of the payload loop that take ns nanoseconds on this thread
  * now (timed over a few milliseconds): the positive control of an A/B.
  */
-uint64_t workload_calibrate(unsigned int ns);
+uint64_t workload_calibrate(uint64_t ns);
+
+/*
+ * "resume", "sleep:MS:SHARE" or "spin:MS:SHARE" (SHARE in 0..1). -1 and
+ * one line in err if malformed.
+ */
+int workload_profile_parse(struct workload_profile *p, const char *s,
+    char *err, size_t errlen);
+void workload_profile_format(const struct workload_profile *p, char *buf,
+    size_t len);
+
+/*
+ * The most resumptions per second the profile allows with `threads` able
+ * to run resumptions at once and `cpus` CPUs (Little's law: each blocking
+ * resumption holds a thread for block_ns, a spinning one a CPU too); 0 for
+ * a profile that never blocks.
+ */
+double workload_ceiling(const struct workload_profile *p, unsigned int threads,
+    unsigned int cpus);
 
 /*
  * Starts n coroutines on d from a new thread (cfg's thread_start applies):
- * on `inline` that thread is where every coroutine runs. Each resumption
- * burns payload_iters of workload_calibrate's loop (0: none).
+ * on `inline` that thread is where every coroutine runs.
  */
 int workload_start(struct workload *w, struct dispatcher *d, unsigned int n,
-    uint64_t payload_iters, const struct disp_config *cfg);
+    const struct workload_opts *o, const struct disp_config *cfg);
 
 /* Sum of resumptions so far; each coroutine's count into per if not NULL. */
 uint64_t workload_count(struct workload *w, uint64_t *per);
@@ -68,6 +128,12 @@ uint64_t workload_count(struct workload *w, uint64_t *per);
  * lost, and the dispatcher cannot be shut down safely.
  */
 bool workload_stop(struct workload *w, double timeout_s);
+
+/* Adds the latency histograms into s (sign -1: subtracts). */
+void workload_latency(struct workload *w, struct hist_snap *s, int sign);
+
+/* Blocking resumptions so far. */
+uint64_t workload_blocked(struct workload *w);
 
 /* After the dispatcher's shutdown: every dispatch ran exactly once? */
 void workload_check(struct workload *w, uint64_t ran, struct workload_check *c);

@@ -53,6 +53,23 @@ static struct bad_case bad_cases[] = {
 	{ "compare @CELLA @CELLA --format html", "table, markdown" },
 	{ "ab --a /nonexistent --b /nonexistent", "not an executable" },
 	{ "ab --dispatcher shared", "needs --a" },
+	{ "run --workload nap:5:0.1", "not resume" },
+	{ "run --workload sleep:5", "not resume" },
+	{ "run --workload sleep:0:0.1", "0 < MS" },
+	{ "run --workload spin:5:1.5", "SHARE <= 1" },
+	{ "run --workload resume,", "comma-separated" },
+	{ "run --latency-every 3", "power of two" },
+	{ "run --latency-every -1", "not a number" },
+	{ "advise --blocking 5", "MS:SHARE" },
+	{ "advise --blocking nap:5:0.1", "MS:SHARE" },
+	{ "advise --rate -1", "positive" },
+	{ "advise --p99 fast", "positive" },
+	{ "advise --workload resume", "--blocking" },
+	{ "advise --dispatcher shared,limited", "one dispatcher" },
+	{ "advise --coroutines 1,8", "one dispatcher" },
+	{ "advise --from /nonexistent.json", "cannot read" },
+	{ "advise --from @TRUNCATED", "not valid JSON" },
+	{ "advise --from @CELLA --blocking 5:0.1", "no shared" },
 };
 
 static void

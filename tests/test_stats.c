@@ -107,3 +107,18 @@ Test(stats, bimodal_gap)
 	cr_assert(stats_bimodal(aa, 12, &boundary));
 	cr_assert(boundary > 0.028 && boundary < 0.209);
 }
+
+Test(stats, linfit_recovers_a_line)
+{
+	double x[] = { 2, 5, 9, 17, 33, 65 }, y[6], slope, icpt, r2;
+	double same[] = { 4, 4, 4 };
+	size_t i;
+
+	for (i = 0; i < 6; i++)
+		y[i] = 10.5 * x[i] + 700;
+	cr_assert(stats_linfit(x, y, 6, &slope, &icpt, &r2));
+	cr_assert(CLOSE(slope, 10.5, 1e-12) && CLOSE(icpt, 700.0, 1e-12));
+	cr_assert(CLOSE(r2, 1.0, 1e-12));
+	cr_assert_not(stats_linfit(same, y, 3, &slope, &icpt, &r2),
+	    "one x: no line");
+}

@@ -3,6 +3,7 @@
  * design, and it catches a dispatcher that loses a task or runs one twice
  * (planted here by wrapping a real design).
  */
+#include <math.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,6 +39,8 @@ run_for(double s)
 	return;
 }
 
+static const struct workload_opts resume_only;
+
 static size_t design_index[] = { 0, 1, 2, 3, 4, 5, 6, 7 };
 
 ParameterizedTestParameters(workload, count_is_exact)
@@ -56,7 +59,7 @@ ParameterizedTest(size_t *i, workload, count_is_exact, .timeout = 60)
 	struct workload w;
 
 	cr_assert_eq(ops->create(&d, &cfg), 0);
-	cr_assert_eq(workload_start(&w, d, 64, 0, &cfg), 0);
+	cr_assert_eq(workload_start(&w, d, 64, &resume_only, &cfg), 0);
 	run_for(0.2);
 	cr_assert(workload_count(&w, NULL) > 0, "%s: no progress", ops->name);
 	cr_assert(workload_stop(&w, 10), "%s: coroutines lost", ops->name);
@@ -114,7 +117,7 @@ run_faulty(int doubles, struct workload_check *chk, bool *came_back)
 	struct workload w;
 
 	cr_assert_eq(disp_shared.create(&f.inner, &cfg), 0);
-	cr_assert_eq(workload_start(&w, &f.base, 8, 0, &cfg), 0);
+	cr_assert_eq(workload_start(&w, &f.base, 8, &resume_only, &cfg), 0);
 	while (atomic_load(&f.n) < 10 * PLANT_AT)
 		run_for(0.01);
 	*came_back = workload_stop(&w, 1);
@@ -164,5 +167,110 @@ Test(workload, cell_reports_every_field, .timeout = 60)
 		    "no %s", fields[i]);
 	cr_assert_eq(cJSON_GetObjectItem(run, "starved")->valueint, 0);
 	cr_assert(cJSON_IsObject(cJSON_GetObjectItem(run, "bindings")));
+	cJSON_Delete(run);
+}
+
+Test(workload, profiles_parse_and_print_back)
+{
+	static const char *good[] = { "resume", "sleep:5:0.1", "spin:0.5:0.25",
+	    "sleep:10000:1" };
+	struct workload_profile p;
+	char err[128], back[64];
+	size_t i;
+
+	for (i = 0; i < sizeof(good) / sizeof(good[0]); i++) {
+		cr_assert_eq(workload_profile_parse(&p, good[i], err,
+		    sizeof(err)), 0, "%s: %s", good[i], err);
+		workload_profile_format(&p, back, sizeof(back));
+		cr_assert_str_eq(back, good[i]);
+	}
+	cr_assert_eq(workload_profile_parse(&p, "sleep:5:0.1x", err,
+	    sizeof(err)), -1);
+	cr_assert_eq(workload_profile_parse(&p, "sleep:-5:0.1", err,
+	    sizeof(err)), -1);
+}
+
+Test(workload, ceiling_is_littles_law)
+{
+	struct workload_profile p;
+	char err[128];
+
+	cr_assert_eq(workload_profile_parse(&p, "sleep:5:0.1", err,
+	    sizeof(err)), 0);
+	/* 8 threads, each held 0.5 ms per resumption on average. */
+	cr_assert_float_eq(workload_ceiling(&p, 8, 2), 16000, 1e-6);
+	cr_assert_eq(workload_profile_parse(&p, "spin:5:0.1", err,
+	    sizeof(err)), 0);
+	cr_assert_float_eq(workload_ceiling(&p, 8, 2), 4000, 1e-6,
+	    "a spin holds a CPU: 2 CPUs bound it");
+}
+
+static double
+num(const cJSON *run, const char *name)
+{
+	const cJSON *f = cJSON_GetObjectItem(run, name);
+
+	cr_assert(cJSON_IsNumber(f), "no %s", name);
+	return f->valuedouble;
+}
+
+/*
+ * Blocking resumptions are the profile's share, and the run reports what
+ * Little's law allows beside what it reached.
+ */
+Test(workload, a_blocking_profile_blocks_its_share, .timeout = 60)
+{
+	struct cell c = { .disp = &disp_shared, .queue = &queue_lfseg,
+	    .workers = 2, .coroutines = 16, .pin = "compact",
+	    .spins = DISP_SPINS_DEFAULT, .keepalive_s = 60, .capacity = 4096,
+	    .latency_every = 1 };
+	struct cell_window win = { 0.05, 0.3 };
+	char err[128];
+	double per_s;
+	cJSON *run;
+
+	cr_assert_eq(workload_profile_parse(&c.profile, "sleep:0.5:0.25", err,
+	    sizeof(err)), 0);
+	run = cell_run(&c, &win);
+	cr_assert(cJSON_IsTrue(cJSON_GetObjectItem(run, "count_ok")));
+	/* 2 threads, each held 0.125 ms per resumption: 16000/s, 4000 ops/s. */
+	cr_assert_float_eq(num(run, "ceiling_ops_per_s"), 4000, 1e-6);
+	per_s = num(run, "dispatches") / num(run, "wall_s");
+	cr_assert(fabs(num(run, "blocked_per_s") / per_s - 0.25) <=
+	    2.0 * c.coroutines / num(run, "dispatches") + 1e-9,
+	    "blocked %g of %g per s", num(run, "blocked_per_s"), per_s);
+	cr_assert(num(run, "latency_p50_us") > 0);
+	cJSON_Delete(run);
+}
+
+/* One dispatch in latency_every of each coroutine is timed, no more. */
+Test(workload, latency_is_sampled_at_its_rate, .timeout = 60)
+{
+	static const unsigned int every[] = { 1, 64 };
+	struct cell c = { .disp = &disp_shared, .queue = &queue_lfseg,
+	    .workers = 2, .coroutines = 16, .pin = "compact",
+	    .spins = DISP_SPINS_DEFAULT, .keepalive_s = 60, .capacity = 4096 };
+	struct cell_window win = { 0.05, 0.2 };
+	double want, got;
+	cJSON *run;
+	size_t i;
+
+	for (i = 0; i < 2; i++) {
+		c.latency_every = every[i];
+		run = cell_run(&c, &win);
+		want = num(run, "dispatches") / every[i];
+		got = num(run, "latency_samples");
+		/* The two counts are read microseconds apart at each end. */
+		cr_assert(fabs(got - want) <= 2.0 * c.coroutines + want * 1e-3,
+		    "every %u: %g samples for %g dispatches", every[i], got,
+		    num(run, "dispatches"));
+		cr_assert(num(run, "latency_p99_us") >=
+		    num(run, "latency_p50_us"));
+		cJSON_Delete(run);
+	}
+	c.latency_every = 0;
+	run = cell_run(&c, &win);
+	cr_assert_eq(num(run, "latency_samples"), 0);
+	cr_assert_null(cJSON_GetObjectItem(run, "latency_p50_us"));
 	cJSON_Delete(run);
 }

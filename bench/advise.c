@@ -1,0 +1,383 @@
+/*
+ * advise.c - a pool size from measured rows (see advise.h).
+ */
+#include <math.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "advise.h"
+
+static bool
+advise_meets(const struct advise_row *r, const struct advise_target *t)
+{
+
+	if (t->rate > 0 && !(r->capacity >= t->rate))
+		return false;
+	if (t->p99_us > 0 && !(r->p99_us <= t->p99_us))
+		return false;
+	return true;
+}
+
+/* The widest eligible row before i, or -1. */
+static int
+advise_before(const struct advise_row *rows, int i)
+{
+
+	while (--i >= 0)
+		if (rows[i].starved == 0)
+			return i;
+	return -1;
+}
+
+static void
+advise_targets(const struct advise_row *rows, size_t n,
+    const struct advise_target *t, struct advise_pick *p)
+{
+	double best = -1;
+	size_t i;
+
+	for (i = 0; i < n && p->row < 0; i++)
+		if (rows[i].starved == 0 && advise_meets(&rows[i], t))
+			p->row = (int)i;
+	if (p->row >= 0) {
+		p->kind = ADVISE_TARGET;
+		p->support = advise_before(rows, p->row);
+		return;
+	}
+	/* Unmet: the row that came closest on capacity. */
+	p->kind = ADVISE_UNMET;
+	for (i = 0; i < n; i++)
+		if (rows[i].starved == 0 && rows[i].capacity > best) {
+			best = rows[i].capacity;
+			p->support = (int)i;
+		}
+	return;
+}
+
+static void
+advise_knee(const struct advise_row *rows, size_t n, struct advise_pick *p)
+{
+	double best = -1;
+	int b = -1, last = -1;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (rows[i].starved != 0)
+			continue;
+		last = (int)i;
+		if (rows[i].capacity > best) {
+			best = rows[i].capacity;
+			b = (int)i;
+		}
+	}
+	if (b < 0) {
+		p->kind = ADVISE_UNMET;
+		return;
+	}
+	for (i = 0; i < n && p->row < 0; i++)
+		if (rows[i].starved == 0 &&
+		    rows[i].capacity >= ADVISE_KNEE_SHARE * best)
+			p->row = (int)i;
+	p->kind = ADVISE_KNEE;
+	p->support = b;
+	/* Every narrower width is short of the best: still growing. */
+	if (p->row == last && advise_before(rows, last) >= 0) {
+		p->kind = ADVISE_NO_KNEE;
+		p->support = advise_before(rows, last);
+	}
+	return;
+}
+
+void
+advise_choose(const struct advise_row *rows, size_t n,
+    const struct advise_target *t, struct advise_pick *p)
+{
+	size_t i;
+
+	p->row = p->support = -1;
+	p->starving = 0;
+	for (i = 0; i < n; i++)
+		p->starving += rows[i].starved != 0;
+	if (t->rate > 0 || t->p99_us > 0)
+		advise_targets(rows, n, t, p);
+	else
+		advise_knee(rows, n, p);
+	return;
+}
+
+static const char *
+advise_width(const struct advise_row *r, char *buf, size_t len)
+{
+
+	snprintf(buf, len, r->workers == 0 ? "inf" : "%u", r->workers);
+	return buf;
+}
+
+/* "capacity 1234 ops/s" and "p99 5.2 ms", as far as the targets ask. */
+static void
+advise_figures(const struct advise_row *r, const struct advise_target *t,
+    char *buf, size_t len)
+{
+	int k = 0;
+
+	if (t->rate > 0 || t->p99_us <= 0)
+		k = snprintf(buf, len, "capacity %.0f ops/s", r->capacity);
+	if (t->p99_us > 0)
+		snprintf(buf + k, len - (size_t)k, "%sp99 %.3g ms",
+		    k ? ", " : "", r->p99_us * 1e-3);
+	return;
+}
+
+void
+advise_reason(const struct advise_row *rows, size_t n,
+    const struct advise_target *t, const struct advise_pick *p, char *buf,
+    size_t len)
+{
+	const struct advise_row *widest = &rows[n - 1];
+	const struct advise_row *r = p->row >= 0 ? &rows[p->row] : NULL;
+	const struct advise_row *s = p->support >= 0 ? &rows[p->support] :
+	    NULL;
+	char wr[16], ws[16], ww[16], fr[96], fs[96];
+	int k = 0;
+
+	if (r != NULL) {
+		advise_width(r, wr, sizeof(wr));
+		advise_figures(r, t, fr, sizeof(fr));
+	}
+	if (s != NULL) {
+		advise_width(s, ws, sizeof(ws));
+		advise_figures(s, t, fs, sizeof(fs));
+	}
+	if (p->kind == ADVISE_TARGET && s != NULL)
+		k = snprintf(buf, len, "N=%s is the smallest width that meets "
+		    "the target (%s); N=%s falls short (%s).", wr, fr, ws, fs);
+	else if (p->kind == ADVISE_TARGET)
+		k = snprintf(buf, len, "N=%s, the narrowest width measured, "
+		    "meets the target (%s).", wr, fr);
+	else if (p->kind == ADVISE_UNMET && s != NULL)
+		k = snprintf(buf, len, "no width meets the target: the closest "
+		    "is N=%s (%s); widen the sweep or lower the target.", ws, fs);
+	else if (p->kind == ADVISE_UNMET)
+		k = snprintf(buf, len, "no width can be recommended: every one "
+		    "starved a coroutine.");
+	else if (p->kind == ADVISE_KNEE)
+		k = snprintf(buf, len, "N=%s is the smallest width within "
+		    "%.0f %% of the best capacity (%.0f of %.0f ops/s at N=%s); "
+		    "a dispatch costs %.3g us of CPU there, %.3g at N=%s.", wr,
+		    (1 - ADVISE_KNEE_SHARE) * 100, r->capacity, s->capacity, ws,
+		    r->cpu_us, widest->cpu_us, advise_width(widest, ww,
+		    sizeof(ww)));
+	else
+		k = snprintf(buf, len, "no knee: capacity still grows at the "
+		    "widest width (%.0f ops/s at N=%s against %.0f at N=%s); "
+		    "widen the sweep.", r->capacity, wr, s->capacity, ws);
+	if (p->starving > 0 && k > 0 && (size_t)k < len)
+		snprintf(buf + k, len - (size_t)k, " %u width%s set aside: a "
+		    "coroutine made no progress there.", p->starving,
+		    p->starving == 1 ? " was" : "s were");
+	return;
+}
+
+static double
+advise_median(const cJSON *cell, const char *field)
+{
+	const cJSON *f = cJSON_GetObjectItem(cJSON_GetObjectItem(
+	    cJSON_GetObjectItem(cell, "summary"), field), "median");
+
+	return cJSON_IsNumber(f) ? f->valuedouble : NAN;
+}
+
+static double
+advise_summary(const cJSON *cell, const char *field, const char *stat)
+{
+	const cJSON *f = cJSON_GetObjectItem(cJSON_GetObjectItem(
+	    cJSON_GetObjectItem(cell, "summary"), field), stat);
+
+	return cJSON_IsNumber(f) ? f->valuedouble : NAN;
+}
+
+static double
+advise_num(const cJSON *cell, const char *field)
+{
+	const cJSON *f = cJSON_GetObjectItemCaseSensitive(cell, field);
+
+	return cJSON_IsNumber(f) ? f->valuedouble : NAN;
+}
+
+static bool
+advise_is(const cJSON *cell, const char *field, const char *want)
+{
+	const cJSON *f = cJSON_GetObjectItemCaseSensitive(cell, field);
+
+	return cJSON_IsString(f) && strcmp(f->valuestring, want) == 0;
+}
+
+/* The row of width w, made if new (n grows). */
+static struct advise_row *
+advise_row_of(struct advise_row *rows, size_t *n, unsigned int w)
+{
+	size_t i;
+
+	for (i = 0; i < *n; i++)
+		if (rows[i].workers == w)
+			return &rows[i];
+	if (*n == ADVISE_MAX_ROWS)
+		return NULL;
+	rows[*n] = (struct advise_row){ .workers = w, .cpu_us = NAN,
+	    .cpu_us_min = NAN, .cpu_us_max = NAN, .ops_per_s = NAN,
+	    .capacity = NAN, .p99_us = NAN };
+	return &rows[(*n)++];
+}
+
+static double
+advise_max(double a, double b)
+{
+
+	return isnan(a) || b > a ? b : a;
+}
+
+/* The cell's figures into its row: cost from resume-only, load from p. */
+static void
+advise_fill(struct advise_row *r, const cJSON *cell, bool resume, bool load)
+{
+
+	if (resume) {
+		r->cpu_us = advise_median(cell, "cpu_us_per_dispatch");
+		r->cpu_us_min = advise_summary(cell, "cpu_us_per_dispatch",
+		    "min");
+		r->cpu_us_max = advise_summary(cell, "cpu_us_per_dispatch",
+		    "max");
+		r->ops_per_s = advise_median(cell, "ops_per_s");
+	}
+	if (load) {
+		r->capacity = advise_median(cell, "ops_per_s");
+		r->ceiling = advise_median(cell, "ceiling_ops_per_s");
+		r->ceiling = isnan(r->ceiling) ? 0 : r->ceiling;
+		r->p99_us = advise_median(cell, "latency_p99_us");
+	}
+	r->threads = advise_max(r->threads, advise_median(cell,
+	    "threads_peak"));
+	r->rss_anon_kb = advise_max(r->rss_anon_kb, advise_median(cell,
+	    "rss_anon_peak_kb"));
+	r->starved = advise_max(r->starved, advise_median(cell, "starved"));
+	return;
+}
+
+static int
+advise_cmp(const void *a, const void *b)
+{
+	unsigned int x = ((const struct advise_row *)a)->workers - 1;
+	unsigned int y = ((const struct advise_row *)b)->workers - 1;
+
+	/* Unbounded (0) wraps to the largest: it sorts last. */
+	return x < y ? -1 : x > y;
+}
+
+int
+advise_rows(const cJSON *doc, const char *dispatcher, const char *queue,
+    unsigned int coroutines, const struct workload_profile *profile,
+    struct advise_row *rows, size_t *n, char *err, size_t errlen)
+{
+	const cJSON *cell;
+	struct advise_row *r;
+	char want[64];
+	bool resume, load;
+	size_t i;
+
+	*n = 0;
+	if (profile != NULL)
+		workload_profile_format(profile, want, sizeof(want));
+	cJSON_ArrayForEach(cell, cJSON_GetObjectItem(doc, "cells")) {
+		resume = advise_is(cell, "workload", "resume") ||
+		    cJSON_GetObjectItem(cell, "workload") == NULL;
+		load = profile == NULL ? resume : advise_is(cell, "workload",
+		    want);
+		if (!advise_is(cell, "dispatcher", dispatcher) ||
+		    !advise_is(cell, "queue", queue) || !(resume || load) ||
+		    advise_num(cell, "coroutines") != coroutines ||
+		    !(advise_num(cell, "workers") >= 0))
+			continue;
+		r = advise_row_of(rows, n, (unsigned int)advise_num(cell,
+		    "workers"));
+		if (r != NULL)
+			advise_fill(r, cell, resume, load);
+	}
+	for (i = 0; i < *n; i++)
+		if (isfinite(rows[i].capacity) && isfinite(rows[i].cpu_us))
+			break;
+	if (i == *n) {
+		snprintf(err, errlen, "the results hold no %s over %s with %u "
+		    "coroutines%s%s measured in both profiles", dispatcher,
+		    queue, coroutines, profile ? " and " : "",
+		    profile ? want : "");
+		return -1;
+	}
+	qsort(rows, *n, sizeof(*rows), advise_cmp);
+	return 0;
+}
+
+/*
+ * Little's law beside the measured pick: the threads a rate keeps busy on
+ * average, or without a rate where the ceiling stops growing.
+ */
+static void
+advise_little(FILE *out, const struct advise_target *t,
+    const struct workload_profile *pr, unsigned int coroutines,
+    unsigned int cpus)
+{
+	double hold = pr != NULL ? WORKLOAD_RESUMES_PER_OP * (double)pr->share_ppm /
+	    WORKLOAD_SHARE_ONE * (double)pr->block_ns * 1e-9 : 0;
+	unsigned int bound;
+
+	if (pr == NULL || pr->kind == WORKLOAD_RESUME) {
+		fprintf(out, "check (Little's law): nothing blocks, so at most "
+		    "%u threads (the CPUs) are ever busy; wider pools only add "
+		    "idle workers to wake.\n", cpus);
+		return;
+	}
+	bound = pr->kind == WORKLOAD_SPIN && cpus < coroutines ? cpus :
+	    coroutines;
+	if (t->rate > 0)
+		fprintf(out, "check (Little's law): %.0f ops/s x %.3g ms held "
+		    "per op = %.1f threads busy on average%s.\n", t->rate,
+		    hold * 1e3, t->rate * hold, pr->kind == WORKLOAD_SPIN ?
+		    ", each on a CPU of its own" : "");
+	fprintf(out, "check (Little's law): the ceiling grows by %.0f ops/s "
+	    "per worker up to N=%u (the %s), %.0f ops/s.\n", 1 / hold, bound,
+	    bound == coroutines ? "coroutines" : "CPUs", bound / hold);
+	return;
+}
+
+void
+advise_print(FILE *out, const struct advise_row *rows, size_t n,
+    const struct advise_target *t, const struct advise_pick *p,
+    const struct workload_profile *profile, unsigned int coroutines,
+    unsigned int cpus)
+{
+	char w[16], reason[512];
+	size_t i;
+
+	fprintf(out, "%5s  %-27s %11s %11s %11s %9s %7s %7s %7s\n", "N",
+	    "CPU us/dispatch [min-max]", "ops/s", "capacity", "ceiling",
+	    "p99 ms", "threads", "anon MB", "starved");
+	for (i = 0; i < n; i++) {
+		fprintf(out, "%5s  %8.3f [%7.3f-%8.3f] %11.0f %11.0f %11.0f "
+		    "%9.3f %7.0f %7.1f %7.0f%s\n", advise_width(&rows[i], w,
+		    sizeof(w)), rows[i].cpu_us, rows[i].cpu_us_min,
+		    rows[i].cpu_us_max, rows[i].ops_per_s, rows[i].capacity,
+		    rows[i].ceiling, rows[i].p99_us * 1e-3, rows[i].threads,
+		    rows[i].rss_anon_kb / 1024, rows[i].starved,
+		    (int)i == p->row ? "  <- recommended" :
+		    (int)i == p->support ? "  <- compared" : "");
+	}
+	advise_reason(rows, n, t, p, reason, sizeof(reason));
+	if (p->row >= 0)
+		fprintf(out, "\nrecommendation: N=%s%s. %s\n", advise_width(
+		    &rows[p->row], w, sizeof(w)), p->kind == ADVISE_NO_KNEE ?
+		    " or wider" : "", reason);
+	else
+		fprintf(out, "\nrecommendation: none. %s\n", reason);
+	advise_little(out, t, profile, coroutines, cpus);
+	return;
+}

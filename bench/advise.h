@@ -1,0 +1,82 @@
+/*
+ * advise.h - choosing a pool size from measured rows: per width, the
+ * resume-only cost of a dispatch, and the capacity and latency under the
+ * profile the pool must carry (seed 003: a 64-worker pool costs 8x the CPU
+ * per dispatch of an 8-worker one, and carries 7.7x the blocking load).
+ *
+ * Pure functions of rows; the rows come from a results file.
+ */
+#ifndef BENCH_ADVISE_H
+#define BENCH_ADVISE_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include <cjson/cJSON.h>
+
+#include "workload.h"
+
+#define ADVISE_MAX_ROWS		64
+#define ADVISE_KNEE_SHARE	0.9	/* "within 10 % of the best capacity" */
+
+struct advise_row {
+	unsigned int workers;		/* 0: unbounded */
+	double cpu_us, cpu_us_min, cpu_us_max;	/* resume-only, per dispatch */
+	double ops_per_s;		/* resume-only */
+	double capacity;		/* ops/s under the profile */
+	double ceiling;			/* Little's law for it; 0: none */
+	double p99_us;			/* dispatch latency under it; NAN: none */
+	double threads;			/* most alive, over both profiles */
+	double rss_anon_kb;		/* peak, over both profiles */
+	double starved;			/* coroutines with no progress */
+};
+
+struct advise_target {
+	double rate;			/* ops/s to carry; 0: none */
+	double p99_us;			/* dispatch latency p99; 0: none */
+};
+
+enum advise_kind {
+	ADVISE_TARGET,		/* the smallest width meeting every target */
+	ADVISE_UNMET,		/* no width meets them */
+	ADVISE_KNEE,		/* no target: where capacity stops growing */
+	ADVISE_NO_KNEE		/* no target, and capacity still grows */
+};
+
+struct advise_pick {
+	enum advise_kind kind;
+	int row;			/* the recommendation; -1 if none */
+	int support;			/* the row that shows why not smaller */
+	unsigned int starving;		/* rows set aside for starving */
+};
+
+/*
+ * Picks from rows sorted by width: the smallest width that meets t, or
+ * without a target the knee, the smallest width within
+ * ADVISE_KNEE_SHARE of the best capacity. A row where a coroutine made no
+ * progress is never picked.
+ */
+void advise_choose(const struct advise_row *rows, size_t n,
+    const struct advise_target *t, struct advise_pick *p);
+
+/* The reason for p, one sentence; n >= 1. */
+void advise_reason(const struct advise_row *rows, size_t n,
+    const struct advise_target *t, const struct advise_pick *p, char *buf,
+    size_t len);
+
+/*
+ * The rows of doc for one dispatcher, queue and coroutine count: the
+ * resume-only cells, and the cells of profile (NULL: resume-only is the
+ * profile). Sorted by width. -1 and err if doc has none.
+ */
+int advise_rows(const cJSON *doc, const char *dispatcher, const char *queue,
+    unsigned int coroutines, const struct workload_profile *profile,
+    struct advise_row *rows, size_t *n, char *err, size_t errlen);
+
+/* The table, the recommendation and Little's law beside it. */
+void advise_print(FILE *out, const struct advise_row *rows, size_t n,
+    const struct advise_target *t, const struct advise_pick *p,
+    const struct workload_profile *profile, unsigned int coroutines,
+    unsigned int cpus);
+
+#endif /* BENCH_ADVISE_H */
