@@ -13,12 +13,12 @@
 #define CLI_MAX_WORKERS		4096
 #define CLI_MAX_COROUTINES	1000000
 /*
- * Latency sampling by default: one dispatch in 128 when resumptions are
+ * Latency sampling by default: one dispatch in 256 when resumptions are
  * cheap (README: what it costs); every dispatch when a profile blocks, as
- * a clock read is then nothing beside the block, and one in 128 would
+ * a clock read is then nothing beside the block, and one in 256 would
  * leave a window of slow resumptions with few samples or none.
  */
-#define CLI_LATENCY_EVERY	128
+#define CLI_LATENCY_EVERY	256
 #define CLI_LATENCY_AUTO	(~0u)
 
 static int
@@ -196,6 +196,13 @@ cli_coroutines_item(struct cli_opts *o, const char *opt, char *item,
 
 	return cli_range(opt, item, CLI_MAX_COROUTINES, o->coroutines,
 	    &o->ncoroutines, err, errlen);
+}
+
+unsigned int
+cli_latency_default(const struct workload_profile *p)
+{
+
+	return p->kind == WORKLOAD_RESUME ? CLI_LATENCY_EVERY : 1;
 }
 
 static int
@@ -384,8 +391,8 @@ cli_cells(const struct cli_opts *o, size_t *ncells, char *err, size_t errlen)
 			c->profile = o->profiles[pi];
 			c->latency_every = o->latency_every;
 			if (c->latency_every == CLI_LATENCY_AUTO)
-				c->latency_every = c->profile.kind ==
-				    WORKLOAD_RESUME ? CLI_LATENCY_EVERY : 1;
+				c->latency_every = cli_latency_default(
+				    &c->profile);
 		}
 	}
 	if (n == 0) {

@@ -41,6 +41,9 @@ struct cli_opts {
 /* Defaults: the default sweep. */
 void cli_defaults(struct cli_opts *o);
 
+/* Latency sampling when none is asked for: 1 dispatch in this many. */
+unsigned int cli_latency_default(const struct workload_profile *p);
+
 /* Parses argv[0..argc) (after the command's name). */
 int cli_parse(struct cli_opts *o, int argc, char **argv, char *err,
     size_t errlen);

@@ -95,11 +95,16 @@ runner_child_args(const struct cli_opts *o, const struct cell *c,
 		ARG("--payload-ns");
 		ARGF("%u", c->payload_ns);
 	}
-	ARG("--workload");
-	workload_profile_format(&c->profile, buf[b], 48);
-	ARG(buf[b++]);
-	ARG("--latency-every");
-	ARGF("%u", c->latency_every);
+	/* Defaults are left out, so a build older than an option can run. */
+	if (c->profile.kind != WORKLOAD_RESUME) {
+		ARG("--workload");
+		workload_profile_format(&c->profile, buf[b], 48);
+		ARG(buf[b++]);
+	}
+	if (c->latency_every != cli_latency_default(&c->profile)) {
+		ARG("--latency-every");
+		ARGF("%u", c->latency_every);
+	}
 	for (w = 1; w < arm->nwords; w++)
 		ARG(arm->words[w]);
 	argv[n] = NULL;
