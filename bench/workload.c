@@ -165,6 +165,43 @@ workload_block(const struct workload *w)
 	return;
 }
 
+/*
+ * The work beside the handoff (payload, blocking, latency samples) stays
+ * out of line: the resume-only path is a dozen instructions, and a bigger
+ * frame there would be a cost every design pays on every dispatch.
+ */
+static __attribute__((noinline, cold)) void
+coro_sampled(struct coro *c)
+{
+	struct workload *w = c->w;
+
+	hist_record(&w->lat[(c - w->coros) % WORKLOAD_LAT_SLOTS],
+	    workload_ns(CLOCK_MONOTONIC) - c->stamp);
+	c->stamp = 0;
+	return;
+}
+
+static __attribute__((noinline, cold)) void
+coro_stamp(struct coro *c)
+{
+
+	c->stamp = workload_ns(CLOCK_MONOTONIC);
+	return;
+}
+
+static __attribute__((noinline)) void
+coro_work(struct coro *c, uint64_t k)
+{
+	struct workload *w = c->w;
+
+	if (w->payload_iters != 0)
+		workload_burn(w->payload_iters);
+	if (w->profile.kind != WORKLOAD_RESUME &&
+	    workload_blocks(w, c->phase + k, 1) != 0)
+		workload_block(w);
+	return;
+}
+
 static void
 coro_resume(struct disp_task *t)
 {
@@ -172,24 +209,20 @@ coro_resume(struct disp_task *t)
 	struct workload *w = c->w;
 	uint64_t k;
 
-	if (c->stamp != 0)
-		hist_record(&w->lat[(c - w->coros) % WORKLOAD_LAT_SLOTS],
-		    workload_ns(CLOCK_MONOTONIC) - c->stamp);
+	if (__builtin_expect(c->stamp != 0, 0))
+		coro_sampled(c);
 	k = atomic_load_explicit(&c->runs, memory_order_relaxed);
 	coro_bump(&c->runs);
-	if (w->payload_iters != 0)
-		workload_burn(w->payload_iters);
-	if (w->profile.kind != WORKLOAD_RESUME &&
-	    workload_blocks(w, c->phase + k, 1) != 0)
-		workload_block(w);
+	if (__builtin_expect(w->works, 0))
+		coro_work(c, k);
 	if (atomic_load_explicit(&w->stop, memory_order_relaxed)) {
 		atomic_fetch_add(&w->retired, 1);
 		return;
 	}
 	/* Count before the dispatch: the moment after, c may run elsewhere. */
 	k = atomic_load_explicit(&c->issued, memory_order_relaxed);
-	c->stamp = w->latency_mask != UINT64_MAX &&
-	    (k & w->latency_mask) == 0 ? workload_ns(CLOCK_MONOTONIC) : 0;
+	if (__builtin_expect((k & w->latency_mask) == 0, 0) && w->lat != NULL)
+		coro_stamp(c);
 	coro_bump(&c->issued);
 	disp_dispatch(w->d, &c->task);
 	return;
@@ -234,8 +267,8 @@ workload_start(struct workload *w, struct dispatcher *d, unsigned int n,
 	    workload_calibrate(o->payload_ns) : 0;
 	w->slice_iters = o->profile.kind == WORKLOAD_SPIN ?
 	    workload_calibrate(WORKLOAD_SPIN_SLICE_NS) : 0;
-	w->latency_mask = o->latency_every > 0 ? o->latency_every - 1 :
-	    UINT64_MAX;
+	w->latency_mask = o->latency_every > 0 ? o->latency_every - 1 : 0;
+	w->works = w->payload_iters != 0 || o->profile.kind != WORKLOAD_RESUME;
 	/* One blocking resumption per period; phases spread over it. */
 	period = o->profile.share_ppm > 0 ?
 	    WORKLOAD_SHARE_ONE / o->profile.share_ppm : 1;

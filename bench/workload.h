@@ -76,6 +76,7 @@ struct workload {
 	uint64_t payload_iters;		/* busy loop per resumption, 0: none */
 	uint64_t slice_iters;		/* WORKLOAD_SPIN's loop, one slice */
 	uint64_t latency_mask;		/* sample when issued & mask == 0 */
+	bool works;			/* a payload or a profile that blocks */
 	struct hist *lat;		/* WORKLOAD_LAT_SLOTS, NULL: unsampled */
 	pthread_t starter;
 };
