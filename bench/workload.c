@@ -167,7 +167,7 @@ workload_block(const struct workload *w)
 
 /*
  * The work beside the handoff (payload, blocking, latency samples) stays
- * out of line: the resume-only path is a dozen instructions, and a bigger
+ * out of line: the resume-only path is a dozen instructions, and a stack
  * frame there would be a cost every design pays on every dispatch.
  */
 static __attribute__((noinline, cold)) void
@@ -202,18 +202,18 @@ coro_work(struct coro *c, uint64_t k)
 	return;
 }
 
-static void
-coro_resume(struct disp_task *t)
+/* One resumption; with full false, the compiler drops the extra work. */
+static inline __attribute__((always_inline)) void
+coro_run(struct coro *c, bool full)
 {
-	struct coro *c = (struct coro *)t;
 	struct workload *w = c->w;
 	uint64_t k;
 
-	if (__builtin_expect(c->stamp != 0, 0))
+	if (full && c->stamp != 0)
 		coro_sampled(c);
 	k = atomic_load_explicit(&c->runs, memory_order_relaxed);
 	coro_bump(&c->runs);
-	if (__builtin_expect(w->works, 0))
+	if (full && w->works)
 		coro_work(c, k);
 	if (atomic_load_explicit(&w->stop, memory_order_relaxed)) {
 		atomic_fetch_add(&w->retired, 1);
@@ -221,10 +221,38 @@ coro_resume(struct disp_task *t)
 	}
 	/* Count before the dispatch: the moment after, c may run elsewhere. */
 	k = atomic_load_explicit(&c->issued, memory_order_relaxed);
-	if (__builtin_expect((k & w->latency_mask) == 0, 0) && w->lat != NULL)
+	if (full && (k & w->latency_mask) == 0)
 		coro_stamp(c);
 	coro_bump(&c->issued);
 	disp_dispatch(w->d, &c->task);
+	return;
+}
+
+static __attribute__((noinline)) void
+coro_run_full(struct coro *c)
+{
+
+	coro_run(c, true);
+	return;
+}
+
+/*
+ * The resume-only path calls nothing but the dispatch, so it needs no
+ * stack frame; a resumption with anything more goes the full way. A
+ * coroutine's issued count is never 0 here (its first dispatch counted
+ * it), so a mask of all ones never samples.
+ */
+static void
+coro_resume(struct disp_task *t)
+{
+	struct coro *c = (struct coro *)t;
+	uint64_t k = atomic_load_explicit(&c->issued, memory_order_relaxed);
+
+	if (__builtin_expect(c->stamp != 0 || c->w->works ||
+	    (k & c->w->latency_mask) == 0, 0))
+		coro_run_full(c);
+	else
+		coro_run(c, false);
 	return;
 }
 
@@ -267,7 +295,8 @@ workload_start(struct workload *w, struct dispatcher *d, unsigned int n,
 	    workload_calibrate(o->payload_ns) : 0;
 	w->slice_iters = o->profile.kind == WORKLOAD_SPIN ?
 	    workload_calibrate(WORKLOAD_SPIN_SLICE_NS) : 0;
-	w->latency_mask = o->latency_every > 0 ? o->latency_every - 1 : 0;
+	w->latency_mask = o->latency_every > 0 ? o->latency_every - 1 :
+	    UINT64_MAX;
 	w->works = w->payload_iters != 0 || o->profile.kind != WORKLOAD_RESUME;
 	/* One blocking resumption per period; phases spread over it. */
 	period = o->profile.share_ppm > 0 ?
