@@ -383,6 +383,8 @@ cmd_advise(int argc, char **argv, int all_argc, char **all_argv)
 	    "no queue", o.coroutines[0], load != NULL ? err : "resume-only");
 	advise_print(stdout, rows, n, &a.target, &pick, load, o.coroutines[0],
 	    measure_cpus());
+	results_memory_fits(doc);
+	runner_print_memory_fits(doc);
 	cJSON_Delete(doc);
 	return rc;
 }

@@ -290,7 +290,7 @@ runner_print_cell(const cJSON *cell)
 void
 runner_print_summary(const cJSON *doc)
 {
-	const cJSON *cell, *fit;
+	const cJSON *cell;
 
 	printf("\n%-10s %-6s %7s %5s %-12s %-28s %5s %11s %10s %6s %9s %7s "
 	    "%7s %5s\n", "dispatcher", "queue", "workers", "coros", "workload",
@@ -298,6 +298,15 @@ runner_print_summary(const cJSON *doc)
 	    "thr", "p99 us", "anon MB", "starved", "ok");
 	cJSON_ArrayForEach(cell, cJSON_GetObjectItem(doc, "cells"))
 		runner_print_cell(cell);
+	runner_print_memory_fits(doc);
+	return;
+}
+
+void
+runner_print_memory_fits(const cJSON *doc)
+{
+	const cJSON *fit;
+
 	cJSON_ArrayForEach(fit, cJSON_GetObjectItem(doc, "memory_fits"))
 		printf("memory: %.1f kB per thread + %.0f kB (r2 %.2f, %.0f "
 		    "widths) for %s\n", runner_num(fit, "kb_per_thread"),

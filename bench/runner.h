@@ -40,4 +40,7 @@ int runner_sweep(const struct cli_opts *o, const struct cell *cells,
 /* Per cell: the median and spread of the headline and its companions. */
 void runner_print_summary(const cJSON *doc);
 
+/* The anonymous memory each added thread costs, per worker sweep. */
+void runner_print_memory_fits(const cJSON *doc);
+
 #endif /* BENCH_RUNNER_H */
