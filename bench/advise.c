@@ -355,18 +355,20 @@ advise_print(FILE *out, const struct advise_row *rows, size_t n,
     const struct workload_profile *profile, unsigned int coroutines,
     unsigned int cpus)
 {
-	char w[16], reason[512];
+	char w[16], ceiling[32], reason[512];
 	size_t i;
 
 	fprintf(out, "%5s  %-27s %11s %11s %11s %9s %7s %7s %7s\n", "N",
 	    "CPU us/dispatch [min-max]", "ops/s", "capacity", "ceiling",
 	    "p99 ms", "threads", "anon MB", "starved");
 	for (i = 0; i < n; i++) {
-		fprintf(out, "%5s  %8.3f [%7.3f-%8.3f] %11.0f %11.0f %11.0f "
-		    "%9.3f %7.0f %7.1f %7.0f%s\n", advise_width(&rows[i], w,
+		snprintf(ceiling, sizeof(ceiling), rows[i].ceiling > 0 ?
+		    "%.0f" : "-", rows[i].ceiling);
+		fprintf(out, "%5s  %8.3f [%7.3f-%8.3f] %11.0f %11.0f %11s "
+		    "%9.3g %7.0f %7.1f %7.0f%s\n", advise_width(&rows[i], w,
 		    sizeof(w)), rows[i].cpu_us, rows[i].cpu_us_min,
 		    rows[i].cpu_us_max, rows[i].ops_per_s, rows[i].capacity,
-		    rows[i].ceiling, rows[i].p99_us * 1e-3, rows[i].threads,
+		    ceiling, rows[i].p99_us * 1e-3, rows[i].threads,
 		    rows[i].rss_anon_kb / 1024, rows[i].starved,
 		    (int)i == p->row ? "  <- recommended" :
 		    (int)i == p->support ? "  <- compared" : "");
