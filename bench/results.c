@@ -12,15 +12,13 @@
 
 #include <hwloc.h>
 
+#include "gitrev.h"
 #include "pin.h"
 #include "results.h"
 #include "stats.h"
 
 #ifndef DB_BUILD_FLAGS
 #define DB_BUILD_FLAGS "unknown"
-#endif
-#ifndef DB_GIT_REV
-#define DB_GIT_REV "unknown"
 #endif
 
 static void
