@@ -351,8 +351,11 @@ workload_stop(struct workload *w, double timeout_s)
 
 	atomic_store(&w->stop, 1);
 	while (atomic_load(&w->retired) < w->n) {
-		if (measure_now() > deadline)
+		if (measure_now() > deadline) {
+			/* Abandoned: on `inline` it may never return. */
+			pthread_detach(w->starter);
 			return false;
+		}
 		nanosleep(&nap, NULL);
 	}
 	pthread_join(w->starter, NULL);

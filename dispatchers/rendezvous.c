@@ -29,17 +29,20 @@
 #define RV_SPINS_DEFAULT	128
 #define RV_STOP			((struct disp_task *)1)
 
+/*
+ * A worker's record outlives its thread, until shutdown joins it: the
+ * dispatcher that handed it a task may still be inside parker_unpark on
+ * it when the thread runs that task, goes idle and retires (a
+ * use-after-free ThreadSanitizer found when the thread freed its own).
+ */
 struct rv_worker {
 	struct parker parker;
 	_Atomic(struct disp_task *) slot;	/* the handed task, or RV_STOP */
 	struct rv_worker *next_idle;		/* under the lock */
 	struct rendezvous *pool;
 	struct disp_task *first;
-};
-
-struct rv_thread {
 	pthread_t tid;
-	struct rv_thread *next;
+	struct rv_worker *next;			/* every worker, to join */
 };
 
 struct rendezvous {
@@ -52,7 +55,7 @@ struct rendezvous {
 	unsigned int peak;
 	unsigned int started;
 	uint64_t overflowed;			/* dispatches that met the bound */
-	struct rv_thread *threads;		/* every thread, to join */
+	struct rv_worker *threads;		/* every worker, to join */
 	int stopping;
 	_Atomic uint64_t ran;
 };
@@ -64,9 +67,8 @@ static void
 rv_start(struct rendezvous *r, struct disp_task *t)
 {
 	struct rv_worker *w = calloc(1, sizeof(*w));
-	struct rv_thread *th = calloc(1, sizeof(*th));
 
-	if (w == NULL || th == NULL)
+	if (w == NULL)
 		abort();
 	parker_init(&w->parker);
 	w->pool = r;
@@ -74,9 +76,9 @@ rv_start(struct rendezvous *r, struct disp_task *t)
 	if (++r->alive > r->peak)
 		r->peak = r->alive;
 	r->started++;
-	th->next = r->threads;
-	r->threads = th;
-	if (disp_thread_spawn(&r->cfg, &th->tid, rv_worker_main, w) != 0)
+	w->next = r->threads;
+	r->threads = w;
+	if (disp_thread_spawn(&r->cfg, &w->tid, rv_worker_main, w) != 0)
 		abort();
 	pthread_mutex_unlock(&r->lock);
 	return;
@@ -182,7 +184,6 @@ rv_worker_main(void *arg)
 			t = rv_await(r, w);
 	}
 	atomic_fetch_add_explicit(&r->ran, ran, memory_order_relaxed);
-	free(w);
 	return NULL;
 }
 
@@ -208,8 +209,7 @@ static void
 rendezvous_shutdown(struct dispatcher *d, struct disp_stats *st)
 {
 	struct rendezvous *r = (struct rendezvous *)d;
-	struct rv_thread *th, *next;
-	struct rv_worker *w;
+	struct rv_worker *w, *next;
 
 	pthread_mutex_lock(&r->lock);
 	r->stopping = 1;
@@ -219,10 +219,10 @@ rendezvous_shutdown(struct dispatcher *d, struct disp_stats *st)
 		parker_unpark(&w->parker);
 	}
 	pthread_mutex_unlock(&r->lock);
-	for (th = r->threads; th != NULL; th = next) {
-		next = th->next;
-		pthread_join(th->tid, NULL);
-		free(th);
+	for (w = r->threads; w != NULL; w = next) {
+		next = w->next;
+		pthread_join(w->tid, NULL);
+		free(w);
 	}
 	if (st != NULL) {
 		st->ran = atomic_load(&r->ran);

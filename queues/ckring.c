@@ -11,6 +11,7 @@
 #include <ck_ring.h>
 
 #include "queue.h"
+#include "tsan.h"
 
 struct q_ckring {
 	struct queue base;
@@ -56,24 +57,39 @@ static bool
 ckring_push(struct queue *base, void *item)
 {
 	struct q_ckring *q = (struct q_ckring *)base;
+	bool ok;
 
-	return ck_ring_enqueue_mpmc(&q->ring, q->buffer, item);
+	TSAN_RELEASE(item);
+	TSAN_IGNORE_BEGIN();
+	ok = ck_ring_enqueue_mpmc(&q->ring, q->buffer, item);
+	TSAN_IGNORE_END();
+	return ok;
 }
 
 static bool
 ckring_pop(struct queue *base, void **item)
 {
 	struct q_ckring *q = (struct q_ckring *)base;
+	bool ok;
 
-	return ck_ring_dequeue_mpmc(&q->ring, q->buffer, item);
+	TSAN_IGNORE_BEGIN();
+	ok = ck_ring_dequeue_mpmc(&q->ring, q->buffer, item);
+	TSAN_IGNORE_END();
+	if (ok)
+		TSAN_ACQUIRE(*item);
+	return ok;
 }
 
 static bool
 ckring_empty(struct queue *base)
 {
 	struct q_ckring *q = (struct q_ckring *)base;
+	bool empty;
 
-	return ck_ring_size(&q->ring) == 0;
+	TSAN_IGNORE_BEGIN();
+	empty = ck_ring_size(&q->ring) == 0;
+	TSAN_IGNORE_END();
+	return empty;
 }
 
 const struct queue_ops queue_ckring = {

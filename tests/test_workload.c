@@ -260,8 +260,11 @@ Test(workload, latency_is_sampled_at_its_rate, .timeout = 60)
 		run = cell_run(&c, &win);
 		want = num(run, "dispatches") / every[i];
 		got = num(run, "latency_samples");
-		/* The two counts are read microseconds apart at each end. */
-		cr_assert(fabs(got - want) <= 2.0 * c.coroutines + want * 1e-3,
+		/*
+		 * The two counts are read microseconds apart at each end (more
+		 * under a sanitizer): the rate is checked, not the count.
+		 */
+		cr_assert(fabs(got - want) <= 2.0 * c.coroutines + want * 0.05,
 		    "every %u: %g samples for %g dispatches", every[i], got,
 		    num(run, "dispatches"));
 		cr_assert(num(run, "latency_p99_us") >=
