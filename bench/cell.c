@@ -12,6 +12,7 @@
 #include "cell.h"
 #include "measure.h"
 #include "pin.h"
+#include "watchdog.h"
 #include "workload.h"
 
 /* How long stopped coroutines get to come back before a task is lost. */
@@ -67,6 +68,24 @@ cell_fail(cJSON *run, const char *why)
 	return run;
 }
 
+/* What the watchdog saw; the window's figures, if any, are dropped. */
+static cJSON *
+cell_hung(cJSON *run, struct watchdog *wd)
+{
+	cJSON *hung = cJSON_CreateObject();
+	char why[96];
+
+	watchdog_stop(wd);
+	cJSON_Delete(run);
+	cJSON_AddStringToObject(hung, "status", "hung");
+	snprintf(why, sizeof(why), "no resumption for %.1f s",
+	    wd->stall_s);
+	cJSON_AddStringToObject(hung, "error", why);
+	cJSON_AddBoolToObject(hung, "count_ok", 0);
+	cJSON_AddItemToObject(hung, "watchdog", wd->report);
+	return hung;
+}
+
 struct cell_peaks {
 	long threads;
 	long rss_anon_kb;
@@ -80,9 +99,12 @@ cell_peak(long *peak, long v)
 	return;
 }
 
-/* Sleeps through the window, keeping the most threads and memory seen. */
-static void
-cell_window_sleep(double seconds, struct cell_peaks *p)
+/*
+ * Sleeps through the window (or the warm-up), keeping the most threads and
+ * memory seen; false if the watchdog declared the run hung meanwhile.
+ */
+static bool
+cell_sleep(double seconds, struct cell_peaks *p, struct watchdog *wd)
 {
 	struct timespec nap = { 0, CELL_SAMPLE_NS };
 	double end = measure_now() + seconds;
@@ -92,8 +114,8 @@ cell_window_sleep(double seconds, struct cell_peaks *p)
 		cell_peak(&p->threads, measure_status("Threads"));
 		cell_peak(&p->rss_anon_kb, measure_status("RssAnon"));
 		nanosleep(&nap, NULL);
-	} while (measure_now() < end);
-	return;
+	} while (measure_now() < end && !watchdog_fired(wd));
+	return !watchdog_fired(wd);
 }
 
 /* Coroutines with no progress in the window, and the spread of the rest. */
@@ -231,10 +253,14 @@ cell_end_read(struct cell_end *e, struct workload *w, struct hist_snap *h,
 	return;
 }
 
-/* The window itself: both ends read, fairness and placement recorded. */
-static void
+/*
+ * The window itself: both ends read, fairness and placement recorded.
+ * False if the run hung in it.
+ */
+static bool
 cell_measure(cJSON *run, const struct cell *c, struct workload *w,
-    const struct cell_pin *pin, const struct cell_window *win)
+    const struct cell_pin *pin, const struct cell_window *win,
+    struct watchdog *wd)
 {
 	struct hist_snap *h = calloc(1, sizeof(*h));
 	struct cell_end a = { .per = calloc(w->n, sizeof(uint64_t)) };
@@ -244,7 +270,12 @@ cell_measure(cJSON *run, const struct cell *c, struct workload *w,
 	if (h == NULL || a.per == NULL || b.per == NULL)
 		abort();
 	cell_end_read(&a, w, h, -1);
-	cell_window_sleep(win->time_s, &peak);
+	if (!cell_sleep(win->time_s, &peak, wd)) {
+		free(a.per);
+		free(b.per);
+		free(h);
+		return false;
+	}
 	cell_end_read(&b, w, h, 1);
 	cell_figures(run, &a.m, &b.m, b.dispatches - a.dispatches);
 	cell_capacity(run, c, b.blocked - a.blocked, b.m.wall_s - a.m.wall_s,
@@ -260,7 +291,7 @@ cell_measure(cJSON *run, const struct cell *c, struct workload *w,
 	free(a.per);
 	free(b.per);
 	free(h);
-	return;
+	return true;
 }
 
 static void
@@ -293,8 +324,9 @@ cell_run(const struct cell *c, const struct cell_window *win)
 	struct dispatcher *d;
 	struct disp_stats st;
 	struct workload_opts wo;
+	struct cell_peaks warm;
+	struct watchdog wd;
 	struct workload w;
-	struct timespec warm;
 	char err[256];
 
 	cJSON_AddStringToObject(run, "status", "ok");
@@ -311,10 +343,15 @@ cell_run(const struct cell *c, const struct cell_window *win)
 	wo.latency_every = c->latency_every;
 	if (workload_start(&w, d, c->coroutines, &wo, &cfg) != 0)
 		return cell_fail(run, "the workload could not be started");
-	warm.tv_sec = (time_t)win->warmup_s;
-	warm.tv_nsec = (long)((win->warmup_s - (double)warm.tv_sec) * 1e9);
-	nanosleep(&warm, NULL);
-	cell_measure(run, c, &w, &pin, win);
+	if (watchdog_start(&wd, &w, watchdog_stall_for(&c->profile,
+	    c->stall_s)) != 0)
+		return cell_fail(run, "the watchdog could not be started");
+	if (!cell_sleep(win->warmup_s, &warm, &wd) ||
+	    !cell_measure(run, c, &w, &pin, win, &wd)) {
+		workload_abandon(&w);
+		return cell_hung(run, &wd);
+	}
+	watchdog_stop(&wd);
 	if (!workload_stop(&w, CELL_STOP_TIMEOUT_S))
 		return cell_fail(run, "coroutines did not come back: lost tasks");
 	disp_shutdown(d, &st);

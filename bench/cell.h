@@ -26,6 +26,7 @@ struct cell {
 	unsigned int payload_ns;	/* busy work added to every resumption */
 	struct workload_profile profile;
 	unsigned int latency_every;	/* sample 1 dispatch in N; 0: none */
+	double stall_s;			/* no progress this long: hung; 0: default */
 };
 
 struct cell_window {
@@ -38,8 +39,9 @@ cJSON *cell_params(const struct cell *c);
 
 /*
  * Runs the cell in this process: warm-up, measured window, stop, count
- * check. Returns the run as a JSON object; "status" is "ok" or "failed"
- * with "error".
+ * check. Returns the run as a JSON object; "status" is "ok", "failed"
+ * with "error", or "hung" with the watchdog's report, the dispatcher then
+ * left as it is (its threads cannot be joined).
  */
 cJSON *cell_run(const struct cell *c, const struct cell_window *win);
 

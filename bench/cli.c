@@ -267,6 +267,8 @@ cli_option(struct cli_opts *o, const char *opt, const char *v, char *err,
 		    errlen);
 	if (strcmp(opt, "--deadline") == 0)
 		return cli_seconds(opt, v, 1, 86400, &o->deadline_s, err, errlen);
+	if (strcmp(opt, "--stall") == 0)
+		return cli_seconds(opt, v, 0.2, 86400, &o->stall_s, err, errlen);
 	if (strcmp(opt, "--out") == 0) {
 		if (*v == '\0')
 			return cli_error(err, errlen, "--out: empty file name");
@@ -389,6 +391,7 @@ cli_cells(const struct cli_opts *o, size_t *ncells, char *err, size_t errlen)
 			c->capacity = o->capacity;
 			c->payload_ns = o->payload_ns;
 			c->profile = o->profiles[pi];
+			c->stall_s = o->stall_s;
 			c->latency_every = o->latency_every;
 			if (c->latency_every == CLI_LATENCY_AUTO)
 				c->latency_every = cli_latency_default(

@@ -35,6 +35,7 @@ struct cli_opts {
 	unsigned int capacity;
 	unsigned int payload_ns;
 	double deadline_s;		/* per run; 0: warm-up + time + 30 s */
+	double stall_s;			/* no progress: hung; 0: the default */
 	int quiet;
 };
 

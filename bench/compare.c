@@ -26,7 +26,7 @@
 #define COMPARE_MAX_RUNS	1024
 
 struct compare_row {
-	char cell[160];
+	char cell[256];
 	size_t na, nb;
 	double base, new, ratio, lo, hi, p;
 	bool bimodal, wide;
@@ -293,7 +293,8 @@ compare_docs(const cJSON *base, const cJSON *new, const struct compare_opts *o,
 	const cJSON *cb, *ca;
 	cJSON *rows = cJSON_CreateArray();
 	struct compare_row r;
-	int matched = 0, regressed = 0;
+	int matched = 0, measured = 0, regressed = 0;
+	double v[COMPARE_MAX_RUNS];
 	char *text;
 
 	if (!o->allow_other_machine && compare_machine(base, new, err,
@@ -303,11 +304,16 @@ compare_docs(const cJSON *base, const cJSON *new, const struct compare_opts *o,
 	}
 	cJSON_ArrayForEach(cb, cJSON_GetObjectItem(new, "cells")) {
 		results_cell_key(cb, true, r.cell, sizeof(r.cell));
-		matched += compare_find(base, r.cell) != NULL;
+		if ((ca = compare_find(base, r.cell)) == NULL)
+			continue;
+		matched++;
+		measured += compare_values(ca, o->metric, v) > 0 &&
+		    compare_values(cb, o->metric, v) > 0;
 	}
-	if (matched == 0) {
-		snprintf(err, errlen, "no cell of one file matches a cell of "
-		    "the other");
+	if (matched == 0 || measured == 0) {
+		snprintf(err, errlen, matched == 0 ? "no cell of one file "
+		    "matches a cell of the other" : "--metric %s: no matched "
+		    "cell has it in an ok run of both files", o->metric);
 		cJSON_Delete(rows);
 		return COMPARE_BAD_INPUT;
 	}

@@ -1,7 +1,7 @@
 /*
  * main.c - the dispatchbench command: the only file that prints usage and
  * decides exit statuses. 0 success, 1 a run failed, 2 bad input, 130
- * interrupted.
+ * interrupted by SIGINT, 143 by SIGTERM.
  */
 #include <math.h>
 #include <stdio.h>
@@ -27,7 +27,7 @@ static const char usage[] =
 "                         [--warmup S] [--time S] [--reps N] [--out FILE.json]\n"
 "                         [--spins N] [--wake every|lazy] [--pool N]\n"
 "                         [--keepalive S] [--capacity N] [--payload-ns N]\n"
-"                         [--deadline S] [--quiet]\n"
+"                         [--deadline S] [--stall S] [--quiet]\n"
 "       dispatchbench compare BASE.json NEW.json [--threshold PCT] [--alpha A]\n"
 "                         [--format table|markdown|json] [--metric FIELD]\n"
 "                         [--allow-other-machine]\n"
@@ -228,7 +228,7 @@ cmd_ab(int argc, char **argv, int all_argc, char **all_argv)
 	arms[0].out = outs[0];
 	arms[1].out = outs[1];
 	rc = runner_sweep(&o, cells, n, arms, 2, all_argc, all_argv);
-	if (rc != RUNNER_INTERRUPTED) {
+	if (rc < RUNNER_INTERRUPTED) {
 		printf("\n");
 		cmp = compare_docs(arms[0].doc, arms[1].doc, &co, stdout, err,
 		    sizeof(err));
@@ -368,11 +368,11 @@ cmd_advise(int argc, char **argv, int all_argc, char **all_argv)
 	rc = advise_doc(&o, &a, all_argc, all_argv, &doc, err, sizeof(err));
 	if (rc == EXIT_USAGE)
 		return bad(err);
-	if (rc == RUNNER_INTERRUPTED || advise_rows(doc, o.disps[0]->name,
+	if (rc >= RUNNER_INTERRUPTED || advise_rows(doc, o.disps[0]->name,
 	    o.disps[0]->flags & DISP_USES_QUEUE ? o.queues[0]->name : "-",
 	    o.coroutines[0], load, rows, &n, err, sizeof(err)) != 0) {
 		cJSON_Delete(doc);
-		return rc == RUNNER_INTERRUPTED ? rc : bad(err);
+		return rc >= RUNNER_INTERRUPTED ? rc : bad(err);
 	}
 	advise_choose(rows, n, &a.target, &pick);
 	if (load != NULL)
@@ -513,9 +513,11 @@ main(int argc, char **argv)
 		return cmd_ab(argc - 2, argv + 2, argc, argv);
 	if (strcmp(cmd, "advise") == 0)
 		return cmd_advise(argc - 2, argv + 2, argc, argv);
-	if (strcmp(cmd, "list") == 0 && argc == 2)
+	if ((strcmp(cmd, "list") == 0 || strcmp(cmd, "topo") == 0) && argc > 2)
+		return bad("list and topo take no arguments");
+	if (strcmp(cmd, "list") == 0)
 		return cmd_list();
-	if (strcmp(cmd, "topo") == 0 && argc == 2)
+	if (strcmp(cmd, "topo") == 0)
 		return cmd_topo();
 	if (strcmp(cmd, "help") == 0 || strcmp(cmd, "--help") == 0 ||
 	    strcmp(cmd, "-h") == 0) {

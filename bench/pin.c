@@ -22,14 +22,18 @@ static int
 pin_plan_compact(struct pin_plan *p)
 {
 	int i, n = hwloc_get_nbobjs_by_type(p->topo, HWLOC_OBJ_PU);
+	hwloc_const_cpuset_t pu;
+	unsigned int k = 0;
 
 	if (n <= 0 || pin_sets_alloc(p, (unsigned int)n) != 0)
 		return -1;
 	for (i = 0; i < n; i++) {
-		p->sets[i] = hwloc_bitmap_dup(
-		    hwloc_get_obj_by_type(p->topo, HWLOC_OBJ_PU, i)->cpuset);
+		pu = hwloc_get_obj_by_type(p->topo, HWLOC_OBJ_PU, i)->cpuset;
+		if (hwloc_bitmap_isincluded(pu, p->usable))
+			p->sets[k++] = hwloc_bitmap_dup(pu);
 	}
-	return 0;
+	p->nsets = k;
+	return k > 0 ? 0 : -1;
 }
 
 static int
@@ -37,15 +41,23 @@ pin_plan_scatter(struct pin_plan *p)
 {
 	hwloc_obj_t root = hwloc_get_root_obj(p->topo);
 	int i, n = hwloc_get_nbobjs_by_type(p->topo, HWLOC_OBJ_PU);
+	unsigned int k = 0;
 
 	if (n <= 0 || pin_sets_alloc(p, (unsigned int)n) != 0)
 		return -1;
 	for (i = 0; i < n; i++)
 		p->sets[i] = hwloc_bitmap_alloc();
 	hwloc_distrib(p->topo, &root, 1, p->sets, (unsigned int)n, INT_MAX, 0);
-	for (i = 0; i < n; i++)
+	/* Spread over the machine, then keep the PUs the process may use. */
+	for (i = 0; i < n; i++) {
 		hwloc_bitmap_singlify(p->sets[i]);
-	return 0;
+		if (hwloc_bitmap_isincluded(p->sets[i], p->usable))
+			p->sets[k++] = p->sets[i];
+		else
+			hwloc_bitmap_free(p->sets[i]);
+	}
+	p->nsets = k;
+	return k > 0 ? 0 : -1;
 }
 
 static int
@@ -75,6 +87,11 @@ pin_plan_list(struct pin_plan *p, const char *spec, char *err, size_t errlen)
 		}
 		p->sets[i] = hwloc_bitmap_dup(
 		    hwloc_get_obj_by_type(p->topo, HWLOC_OBJ_PU, (int)pu)->cpuset);
+		if (!hwloc_bitmap_isincluded(p->sets[i], p->usable)) {
+			snprintf(err, errlen, "--pin: PU %ld is outside the CPUs "
+			    "this process may run on (taskset or cpuset)", pu);
+			return -1;
+		}
 	}
 	return 0;
 }
@@ -91,6 +108,10 @@ pin_plan_init(struct pin_plan *p, const char *spec, char *err, size_t errlen)
 		snprintf(err, errlen, "hwloc could not load the topology");
 		return -1;
 	}
+	p->usable = hwloc_bitmap_alloc();
+	if (hwloc_get_cpubind(p->topo, p->usable, HWLOC_CPUBIND_PROCESS) != 0)
+		hwloc_bitmap_copy(p->usable,
+		    hwloc_topology_get_allowed_cpuset(p->topo));
 	if (strcmp(spec, "none") == 0)
 		return 0;
 	if (strcmp(spec, "compact") == 0)
@@ -115,6 +136,8 @@ pin_plan_fini(struct pin_plan *p)
 		hwloc_bitmap_free(p->sets[i]);
 	free(p->sets);
 	p->sets = NULL;
+	hwloc_bitmap_free(p->usable);
+	p->usable = NULL;
 	if (p->topo != NULL)
 		hwloc_topology_destroy(p->topo);
 	p->topo = NULL;

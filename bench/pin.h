@@ -5,7 +5,9 @@
  * binds itself to set i mod n. Plans: none (no binding), compact (PUs in
  * logical order: fill a core, then the next), scatter (hwloc_distrib:
  * spread over packages and cores first), or an explicit comma-separated
- * list of logical PU indices.
+ * list of logical PU indices. A plan never leaves the CPUs the process
+ * was started on (taskset, a cgroup's cpuset): a PU outside them is an
+ * error, and compact and scatter use only them.
  */
 #ifndef BENCH_PIN_H
 #define BENCH_PIN_H
@@ -17,6 +19,7 @@
 
 struct pin_plan {
 	hwloc_topology_t topo;
+	hwloc_bitmap_t usable;		/* the process's own binding (taskset) */
 	hwloc_bitmap_t *sets;		/* NULL for none */
 	unsigned int nsets;
 };

@@ -20,6 +20,7 @@
 #include "measure.h"
 #include "results.h"
 #include "runner.h"
+#include "watchdog.h"
 
 #define RUNNER_GRACE_S	30.0	/* start-up and shutdown beyond the window */
 #define RUNNER_ARGS	32
@@ -101,6 +102,10 @@ runner_child_args(const struct cli_opts *o, const struct cell *c,
 		workload_profile_format(&c->profile, buf[b], 48);
 		ARG(buf[b++]);
 	}
+	if (c->stall_s > 0) {
+		ARG("--stall");
+		ARGF("%.17g", c->stall_s);
+	}
 	if (c->latency_every != cli_latency_default(&c->profile)) {
 		ARG("--latency-every");
 		ARGF("%u", c->latency_every);
@@ -163,6 +168,7 @@ runner_child(const struct cli_opts *o, const struct cell *c,
     const struct runner_arm *arm)
 {
 	char buf[RUNNER_ARGS][48], *argv[RUNNER_ARGS * 2], *text = NULL;
+	char *stacks = NULL;
 	double deadline = measure_now() + (o->deadline_s > 0 ? o->deadline_s :
 	    o->win.warmup_s + o->win.time_s + RUNNER_GRACE_S);
 	int fds[2], status = 0, eof;
@@ -183,6 +189,9 @@ runner_child(const struct cli_opts *o, const struct cell *c,
 	close(fds[1]);
 	eof = pid > 0 && runner_collect(fds[0], deadline, &text, &len);
 	close(fds[0]);
+	/* Past its deadline: what its threads were doing, then kill it. */
+	if (pid > 0 && !eof && !runner_interrupted)
+		stacks = watchdog_stacks(pid);
 	if (pid > 0 && !eof)
 		kill(pid, SIGKILL);
 	if (pid > 0)
@@ -197,6 +206,9 @@ runner_child(const struct cli_opts *o, const struct cell *c,
 		run = runner_status("crashed", strsignal(WTERMSIG(status)));
 	else if ((run = cJSON_Parse(text != NULL ? text : "")) == NULL)
 		run = runner_status("failed", "the run printed no result");
+	if (stacks != NULL)
+		cJSON_AddStringToObject(run, "stacks", stacks);
+	free(stacks);
 	if (eof)
 		free(text);
 	return run;
@@ -452,12 +464,15 @@ runner_sweep(const struct cli_opts *o, const struct cell *cells, size_t n,
 		if (!runner_interrupted)
 			cJSON_ReplaceItemInObject(arms[a].doc, "complete",
 			    cJSON_CreateTrue());
+		else
+			cJSON_AddStringToObject(arms[a].doc, "interrupted_by",
+			    runner_interrupted == SIGINT ? "SIGINT" : "SIGTERM");
 		results_memory_fits(arms[a].doc);
 		runner_save(arms[a].doc, arms[a].out);
 		printf("\n%s: %s\n", runner_interrupted ?
 		    "interrupted, partial results in" : "results in", arms[a].out);
 	}
 	if (runner_interrupted)
-		return RUNNER_INTERRUPTED;
+		return RUNNER_INTERRUPTED + runner_interrupted;
 	return failed ? RUNNER_RUN_FAILED : RUNNER_OK;
 }

@@ -11,7 +11,7 @@
 
 #define RUNNER_OK		0	/* every run measured and checked */
 #define RUNNER_RUN_FAILED	1	/* some run failed, hung or crashed */
-#define RUNNER_INTERRUPTED	130	/* SIGINT/SIGTERM: partial file */
+#define RUNNER_INTERRUPTED	128	/* + the signal: partial file */
 
 #define RUNNER_ARM_WORDS	16
 
@@ -31,7 +31,9 @@ struct runner_arm {
 int runner_arm_parse(struct runner_arm *arm, char *command);
 
 /*
- * Runs every cell reps times for each arm. With two arms the runs of a
+ * Runs every cell reps times for each arm. Returns RUNNER_OK,
+ * RUNNER_RUN_FAILED, or RUNNER_INTERRUPTED plus the signal (130 for
+ * SIGINT, 143 for SIGTERM). With two arms the runs of a
  * cell alternate A B B A, so a drift of the machine hits both alike.
  */
 int runner_sweep(const struct cli_opts *o, const struct cell *cells,

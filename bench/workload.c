@@ -343,6 +343,15 @@ workload_count(struct workload *w, uint64_t *per)
 	return sum;
 }
 
+void
+workload_abandon(struct workload *w)
+{
+
+	/* On `inline` the starter runs the coroutines: it may never return. */
+	pthread_detach(w->starter);
+	return;
+}
+
 bool
 workload_stop(struct workload *w, double timeout_s)
 {
@@ -352,8 +361,7 @@ workload_stop(struct workload *w, double timeout_s)
 	atomic_store(&w->stop, 1);
 	while (atomic_load(&w->retired) < w->n) {
 		if (measure_now() > deadline) {
-			/* Abandoned: on `inline` it may never return. */
-			pthread_detach(w->starter);
+			workload_abandon(w);
 			return false;
 		}
 		nanosleep(&nap, NULL);

@@ -136,6 +136,9 @@ void workload_latency(struct workload *w, struct hist_snap *s, int sign);
 /* Blocking resumptions so far. */
 uint64_t workload_blocked(struct workload *w);
 
+/* Gives up on a workload whose dispatcher hung: nothing will join it. */
+void workload_abandon(struct workload *w);
+
 /* After the dispatcher's shutdown: every dispatch ran exactly once? */
 void workload_check(struct workload *w, uint64_t ran, struct workload_check *c);
 

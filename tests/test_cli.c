@@ -2,6 +2,7 @@
  * test_cli.c - bad input gets one clear line on stderr and exit status 2,
  * and a tiny real sweep writes a results file `plot` can read.
  */
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,7 +16,7 @@
 
 /* Plain arrays: parameters are copied into each test's own process. */
 struct bad_case {
-	char args[80];
+	char args[160];
 	char says[32];		/* words the one line must contain */
 };
 
@@ -70,6 +71,26 @@ static struct bad_case bad_cases[] = {
 	{ "advise --from /nonexistent.json", "cannot read" },
 	{ "advise --from @TRUNCATED", "not valid JSON" },
 	{ "advise --from @CELLA --blocking 5:0.1", "no shared" },
+	{ "advise --from", "needs a value" },
+	{ "run --warmup -1", "out of range" },
+	{ "run --out ''", "empty file name" },
+	{ "run --pool 0", "out of range" },
+	{ "run --keepalive 0", "out of range" },
+	{ "run --capacity 0", "out of range" },
+	{ "run --payload-ns x", "not a number" },
+	{ "run --deadline 0.5", "out of range" },
+	{ "run --stall 0", "out of range" },
+	{ "run --coroutines 0", "out of range" },
+	{ "run extra", "unexpected argument" },
+	{ "taskset -c 0 run --pin 1", "outside the CPUs" },
+	{ "cell --workers 1,2", "exactly one cell" },
+	{ "compare @CELLA @CELLA --alpha 2", "out of range" },
+	{ "compare @RUNA @RUNA --metric nosuch", "no matched cell" },
+	{ "ab --a " DB_BINARY, "needs --a" },
+	{ "plot @CELLA -o", "usage" },
+	{ "plot", "usage" },
+	{ "list extra", "no arguments" },
+	{ "topo extra", "no arguments" },
 };
 
 static void
@@ -105,8 +126,13 @@ run(const char *args, char *err, size_t len)
 	size_t n;
 
 	close(fd);
-	snprintf(cmd, sizeof(cmd), "%s %s >/dev/null 2>%s", DB_BINARY, args,
-	    path);
+	/* "taskset -c 0 ARGS": the binary run on CPU 0 only. */
+	if (strncmp(args, "taskset -c 0 ", 13) == 0)
+		snprintf(cmd, sizeof(cmd), "taskset -c 0 %s %s >/dev/null 2>%s",
+		    DB_BINARY, args + 13, path);
+	else
+		snprintf(cmd, sizeof(cmd), "%s %s >/dev/null 2>%s", DB_BINARY,
+		    args, path);
 	status = system(cmd);
 	f = fopen(path, "r");
 	n = fread(err, 1, len - 1, f);
@@ -155,6 +181,10 @@ ParameterizedTest(struct bad_case *c, cli, bad_input, .timeout = 30)
 	write_cell("/tmp/dbtest-CELLA.json", "X", 2);
 	write_cell("/tmp/dbtest-CELLB.json", "X", 4);
 	write_cell("/tmp/dbtest-MACHINEB.json", "Y", 2);
+	write_file("/tmp/dbtest-RUNA.json", "{\"context\": {\"schema\": 1}, "
+	    "\"cells\": [{\"dispatcher\": \"shared\", \"queue\": \"lfseg\", "
+	    "\"workers\": 2, \"coroutines\": 64, \"summary\": {}, \"runs\": "
+	    "[{\"status\": \"ok\", \"cpu_us_per_dispatch\": 0.5}]}]}");
 	expand(c->args, args, sizeof(args));
 	status = run(args, err, sizeof(err));
 	cr_assert_eq(status, 2, "`%s` exited %d", args, status);
@@ -193,4 +223,101 @@ Test(cli, tiny_sweep_writes_results_and_plots, .timeout = 300)
 	cr_assert_eq(status, 0, "plot exited %d: %s", status, err);
 	cr_assert_eq(access("/tmp/cpu_per_dispatch.png", R_OK), 0);
 	cr_assert_eq(access("/tmp/cpu_per_dispatch.svg", R_OK), 0);
+}
+
+/* The number of runs the results file holds now; -1 if unreadable. */
+static int
+runs_in(const char *path)
+{
+	const cJSON *cell;
+	char msg[512];
+	cJSON *doc;
+	int n = 0;
+
+	if (results_read(path, &doc, msg, sizeof(msg)) != 0)
+		return -1;
+	cJSON_ArrayForEach(cell, cJSON_GetObjectItem(doc, "cells"))
+		n += cJSON_GetArraySize(cJSON_GetObjectItem(cell, "runs"));
+	cJSON_Delete(doc);
+	return n;
+}
+
+static int signals[] = { SIGINT, SIGTERM };
+
+ParameterizedTestParameters(cli, a_signal_keeps_every_measured_run)
+{
+
+	return cr_make_param_array(int, signals, 2);
+}
+
+/*
+ * A real sweep, interrupted once it has measured a few runs: the file is
+ * valid, says it is partial and why, keeps those runs, and the exit status
+ * is 128 + the signal.
+ */
+ParameterizedTest(int *sig, cli, a_signal_keeps_every_measured_run,
+    .timeout = 120)
+{
+	char path[64], msg[512];
+	const cJSON *cell, *run;
+	int status, kept;
+	cJSON *doc;
+	pid_t pid;
+
+	snprintf(path, sizeof(path), "/tmp/dbtest-signal-%d.json", *sig);
+	unlink(path);
+	if ((pid = fork()) == 0) {
+		freopen("/dev/null", "w", stdout);
+		execl(DB_BINARY, DB_BINARY, "run", "--dispatcher", "inline,shared",
+		    "--workers", "2", "--warmup", "0", "--time", "0.05", "--reps",
+		    "100", "--out", path, (char *)NULL);
+		_exit(127);
+	}
+	while (runs_in(path) < 3)
+		usleep(20000);
+	kill(pid, *sig);
+	cr_assert_eq(waitpid(pid, &status, 0), pid);
+	cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 128 + *sig,
+	    "exit status %d", WEXITSTATUS(status));
+	cr_assert_eq(results_read(path, &doc, msg, sizeof(msg)), 0, "%s", msg);
+	cr_assert(cJSON_IsFalse(cJSON_GetObjectItem(doc, "complete")));
+	cr_assert_str_eq(cJSON_GetObjectItem(doc, "interrupted_by")->valuestring,
+	    *sig == SIGINT ? "SIGINT" : "SIGTERM");
+	kept = 0;
+	cJSON_ArrayForEach(cell, cJSON_GetObjectItem(doc, "cells"))
+		cJSON_ArrayForEach(run, cJSON_GetObjectItem(cell, "runs")) {
+			cr_assert_str_eq(cJSON_GetObjectItem(run,
+			    "status")->valuestring, "ok");
+			kept++;
+		}
+	cr_assert(kept >= 3 && kept < 200, "%d runs kept", kept);
+	cJSON_Delete(doc);
+}
+
+/* A run past its deadline is killed and recorded hung, and the sweep goes on. */
+Test(cli, a_run_past_its_deadline_is_killed_and_the_sweep_goes_on,
+    .timeout = 120)
+{
+	char err[4096], msg[512];
+	const cJSON *cell, *r;
+	int status, hung = 0;
+	cJSON *doc;
+
+	status = run("run --dispatcher inline,shared --workers 2 --reps 1 "
+	    "--warmup 0 --time 5 --deadline 1 --out /tmp/dbtest-deadline.json",
+	    err, sizeof(err));
+	cr_assert_eq(status, 1, "exit %d: %s", status, err);
+	cr_assert_eq(results_read("/tmp/dbtest-deadline.json", &doc, msg,
+	    sizeof(msg)), 0, "%s", msg);
+	cJSON_ArrayForEach(cell, cJSON_GetObjectItem(doc, "cells"))
+		cJSON_ArrayForEach(r, cJSON_GetObjectItem(cell, "runs")) {
+			hung += strcmp(cJSON_GetObjectItem(r,
+			    "status")->valuestring, "hung") == 0;
+			if (access("/usr/bin/gdb", X_OK) == 0)
+				cr_assert(strstr(cJSON_GetObjectItem(r,
+				    "stacks")->valuestring, "Thread") != NULL);
+		}
+	cr_assert_eq(hung, 2, "both cells ran and were killed");
+	cr_assert(cJSON_IsTrue(cJSON_GetObjectItem(doc, "complete")));
+	cJSON_Delete(doc);
 }

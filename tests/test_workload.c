@@ -7,6 +7,7 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <criterion/criterion.h>
 #include <criterion/parameterized.h>
@@ -275,5 +276,60 @@ Test(workload, latency_is_sampled_at_its_rate, .timeout = 60)
 	run = cell_run(&c, &win);
 	cr_assert_eq(num(run, "latency_samples"), 0);
 	cr_assert_null(cJSON_GetObjectItem(run, "latency_p50_us"));
+	cJSON_Delete(run);
+}
+
+/* A design that hangs: after PLANT_AT dispatches it runs none. */
+static void
+hanging_dispatch(struct dispatcher *d, struct disp_task *t)
+{
+	struct faulty *f = (struct faulty *)d;
+
+	if (atomic_fetch_add(&f->n, 1) < PLANT_AT)
+		disp_dispatch(f->inner, t);
+	return;
+}
+
+static int
+hanging_create(struct dispatcher **dp, const struct disp_config *cfg)
+{
+	static const struct disp_ops ops = { .name = "hanging",
+	    .dispatch = hanging_dispatch, .shutdown = faulty_shutdown };
+	struct faulty *f = calloc(1, sizeof(*f));
+
+	f->base.ops = &ops;
+	*dp = &f->base;
+	return disp_shared.create(&f->inner, cfg);
+}
+
+/*
+ * The watchdog declares the run hung, and keeps what it could see: every
+ * coroutine's progress, every thread's state, and the stacks.
+ */
+Test(workload, a_hanging_design_is_reported_hung, .timeout = 120)
+{
+	static const struct disp_ops hanging = { .name = "hanging",
+	    .create = hanging_create };
+	struct cell c = { .disp = &hanging, .queue = &queue_lfseg,
+	    .workers = 2, .coroutines = 8, .pin = "none",
+	    .spins = DISP_SPINS_DEFAULT, .keepalive_s = 60, .capacity = 4096,
+	    .stall_s = 0.5 };
+	struct cell_window win = { 0.1, 30 };
+	cJSON *run = cell_run(&c, &win), *wd, *threads;
+	const char *stacks;
+
+	cr_assert_str_eq(cJSON_GetObjectItem(run, "status")->valuestring, "hung");
+	cr_assert_not(cJSON_IsTrue(cJSON_GetObjectItem(run, "count_ok")));
+	wd = cJSON_GetObjectItem(run, "watchdog");
+	cr_assert(num(wd, "stalled_s") >= 0.5);
+	cr_assert_eq(cJSON_GetArraySize(cJSON_GetObjectItem(wd,
+	    "coroutine_resumptions")), 8);
+	threads = cJSON_GetObjectItem(wd, "threads");
+	cr_assert(cJSON_GetArraySize(threads) >= 3, "the workers and main");
+	cr_assert(cJSON_IsString(cJSON_GetObjectItem(cJSON_GetArrayItem(threads,
+	    0), "wchan")));
+	stacks = cJSON_GetObjectItem(wd, "stacks")->valuestring;
+	if (access("/usr/bin/gdb", X_OK) == 0)
+		cr_assert(strstr(stacks, "Thread") != NULL, "%s", stacks);
 	cJSON_Delete(run);
 }

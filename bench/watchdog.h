@@ -1,0 +1,49 @@
+/*
+ * watchdog.h - a run whose progress stops is a hung run, not a slow one.
+ *
+ * A thread looks at the workload's resumption count every
+ * WATCHDOG_TICK_MS; when it has not moved for stall_s, the run is
+ * declared hung and what can be had of its state is kept: each
+ * coroutine's progress, each thread's scheduler state and wait channel
+ * (/proc), and the stacks of every thread when gdb is installed.
+ */
+#ifndef BENCH_WATCHDOG_H
+#define BENCH_WATCHDOG_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+
+#include <cjson/cJSON.h>
+
+#include "workload.h"
+
+#define WATCHDOG_TICK_MS	100
+#define WATCHDOG_STALL_S	10.0	/* default, and never under 2 blocks */
+
+struct watchdog {
+	struct workload *w;
+	double stall_s;
+	pthread_t tid;
+	_Atomic int stop;
+	_Atomic int fired;
+	cJSON *report;			/* when fired: what was seen */
+};
+
+/* Stall time for a profile: the default, or long enough for its blocks. */
+double watchdog_stall_for(const struct workload_profile *p, double asked);
+
+int watchdog_start(struct watchdog *wd, struct workload *w, double stall_s);
+
+/* True once the run has been declared hung (wd->report is then set). */
+bool watchdog_fired(struct watchdog *wd);
+
+/* Stops the thread; the report, if any, stays in wd->report. */
+void watchdog_stop(struct watchdog *wd);
+
+/*
+ * The stacks of every thread of process pid, by gdb in batch mode; NULL if
+ * gdb is missing or cannot attach. The caller frees.
+ */
+char *watchdog_stacks(pid_t pid);
+
+#endif /* BENCH_WATCHDOG_H */
