@@ -318,6 +318,15 @@ results_write(const cJSON *doc, const char *path)
 	return error;
 }
 
+/* A whole number from lo to RESULTS_MAX_COUNT: readers cast it. */
+static bool
+results_count(const cJSON *cell, const char *name, double lo)
+{
+	double v = results_num(cell, name);
+
+	return v >= lo && v <= RESULTS_MAX_COUNT && v == (double)(long)v;
+}
+
 int
 results_validate(const cJSON *doc, char *err, size_t errlen)
 {
@@ -343,8 +352,8 @@ results_validate(const cJSON *doc, char *err, size_t errlen)
 	cJSON_ArrayForEach(cell, cells) {
 		if (!cJSON_IsString(cJSON_GetObjectItem(cell, "dispatcher")) ||
 		    !cJSON_IsString(cJSON_GetObjectItem(cell, "queue")) ||
-		    !cJSON_IsNumber(cJSON_GetObjectItem(cell, "workers")) ||
-		    !cJSON_IsNumber(cJSON_GetObjectItem(cell, "coroutines")) ||
+		    !results_count(cell, "workers", 0) ||
+		    !results_count(cell, "coroutines", 1) ||
 		    !cJSON_IsObject(cJSON_GetObjectItem(cell, "summary"))) {
 			snprintf(err, errlen, "malformed cell in results file");
 			return -1;
@@ -359,7 +368,7 @@ results_read(const char *path, cJSON **docp, char *err, size_t errlen)
 	FILE *f = fopen(path, "r");
 	char *text = NULL;
 	size_t len = 0, cap = 0, r;
-	cJSON *doc;
+	int rc;
 
 	if (f == NULL) {
 		snprintf(err, errlen, "cannot read %s: %s", path, strerror(errno));
@@ -376,11 +385,20 @@ results_read(const char *path, cJSON **docp, char *err, size_t errlen)
 	} while (r > 0);
 	fclose(f);
 	text[len] = '\0';
-	doc = cJSON_ParseWithLength(text, len);
+	rc = results_parse(text, len, docp, path, err, errlen);
 	free(text);
+	return rc;
+}
+
+int
+results_parse(const char *text, size_t len, cJSON **docp, const char *name,
+    char *err, size_t errlen)
+{
+	cJSON *doc = cJSON_ParseWithLength(text, len);
+
 	if (doc == NULL) {
 		snprintf(err, errlen, "%s is not valid JSON (truncated or "
-		    "not a results file)", path);
+		    "not a results file)", name);
 		return -1;
 	}
 	if (results_validate(doc, err, errlen) != 0) {

@@ -11,6 +11,7 @@
 #include <cjson/cJSON.h>
 
 #define RESULTS_SCHEMA	1
+#define RESULTS_MAX_COUNT	1000000	/* workers, coroutines */
 
 /* What could skew a number: machine, cpuset, kernel, build, binary. */
 cJSON *results_context(int argc, char **argv);
@@ -49,5 +50,9 @@ int results_validate(const cJSON *doc, char *err, size_t errlen);
 
 /* Reads and validates a results file; -1 with a one-line reason if bad. */
 int results_read(const char *path, cJSON **docp, char *err, size_t errlen);
+
+/* The same from len bytes of text; name is what err calls it. */
+int results_parse(const char *text, size_t len, cJSON **docp,
+    const char *name, char *err, size_t errlen);
 
 #endif /* BENCH_RESULTS_H */

@@ -90,6 +90,8 @@ static struct bad_case bad_cases[] = {
 	{ "plot @CELLA -o", "usage" },
 	{ "plot", "usage" },
 	{ "list extra", "no arguments" },
+	{ "advise --from @HUGE", "malformed cell" },
+	{ "compare @HUGE @CELLA", "malformed cell" },
 	{ "topo extra", "no arguments" },
 };
 
@@ -181,6 +183,10 @@ ParameterizedTest(struct bad_case *c, cli, bad_input, .timeout = 30)
 	write_cell("/tmp/dbtest-CELLA.json", "X", 2);
 	write_cell("/tmp/dbtest-CELLB.json", "X", 4);
 	write_cell("/tmp/dbtest-MACHINEB.json", "Y", 2);
+	/* Found by the fuzzer: a width no reader can hold. */
+	write_file("/tmp/dbtest-HUGE.json", "{\"context\": {\"schema\": 1}, "
+	    "\"cells\": [{\"dispatcher\": \"shared\", \"queue\": \"lfseg\", "
+	    "\"workers\": 1e30, \"coroutines\": 64, \"summary\": {}}]}");
 	write_file("/tmp/dbtest-RUNA.json", "{\"context\": {\"schema\": 1}, "
 	    "\"cells\": [{\"dispatcher\": \"shared\", \"queue\": \"lfseg\", "
 	    "\"workers\": 2, \"coroutines\": 64, \"summary\": {}, \"runs\": "

@@ -19,8 +19,9 @@
 
 #include "dispatcher.h"
 #include "measure.h"
+#include "scale.h"
 
-#define DISPATCHERS	8		/* dispatching threads, > cores */
+#define DISPATCHERS	8	/* dispatching threads, > cores; DB_STRESS_DISPATCHERS */
 /*
  * ck_ring's MPMC push reserves a slot, then waits for every earlier
  * producer to publish: with more pushing threads than cores, a producer
@@ -30,7 +31,7 @@
  * tests push ck_ring through two producers and four consumers.
  */
 #define DISPATCHERS_RING	1
-#define PER_DISPATCHER	100000
+#define TASKS		800000		/* DB_STRESS_TASKS */
 
 struct once_task {
 	struct disp_task task;
@@ -75,6 +76,7 @@ wait_for(_Atomic uint64_t *counter, uint64_t n)
 struct feeder {
 	struct dispatcher *d;
 	struct once_task *tasks;
+	size_t n;
 	pthread_t tid;
 };
 
@@ -82,9 +84,9 @@ static void *
 feed(void *arg)
 {
 	struct feeder *f = arg;
-	int i;
+	size_t i;
 
-	for (i = 0; i < PER_DISPATCHER; i++)
+	for (i = 0; i < f->n; i++)
 		disp_dispatch(f->d, &f->tasks[i].task);
 	return NULL;
 }
@@ -107,21 +109,22 @@ ParameterizedTestParameters(dispatcher, each_task_runs_once)
 	return cr_make_param_array(int, pairs, n);
 }
 
-ParameterizedTest(int *pair, dispatcher, each_task_runs_once, .timeout = 300)
+ParameterizedTest(int *pair, dispatcher, each_task_runs_once, .timeout = 7200)
 {
 	const struct disp_ops *ops = disp_at((size_t)*pair / 8);
 	const struct queue_ops *q = queue_at((size_t)*pair % 8);
+	int k, nf = (q->flags & Q_BOUNDED) ? DISPATCHERS_RING :
+	    (int)scale("DB_STRESS_DISPATCHERS", DISPATCHERS);
+	size_t per = scale("DB_STRESS_TASKS", TASKS) / (size_t)nf, total, i;
+	struct feeder *f = calloc((size_t)nf, sizeof(*f));
 	struct disp_config cfg;
-	struct feeder f[DISPATCHERS];
 	struct disp_stats st;
 	struct dispatcher *d;
-	size_t total, i;
 	struct once_task *tasks;
-	int k, nf = (q->flags & Q_BOUNDED) ? DISPATCHERS_RING : DISPATCHERS;
 
-	cr_assert_not_null(q, "queue index %d", *pair % 8);
-	total = (size_t)nf * PER_DISPATCHER;
+	total = (size_t)nf * per;
 	tasks = calloc(total, sizeof(*tasks));
+	cr_assert(f != NULL && tasks != NULL);
 	cfg = config(4, q->name);
 	cfg.queue_capacity = 64;		/* small: the spill is used */
 	cr_assert_eq(ops->create(&d, &cfg), 0, "%s: create", ops->name);
@@ -129,7 +132,7 @@ ParameterizedTest(int *pair, dispatcher, each_task_runs_once, .timeout = 300)
 		tasks[i].task = (struct disp_task)DISP_TASK_INIT(once_run);
 	atomic_store(&done, 0);
 	for (k = 0; k < nf; k++) {
-		f[k] = (struct feeder){ d, tasks + (size_t)k * PER_DISPATCHER, 0 };
+		f[k] = (struct feeder){ d, tasks + (size_t)k * per, per, 0 };
 		pthread_create(&f[k].tid, NULL, feed, &f[k]);
 	}
 	for (k = 0; k < nf; k++)
@@ -143,6 +146,7 @@ ParameterizedTest(int *pair, dispatcher, each_task_runs_once, .timeout = 300)
 	cr_assert_eq(st.ran, total, "%s: ran %lu of %zu", ops->name,
 	    (unsigned long)st.ran, total);
 	free(tasks);
+	free(f);
 }
 
 /* limited(k): an atomic high-water mark of tasks running at once. */

@@ -14,6 +14,7 @@
 #include <criterion/parameterized.h>
 
 #include "queue.h"
+#include "scale.h"
 
 /*
  * Six threads on two cores. Two producers, and consumers that nap when
@@ -25,7 +26,7 @@
  */
 #define STRESS_PRODUCERS	2
 #define STRESS_CONSUMERS	4
-#define STRESS_PER_PRODUCER	600000		/* 1.2 million items */
+#define STRESS_ITEMS		1200000
 
 /* Items are even, non-NULL pointers: producer in the high bits. */
 #define TAG(p, seq)	((void *)(uintptr_t)(((((uint64_t)(p) << 32) | (seq)) + 1) << 1))
@@ -103,6 +104,8 @@ struct stress {
 	_Atomic int order_broken;
 	_Atomic int doubled;
 	uint64_t total;
+	unsigned int producers;
+	uint32_t per_producer;
 };
 
 struct stress_thread {
@@ -117,7 +120,7 @@ stress_producer(void *arg)
 	struct stress_thread *t = arg;
 	uint32_t seq;
 
-	for (seq = 0; seq < STRESS_PER_PRODUCER; seq++) {
+	for (seq = 0; seq < t->s->per_producer; seq++) {
 		while (!queue_push(t->s->q, TAG(t->id, seq)))
 			sched_yield();		/* bounded and full: wait */
 	}
@@ -130,12 +133,12 @@ stress_consumer(void *arg)
 	struct stress_thread *t = arg;
 	struct stress *s = t->s;
 	struct timespec nap = { 0, 20000 };
-	int64_t last[STRESS_PRODUCERS];
+	int64_t *last = malloc(s->producers * sizeof(*last));
 	unsigned int p;
 	uint64_t slot;
 	void *v;
 
-	for (p = 0; p < STRESS_PRODUCERS; p++)
+	for (p = 0; p < s->producers; p++)
 		last[p] = -1;
 	while (atomic_load(&s->consumed) < s->total) {
 		if (!queue_pop(s->q, &v)) {
@@ -143,7 +146,7 @@ stress_consumer(void *arg)
 			continue;
 		}
 		p = TAG_P(v);
-		slot = (uint64_t)p * STRESS_PER_PRODUCER + TAG_SEQ(v);
+		slot = (uint64_t)p * s->per_producer + TAG_SEQ(v);
 		if (atomic_exchange(&s->seen[slot], 1) != 0)
 			atomic_store(&s->doubled, 1);
 		/* What one consumer sees of one producer comes in order. */
@@ -152,32 +155,44 @@ stress_consumer(void *arg)
 		last[p] = TAG_SEQ(v);
 		atomic_fetch_add(&s->consumed, 1);
 	}
+	free(last);
 	return NULL;
 }
 
 ParameterizedTestParameters(queue, stress_mpmc) { return queue_params(); }
-ParameterizedTest(size_t *i, queue, stress_mpmc, .timeout = 600)
+/*
+ * DB_STRESS_ITEMS, _PRODUCERS and _CONSUMERS scale it (the `stress`
+ * target); a bounded ring keeps two producers, for the convoy above, and
+ * gives the others to consumers.
+ */
+ParameterizedTest(size_t *i, queue, stress_mpmc, .timeout = 7200)
 {
 	const struct queue_ops *ops = queue_at(*i);
-	struct stress_thread prod[STRESS_PRODUCERS], cons[STRESS_CONSUMERS];
-	struct stress s = { .total = (uint64_t)STRESS_PRODUCERS * STRESS_PER_PRODUCER };
+	unsigned long threads = scale("DB_STRESS_PRODUCERS", STRESS_PRODUCERS) +
+	    scale("DB_STRESS_CONSUMERS", STRESS_CONSUMERS);
+	struct stress_thread *t = calloc(threads, sizeof(*t));
+	struct stress s = { .producers = (unsigned int)scale(
+	    "DB_STRESS_PRODUCERS", STRESS_PRODUCERS) };
 	unsigned int k;
 	uint64_t n, lost = 0;
 
+	if (ops->flags & Q_BOUNDED && s.producers > STRESS_PRODUCERS)
+		s.producers = STRESS_PRODUCERS;
+	s.per_producer = (uint32_t)(scale("DB_STRESS_ITEMS", STRESS_ITEMS) /
+	    s.producers);
+	s.total = (uint64_t)s.producers * s.per_producer;
 	cr_assert_eq(ops->create(&s.q, 1024), 0);
 	s.seen = calloc(s.total, 1);
-	for (k = 0; k < STRESS_CONSUMERS; k++) {
-		cons[k] = (struct stress_thread){ .s = &s, .id = k };
-		pthread_create(&cons[k].tid, NULL, stress_consumer, &cons[k]);
+	cr_assert(t != NULL && s.seen != NULL);
+	/* Threads 0..producers-1 produce, the rest consume. */
+	for (k = 0; k < threads; k++) {
+		t[k] = (struct stress_thread){ .s = &s, .id = k };
+		pthread_create(&t[k].tid, NULL, k < s.producers ?
+		    stress_producer : stress_consumer, &t[k]);
 	}
-	for (k = 0; k < STRESS_PRODUCERS; k++) {
-		prod[k] = (struct stress_thread){ .s = &s, .id = k };
-		pthread_create(&prod[k].tid, NULL, stress_producer, &prod[k]);
-	}
-	for (k = 0; k < STRESS_PRODUCERS; k++)
-		pthread_join(prod[k].tid, NULL);
-	for (k = 0; k < STRESS_CONSUMERS; k++)
-		pthread_join(cons[k].tid, NULL);
+	for (k = 0; k < threads; k++)
+		pthread_join(t[k].tid, NULL);
+	free(t);
 	cr_assert_not(atomic_load(&s.doubled), "%s: an item came out twice",
 	    ops->name);
 	for (n = 0; n < s.total; n++)

@@ -1,0 +1,56 @@
+/*
+ * fuzz_results.c - libFuzzer target: any bytes through the results
+ * reader, and every valid document through what reads one: the summaries,
+ * the memory fits, compare against itself, and advise's rows.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "advise.h"
+#include "compare.h"
+#include "results.h"
+
+static void
+fuzz_consumers(cJSON *doc)
+{
+	struct advise_row rows[ADVISE_MAX_ROWS];
+	struct workload_profile load;
+	struct compare_opts co;
+	struct advise_pick pick;
+	struct advise_target t = { 0 };
+	char err[512], reason[512];
+	const cJSON *cell;
+	FILE *devnull = fopen("/dev/null", "w");
+	size_t n;
+
+	cJSON_ArrayForEach(cell, cJSON_GetObjectItem(doc, "cells"))
+		cJSON_Delete(results_summary(cJSON_GetObjectItem(cell, "runs")));
+	results_memory_fits(doc);
+	compare_defaults(&co);
+	co.allow_other_machine = true;
+	compare_docs(doc, doc, &co, devnull, err, sizeof(err));
+	workload_profile_parse(&load, "sleep:5:0.25", err, sizeof(err));
+	if (advise_rows(doc, "shared", "lfseg", 64, &load, rows, &n, err,
+	    sizeof(err)) == 0) {
+		advise_choose(rows, n, &t, &pick);
+		advise_reason(rows, n, &t, &pick, reason, sizeof(reason));
+	}
+	fclose(devnull);
+	return;
+}
+
+int
+LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	char err[512];
+	cJSON *doc;
+
+	if (results_parse((const char *)data, size, &doc, "input", err,
+	    sizeof(err)) == 0) {
+		fuzz_consumers(doc);
+		cJSON_Delete(doc);
+	}
+	return 0;
+}
