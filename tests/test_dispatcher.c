@@ -145,6 +145,8 @@ ParameterizedTest(int *pair, dispatcher, each_task_runs_once, .timeout = 7200)
 		    atomic_load(&tasks[i].runs));
 	cr_assert_eq(st.ran, total, "%s: ran %lu of %zu", ops->name,
 	    (unsigned long)st.ran, total);
+	printf("%s/%s: %zu tasks from %d dispatching threads\n", ops->name,
+	    q->name, total, nf);
 	free(tasks);
 	free(f);
 }

@@ -7,6 +7,7 @@
 #include <sched.h>
 #include <stdatomic.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
 
@@ -193,6 +194,8 @@ ParameterizedTest(size_t *i, queue, stress_mpmc, .timeout = 7200)
 	for (k = 0; k < threads; k++)
 		pthread_join(t[k].tid, NULL);
 	free(t);
+	printf("%s: %lu items, %u producers, %lu consumers\n", ops->name,
+	    (unsigned long)s.total, s.producers, threads - s.producers);
 	cr_assert_not(atomic_load(&s.doubled), "%s: an item came out twice",
 	    ops->name);
 	for (n = 0; n < s.total; n++)
