@@ -11,8 +11,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
+#include <sys/syscall.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <criterion/criterion.h>
 #include <criterion/parameterized.h>
@@ -335,11 +336,26 @@ Test(dispatcher, rendezvous_bounded_queues_instead_of_recursing, .timeout = 120)
 
 static size_t design_index[] = { 0, 1, 2, 3, 4, 5, 6, 7 };
 
+/* A thread that only says who it is. */
 static void *
-nothing(void *arg)
+helper_main(void *arg)
 {
 
-	return arg;
+	*(pid_t *)arg = (pid_t)syscall(SYS_gettid);
+	return NULL;
+}
+
+/* Until /proc stops listing it: pthread_join returns a moment before. */
+static void
+wait_gone(pid_t tid)
+{
+	char path[64];
+	int k;
+
+	snprintf(path, sizeof(path), "/proc/self/task/%d", (int)tid);
+	for (k = 0; k < 1000 && access(path, F_OK) == 0; k++)
+		usleep(1000);
+	return;
 }
 
 ParameterizedTestParameters(dispatcher, shutdown_joins_every_thread)
@@ -357,11 +373,13 @@ ParameterizedTest(size_t *i, dispatcher, shutdown_joins_every_thread, .timeout =
 	struct disp_stats st;
 	struct dispatcher *d;
 	pthread_t helper;
+	pid_t helper_tid;
 	int k;
 
 	/* A runtime's helper threads (a sanitizer's) start with the first. */
-	pthread_create(&helper, NULL, nothing, NULL);
+	pthread_create(&helper, NULL, helper_main, &helper_tid);
 	pthread_join(helper, NULL);
+	wait_gone(helper_tid);
 	before = measure_status("Threads");
 	cr_assert_eq(ops->create(&d, &cfg), 0);
 	atomic_store(&done, 0);
