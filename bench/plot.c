@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "plot.h"
 #include "results.h"
@@ -25,6 +26,9 @@ static const struct plot_figure plot_figures[] = {
 	    "context switches per dispatch" },
 	{ "latency_p99_us", "latency_p99",
 	    "dispatch latency p99, µs (dispatch to start, sampled)" },
+	{ "threads_peak", "threads", "threads alive (most seen in the window)" },
+	{ "rss_anon_peak_kb", "rss_anon",
+	    "anonymous RSS, kB (most seen in the window)" },
 };
 
 static void
@@ -148,8 +152,10 @@ plot_figure(const cJSON *doc, const struct plot_figure *fig, const char *dir,
 	n = plot_data(cJSON_GetObjectItem(doc, "cells"), fig, data, series, 64,
 	    tics, sizeof(tics), &xmax);
 	fclose(data);
-	if (n == 0)
+	if (n == 0) {		/* a file from before the field existed */
+		unlink(datpath);
 		return 0;
+	}
 	plot_clauses(series, n, datpath, clauses, sizeof(clauses));
 	for (i = 0; i < 2; i++) {
 		if ((gp = popen("gnuplot", "w")) == NULL) {

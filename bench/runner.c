@@ -410,6 +410,62 @@ runner_arm_context(struct runner_arm *arm)
 	return;
 }
 
+/* m:ss, or h:mm:ss. */
+static const char *
+runner_clock(double s, char *buf, size_t len)
+{
+	long t = (long)(s + 0.5);
+
+	if (t >= 3600)
+		snprintf(buf, len, "%ld:%02ld:%02ld", t / 3600, t / 60 % 60,
+		    t % 60);
+	else
+		snprintf(buf, len, "%ld:%02ld", t / 60, t % 60);
+	return buf;
+}
+
+static bool
+runner_tty(const struct cli_opts *o)
+{
+
+	return !o->quiet && isatty(STDERR_FILENO);
+}
+
+/*
+ * On a terminal: the run about to start (i of total) and the time left,
+ * from the time runs have taken so far (before the first, from the
+ * window).
+ */
+static void
+runner_progress(const struct cli_opts *o, const struct cell *c, size_t i,
+    size_t total, double started)
+{
+	double done = measure_now() - started, per = i > 1 ?
+	    done / (double)(i - 1) : o->win.warmup_s + o->win.time_s + 0.5;
+	char w[16], wl[64], el[32], left[32];
+
+	if (!runner_tty(o))
+		return;
+	snprintf(w, sizeof(w), c->workers == CELL_UNBOUNDED ? "inf" : "%u",
+	    c->workers);
+	workload_profile_format(&c->profile, wl, sizeof(wl));
+	fprintf(stderr, "\r\033[K[%zu/%zu] %s/%s w=%s c=%u %s  %s elapsed, "
+	    "about %s left", i, total, c->disp->name, c->queue != NULL ?
+	    c->queue->name : "-", w, c->coroutines, wl,
+	    runner_clock(done, el, sizeof(el)),
+	    runner_clock(per * (double)(total - i + 1), left, sizeof(left)));
+	return;
+}
+
+static void
+runner_progress_clear(const struct cli_opts *o)
+{
+
+	if (runner_tty(o))
+		fputs("\r\033[K", stderr);
+	return;
+}
+
 /* One run of cell ci for one arm, recorded, printed and saved. */
 static int
 runner_one(const struct cli_opts *o, const struct cell *c, size_t ci,
@@ -427,6 +483,7 @@ runner_one(const struct cli_opts *o, const struct cell *c, size_t ci,
 	cJSON_AddItemToArray(cJSON_GetObjectItem(cell, "runs"), run);
 	cJSON_ReplaceItemInObject(cell, "summary", results_summary(
 	    cJSON_GetObjectItem(cell, "runs")));
+	runner_progress_clear(o);
 	if (!o->quiet)
 		runner_print_run(i, total, c, arm, run);
 	runner_save(arm->doc, arm->out);
@@ -438,6 +495,7 @@ runner_sweep(const struct cli_opts *o, const struct cell *cells, size_t n,
     struct runner_arm *arms, int narms, int argc, char **argv)
 {
 	size_t rep, k, i = 0, total = n * o->reps * (size_t)narms, ci;
+	double started = measure_now();
 	int failed = 0, a, first;
 
 	runner_signals();
@@ -455,11 +513,14 @@ runner_sweep(const struct cli_opts *o, const struct cell *cells, size_t n,
 			for (a = 0; a < narms && !runner_interrupted; a++) {
 				struct runner_arm *arm = &arms[(a + first) % narms];
 
+				runner_progress(o, &cells[ci], ++i, total,
+				    started);
 				failed |= runner_one(o, &cells[ci], ci, rep, arm,
-				    ++i, total);
+				    i, total);
 			}
 		}
 	}
+	runner_progress_clear(o);
 	for (a = 0; a < narms; a++) {
 		if (!runner_interrupted)
 			cJSON_ReplaceItemInObject(arms[a].doc, "complete",

@@ -327,3 +327,26 @@ Test(cli, a_run_past_its_deadline_is_killed_and_the_sweep_goes_on,
 	cr_assert(cJSON_IsTrue(cJSON_GetObjectItem(doc, "complete")));
 	cJSON_Delete(doc);
 }
+
+/* Progress goes to a terminal (script(1) gives one), never to a file. */
+Test(cli, progress_only_on_a_terminal, .timeout = 120)
+{
+	static const char sweep[] = "run --dispatcher inline,shared --workers 2 "
+	    "--reps 2 --warmup 0 --time 0.05 --out /tmp/dbtest-progress.json";
+	char cmd[1024], err[4096], text[8192];
+	size_t n;
+	FILE *f;
+
+	cr_assert_eq(run(sweep, err, sizeof(err)), 0, "%s", err);
+	cr_assert_null(strstr(err, "left"), "progress in a file: %s", err);
+	snprintf(cmd, sizeof(cmd), "script -qfec '%s %s' /dev/null "
+	    ">/tmp/dbtest-tty.txt 2>&1", DB_BINARY, sweep);
+	cr_assert_eq(system(cmd), 0);
+	f = fopen("/tmp/dbtest-tty.txt", "r");
+	cr_assert_not_null(f);
+	n = fread(text, 1, sizeof(text) - 1, f);
+	text[n] = '\0';
+	fclose(f);
+	cr_assert_not_null(strstr(text, "[3/4] "), "%s", text);
+	cr_assert_not_null(strstr(text, "left"), "%s", text);
+}
