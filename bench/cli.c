@@ -275,6 +275,12 @@ cli_option(struct cli_opts *o, const char *opt, const char *v, char *err,
 		o->out = v;
 		return 0;
 	}
+	if (strcmp(opt, "--format") == 0) {
+		if (export_format_parse(v, &o->format) != 0)
+			return cli_error(err, errlen, "--format: '%s' is not "
+			    "table, csv, markdown, json or gbench", v);
+		return 0;
+	}
 	if (strcmp(opt, "--wake") == 0) {
 		if (strcmp(v, "every") == 0)
 			o->wake = DISP_WAKE_EVERY;

@@ -9,6 +9,7 @@
 #include <stddef.h>
 
 #include "cell.h"
+#include "export.h"
 
 #define CLI_MAX_LIST	64
 
@@ -37,6 +38,7 @@ struct cli_opts {
 	double deadline_s;		/* per run; 0: warm-up + time + 30 s */
 	double stall_s;			/* no progress: hung; 0: the default */
 	int quiet;
+	enum export_format format;	/* of the summary `run` prints */
 };
 
 /* Defaults: the default sweep. */

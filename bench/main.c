@@ -13,6 +13,7 @@
 #include "advise.h"
 #include "cli.h"
 #include "compare.h"
+#include "export.h"
 #include "measure.h"
 #include "pin.h"
 #include "plot.h"
@@ -28,6 +29,7 @@ static const char usage[] =
 "                         [--spins N] [--wake every|lazy] [--pool N]\n"
 "                         [--keepalive S] [--capacity N] [--payload-ns N]\n"
 "                         [--deadline S] [--stall S] [--quiet]\n"
+"                         [--format table|csv|markdown|json|gbench]\n"
 "       dispatchbench compare BASE.json NEW.json [--threshold PCT] [--alpha A]\n"
 "                         [--format table|markdown|json] [--metric FIELD]\n"
 "                         [--allow-other-machine]\n"
@@ -37,6 +39,7 @@ static const char usage[] =
 "                         [--blocking [sleep:|spin:]MS:SHARE] [--rate OPS]\n"
 "                         [--p99 MS] [--from RESULTS.json] [run options]\n"
 "       dispatchbench plot RESULTS.json [-o DIR]\n"
+"       dispatchbench export RESULTS.json [--format table|csv|markdown|json|gbench]\n"
 "       dispatchbench list\n"
 "       dispatchbench topo\n"
 "LIST is comma-separated; A..B is the powers of two from A to B.\n"
@@ -115,8 +118,9 @@ cmd_run(int argc, char **argv, int all_argc, char **all_argv)
 	arm.words[0] = self;
 	arm.out = o.out;
 	rc = runner_sweep(&o, cells, n, &arm, 1, all_argc, all_argv);
-	if (!o.quiet)
-		runner_print_summary(arm.doc);
+	/* With --quiet and a format, stdout holds the export alone. */
+	if (!o.quiet || o.format != EXPORT_TABLE)
+		export_write(stdout, arm.doc, o.format);
 	cJSON_Delete(arm.doc);
 	free(cells);
 	return rc;
@@ -384,7 +388,7 @@ cmd_advise(int argc, char **argv, int all_argc, char **all_argv)
 	advise_print(stdout, rows, n, &a.target, &pick, load, o.coroutines[0],
 	    measure_cpus());
 	results_memory_fits(doc);
-	runner_print_memory_fits(doc);
+	export_memory_fits(stdout, doc);
 	cJSON_Delete(doc);
 	return rc;
 }
@@ -460,6 +464,37 @@ out:
 	return rc == EXIT_USAGE ? bad(err) : rc;
 }
 
+/* A results file in another format. */
+static int
+cmd_export(int argc, char **argv)
+{
+	enum export_format f = EXPORT_TABLE;
+	const char *path = NULL;
+	char err[512];
+	cJSON *doc;
+	int i;
+
+	for (i = 0; i < argc; i++) {
+		if (strcmp(argv[i], "--format") == 0 && i + 1 < argc) {
+			if (export_format_parse(argv[++i], &f) != 0)
+				return bad("--format: not table, csv, markdown, "
+				    "json or gbench");
+		} else if (argv[i][0] != '-' && path == NULL)
+			path = argv[i];
+		else
+			return bad("usage: dispatchbench export RESULTS.json "
+			    "[--format table|csv|markdown|json|gbench]");
+	}
+	if (path == NULL)
+		return bad("usage: dispatchbench export RESULTS.json "
+		    "[--format table|csv|markdown|json|gbench]");
+	if (results_read(path, &doc, err, sizeof(err)) != 0)
+		return bad(err);
+	export_write(stdout, doc, f);
+	cJSON_Delete(doc);
+	return 0;
+}
+
 static int
 cmd_plot(int argc, char **argv)
 {
@@ -507,6 +542,8 @@ main(int argc, char **argv)
 		return cmd_cell(argc - 2, argv + 2);
 	if (strcmp(cmd, "plot") == 0)
 		return cmd_plot(argc - 2, argv + 2);
+	if (strcmp(cmd, "export") == 0)
+		return cmd_export(argc - 2, argv + 2);
 	if (strcmp(cmd, "compare") == 0)
 		return cmd_compare(argc - 2, argv + 2);
 	if (strcmp(cmd, "ab") == 0)

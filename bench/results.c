@@ -184,7 +184,7 @@ results_summary(const cJSON *runs)
 	return summary;
 }
 
-static double
+double
 results_num(const cJSON *o, const char *name)
 {
 	const cJSON *f = cJSON_GetObjectItemCaseSensitive(o, name);
@@ -192,7 +192,7 @@ results_num(const cJSON *o, const char *name)
 	return cJSON_IsNumber(f) ? f->valuedouble : NAN;
 }
 
-static const char *
+const char *
 results_str(const cJSON *o, const char *name, const char *missing)
 {
 	const cJSON *f = cJSON_GetObjectItemCaseSensitive(o, name);

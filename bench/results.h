@@ -13,6 +13,10 @@
 #define RESULTS_SCHEMA	1
 #define RESULTS_MAX_COUNT	1000000	/* workers, coroutines */
 
+/* A number field of o, NAN if absent; a string field, missing if absent. */
+double results_num(const cJSON *o, const char *name);
+const char *results_str(const cJSON *o, const char *name, const char *missing);
+
 /* What could skew a number: machine, cpuset, kernel, build, binary. */
 cJSON *results_context(int argc, char **argv);
 

@@ -256,77 +256,6 @@ runner_print_run(size_t i, size_t total, const struct cell *c,
 	return;
 }
 
-static double
-runner_median(const cJSON *summary, const char *field)
-{
-
-	return runner_num(cJSON_GetObjectItem(summary, field), "median");
-}
-
-static void
-runner_print_cell(const cJSON *cell)
-{
-	const cJSON *s = cJSON_GetObjectItemCaseSensitive(cell, "summary");
-	const cJSON *f = cJSON_GetObjectItemCaseSensitive(s,
-	    "cpu_us_per_dispatch"), *bi = cJSON_GetObjectItem(f, "bimodal");
-	char w[16];
-
-	snprintf(w, sizeof(w), runner_num(cell, "workers") == 0 ?
-	    "inf" : "%.0f", runner_num(cell, "workers"));
-	printf("%-10s %-6s %7s %5.0f %-12s ", runner_str(cell, "dispatcher"),
-	    runner_str(cell, "queue"), w, runner_num(cell, "coroutines"),
-	    runner_str(cell, "workload"));
-	if (f == NULL) {
-		printf("no ok run %.0f/%.0f\n", runner_num(s, "runs_ok"),
-		    runner_num(s, "runs"));
-		return;
-	}
-	printf("%8.3f [%7.3f-%8.3f] %5.2f %11.0f %10.4f %6.0f %9.1f %7.1f "
-	    "%7.0f %2.0f/%-2.0f", runner_num(f, "median"), runner_num(f, "min"),
-	    runner_num(f, "max"), runner_num(f, "cv"),
-	    runner_median(s, "ops_per_s"),
-	    runner_median(s, "ctx_switches_per_dispatch"),
-	    runner_median(s, "threads_peak"),
-	    runner_median(s, "latency_p99_us"),
-	    runner_median(s, "rss_anon_peak_kb") / 1024,
-	    runner_median(s, "starved"), runner_num(s, "runs_ok"),
-	    runner_num(s, "runs"));
-	if (bi != NULL)
-		printf("  two regimes: %.0f of %.0f runs above %.3g",
-		    runner_num(bi, "runs_above"), runner_num(s, "runs_ok"),
-		    runner_num(bi, "boundary"));
-	printf("\n");
-	return;
-}
-
-void
-runner_print_summary(const cJSON *doc)
-{
-	const cJSON *cell;
-
-	printf("\n%-10s %-6s %7s %5s %-12s %-28s %5s %11s %10s %6s %9s %7s "
-	    "%7s %5s\n", "dispatcher", "queue", "workers", "coros", "workload",
-	    "CPU us/dispatch med [min-max]", "cv", "ops/s", "ctxsw/disp",
-	    "thr", "p99 us", "anon MB", "starved", "ok");
-	cJSON_ArrayForEach(cell, cJSON_GetObjectItem(doc, "cells"))
-		runner_print_cell(cell);
-	runner_print_memory_fits(doc);
-	return;
-}
-
-void
-runner_print_memory_fits(const cJSON *doc)
-{
-	const cJSON *fit;
-
-	cJSON_ArrayForEach(fit, cJSON_GetObjectItem(doc, "memory_fits"))
-		printf("memory: %.1f kB per thread + %.0f kB (r2 %.2f, %.0f "
-		    "widths) for %s\n", runner_num(fit, "kb_per_thread"),
-		    runner_num(fit, "intercept_kb"), runner_num(fit, "r2"),
-		    runner_num(fit, "points"), runner_str(fit, "cells"));
-	return;
-}
-
 static cJSON *
 runner_doc(const struct cli_opts *o, const struct cell *cells, size_t n,
     int argc, char **argv)
@@ -530,8 +459,10 @@ runner_sweep(const struct cli_opts *o, const struct cell *cells, size_t n,
 			    runner_interrupted == SIGINT ? "SIGINT" : "SIGTERM");
 		results_memory_fits(arms[a].doc);
 		runner_save(arms[a].doc, arms[a].out);
-		printf("\n%s: %s\n", runner_interrupted ?
-		    "interrupted, partial results in" : "results in", arms[a].out);
+		if (!o->quiet)
+			printf("\n%s: %s\n", runner_interrupted ?
+			    "interrupted, partial results in" : "results in",
+			    arms[a].out);
 	}
 	if (runner_interrupted)
 		return RUNNER_INTERRUPTED + runner_interrupted;

@@ -39,10 +39,4 @@ int runner_arm_parse(struct runner_arm *arm, char *command);
 int runner_sweep(const struct cli_opts *o, const struct cell *cells,
     size_t ncells, struct runner_arm *arms, int narms, int argc, char **argv);
 
-/* Per cell: the median and spread of the headline and its companions. */
-void runner_print_summary(const cJSON *doc);
-
-/* The anonymous memory each added thread costs, per worker sweep. */
-void runner_print_memory_fits(const cJSON *doc);
-
 #endif /* BENCH_RUNNER_H */

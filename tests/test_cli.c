@@ -93,6 +93,10 @@ static struct bad_case bad_cases[] = {
 	{ "advise --from @HUGE", "malformed cell" },
 	{ "compare @HUGE @CELLA", "malformed cell" },
 	{ "topo extra", "no arguments" },
+	{ "run --format html", "table, csv, markdown" },
+	{ "export", "usage" },
+	{ "export @CELLA --format yaml", "not table, csv" },
+	{ "export @TRUNCATED", "not valid JSON" },
 };
 
 static void
@@ -349,4 +353,164 @@ Test(cli, progress_only_on_a_terminal, .timeout = 120)
 	fclose(f);
 	cr_assert_not_null(strstr(text, "[3/4] "), "%s", text);
 	cr_assert_not_null(strstr(text, "left"), "%s", text);
+}
+
+/* A results file of two cells, three ok runs each, one failed run. */
+static void
+write_runs(const char *path)
+{
+	char text[4096];
+	size_t used;
+	int c, r;
+
+	used = (size_t)snprintf(text, sizeof(text), "{\"context\": {\"schema\": "
+	    "1, \"date\": \"2026-11-30T00:00:00Z\", \"online_cpus\": 2}, "
+	    "\"cells\": [");
+	for (c = 0; c < 2; c++) {
+		used += (size_t)snprintf(text + used, sizeof(text) - used,
+		    "%s{\"dispatcher\": \"shared\", \"queue\": \"lfseg\", "
+		    "\"workers\": %d, \"coroutines\": 64, \"workload\": \"resume\", "
+		    "\"summary\": {\"runs\": 4, \"runs_ok\": 3, "
+		    "\"cpu_us_per_dispatch\": {\"median\": 0.5, \"min\": 0.4, "
+		    "\"max\": 0.6, \"cv\": 0.1}}, \"runs\": [{\"status\": \"failed\"}",
+		    c ? ", " : "", c ? 0 : 8);
+		for (r = 0; r < 3; r++)
+			used += (size_t)snprintf(text + used, sizeof(text) - used,
+			    ", {\"status\": \"ok\", \"dispatches\": 1000000, "
+			    "\"wall_s\": 0.8, \"cpu_s\": %.2f, \"ops_per_s\": 312500, "
+			    "\"ctx_switches_per_dispatch\": 0.001}", 0.4 + 0.1 * r);
+		used += (size_t)snprintf(text + used, sizeof(text) - used, "]}");
+	}
+	snprintf(text + used, sizeof(text) - used, "]}");
+	write_file(path, text);
+}
+
+/* The output of `dispatchbench ARGS` (stdout), into buf. */
+static void
+output_of(const char *args, char *buf, size_t len)
+{
+	char cmd[1024];
+	size_t n;
+	FILE *p;
+
+	snprintf(cmd, sizeof(cmd), "%s %s", DB_BINARY, args);
+	p = popen(cmd, "r");
+	cr_assert_not_null(p);
+	n = fread(buf, 1, len - 1, p);
+	buf[n] = '\0';
+	cr_assert_eq(pclose(p), 0, "`%s` failed", args);
+}
+
+static int
+lines_of(const char *s)
+{
+	int n = 0;
+
+	for (; *s != '\0'; s++)
+		n += *s == '\n';
+	return n;
+}
+
+Test(cli, export_writes_csv_markdown_and_json_rows)
+{
+	char out[16384];
+	cJSON *rows;
+
+	write_runs("/tmp/dbtest-runs.json");
+	output_of("export /tmp/dbtest-runs.json --format csv", out, sizeof(out));
+	cr_assert_eq(lines_of(out), 3, "a header and a row per cell:\n%s", out);
+	cr_assert(strncmp(out, "dispatcher,queue,workers,", 25) == 0, "%s", out);
+	cr_assert_not_null(strstr(out, "\nshared,lfseg,inf,64,resume,3,4,0.5,"),
+	    "%s", out);
+	output_of("export /tmp/dbtest-runs.json --format markdown", out,
+	    sizeof(out));
+	cr_assert_eq(lines_of(out), 4, "%s", out);
+	cr_assert_not_null(strstr(out, "\n|---|"), "%s", out);
+	output_of("export /tmp/dbtest-runs.json --format json", out, sizeof(out));
+	rows = cJSON_Parse(out);
+	cr_assert(cJSON_IsArray(rows) && cJSON_GetArraySize(rows) == 2, "%s",
+	    out);
+	cr_assert(cJSON_IsNull(cJSON_GetObjectItem(cJSON_GetArrayItem(rows, 0),
+	    "latency_p99_us")), "a figure no run has is null");
+	cJSON_Delete(rows);
+}
+
+/* Every key of an entry of google-benchmark's own output, same JSON type. */
+static void
+same_shape(const cJSON *ours, const cJSON *ref, const char *what)
+{
+	const cJSON *f, *o;
+
+	cJSON_ArrayForEach(f, ref) {
+		if (strcmp(f->string, "ops_per_s") == 0)
+			continue;	/* the reference's own counter */
+		o = cJSON_GetObjectItemCaseSensitive(ours, f->string);
+		cr_assert_not_null(o, "%s: no \"%s\"", what, f->string);
+		cr_assert_eq(o->type & 0xff, f->type & 0xff, "%s: \"%s\" has "
+		    "another JSON type", what, f->string);
+	}
+}
+
+static const cJSON *
+first_of(const cJSON *benchmarks, const char *run_type)
+{
+	const cJSON *b;
+
+	cJSON_ArrayForEach(b, benchmarks)
+		if (strcmp(cJSON_GetObjectItem(b, "run_type")->valuestring,
+		    run_type) == 0)
+			return b;
+	return NULL;
+}
+
+/*
+ * The gbench export has the shape of google-benchmark's JSON reporter (a
+ * file libbenchmark 1.7.1 wrote, tests/data), and its own compare.py
+ * reads two of them.
+ */
+Test(cli, export_gbench_reads_as_google_benchmark, .timeout = 120)
+{
+	static char out[65536], ref_text[16384];
+	cJSON *ours, *ref;
+	const cJSON *b;
+	FILE *f;
+	size_t n;
+	int k = 0;
+
+	write_runs("/tmp/dbtest-runs.json");
+	output_of("export /tmp/dbtest-runs.json --format gbench", out,
+	    sizeof(out));
+	f = fopen(DB_TEST_DATA "/gbench-reference.json", "r");
+	cr_assert_not_null(f);
+	n = fread(ref_text, 1, sizeof(ref_text) - 1, f);
+	ref_text[n] = '\0';
+	fclose(f);
+	ours = cJSON_Parse(out);
+	ref = cJSON_Parse(ref_text);
+	cr_assert(ours != NULL && ref != NULL);
+	same_shape(cJSON_GetObjectItem(ours, "context"),
+	    cJSON_GetObjectItem(ref, "context"), "context");
+	same_shape(first_of(cJSON_GetObjectItem(ours, "benchmarks"),
+	    "iteration"), first_of(cJSON_GetObjectItem(ref, "benchmarks"),
+	    "iteration"), "iteration");
+	same_shape(first_of(cJSON_GetObjectItem(ours, "benchmarks"),
+	    "aggregate"), first_of(cJSON_GetObjectItem(ref, "benchmarks"),
+	    "aggregate"), "aggregate");
+	/* 2 cells x (3 ok runs + mean, median, stddev, cv). */
+	cJSON_ArrayForEach(b, cJSON_GetObjectItem(ours, "benchmarks"))
+		k++;
+	cr_assert_eq(k, 14);
+	b = first_of(cJSON_GetObjectItem(ours, "benchmarks"), "iteration");
+	cr_assert_float_eq(cJSON_GetObjectItem(b, "cpu_time")->valuedouble,
+	    400.0, 1e-9, "ns of CPU per dispatch");
+	cJSON_Delete(ours);
+	cJSON_Delete(ref);
+	f = fopen("/tmp/dbtest-gbench.json", "w");
+	fputs(out, f);
+	fclose(f);
+	cr_assert_eq(system("/usr/bin/python3 /usr/share/benchmark/compare.py "
+	    "benchmarks /tmp/dbtest-gbench.json /tmp/dbtest-gbench.json "
+	    ">/tmp/dbtest-gbench.txt 2>&1"), 0, "google-benchmark's compare.py "
+	    "(apt-get install libbenchmark-tools python3-scipy) could not "
+	    "read the export");
 }
