@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "compare.h"
+#include "plot.h"
 #include "results.h"
 #include "stats.h"
 
@@ -43,6 +44,7 @@ compare_defaults(struct compare_opts *o)
 	o->format = COMPARE_TABLE;
 	o->allow_other_machine = false;
 	o->metric = "cpu_us_per_dispatch";
+	o->plot_dir = NULL;
 	return;
 }
 
@@ -259,13 +261,41 @@ compare_row_json(const struct compare_row *r)
 	cJSON_AddNumberToObject(j, "ratio_hi", r->hi);
 	cJSON_AddNumberToObject(j, "p", r->p);
 	cJSON_AddBoolToObject(j, "bimodal", r->bimodal);
-	if (r->bimodal) {
-		cJSON_AddNumberToObject(j, "slow_base", r->slow_a);
-		cJSON_AddNumberToObject(j, "slow_new", r->slow_b);
-	}
+	cJSON_AddNumberToObject(j, "slow_base", r->bimodal ? r->slow_a : 0);
+	cJSON_AddNumberToObject(j, "slow_new", r->bimodal ? r->slow_b : 0);
 	cJSON_AddBoolToObject(j, "spread_wider_than_threshold", r->wide);
 	cJSON_AddStringToObject(j, "verdict", r->verdict);
 	return j;
+}
+
+/* A row as CSV (RFC 4180: a cell's name may hold commas, so it is quoted). */
+static void
+compare_csv_row(FILE *out, const cJSON *row, bool header)
+{
+	const cJSON *f;
+	const char *c;
+	int k = 0;
+
+	cJSON_ArrayForEach(f, row) {
+		fputs(k++ ? "," : "", out);
+		if (header) {
+			fputs(f->string, out);
+		} else if (cJSON_IsString(f)) {
+			fputc('"', out);
+			for (c = f->valuestring; *c != '\0'; c++) {
+				if (*c == '"')
+					fputc('"', out);
+				fputc(*c, out);
+			}
+			fputc('"', out);
+		} else if (cJSON_IsBool(f)) {
+			fputs(cJSON_IsTrue(f) ? "true" : "false", out);
+		} else if (isfinite(f->valuedouble)) {
+			fprintf(out, "%.6g", f->valuedouble);
+		}
+	}
+	fputc('\n', out);
+	return;
 }
 
 static void
@@ -324,18 +354,26 @@ compare_docs(const cJSON *base, const cJSON *new, const struct compare_opts *o,
 			continue;
 		compare_cell(&r, ca, cb, o);
 		regressed |= strcmp(r.verdict, "regressed") == 0;
-		if (o->format == COMPARE_JSON)
-			cJSON_AddItemToArray(rows, compare_row_json(&r));
-		else
+		cJSON_AddItemToArray(rows, compare_row_json(&r));
+		if (o->format == COMPARE_TABLE || o->format == COMPARE_MARKDOWN)
 			compare_print_row(out, &r, o);
 	}
 	if (o->format == COMPARE_JSON) {
 		text = cJSON_Print(rows);
 		fprintf(out, "%s\n", text);
 		free(text);
+	} else if (o->format == COMPARE_CSV) {
+		compare_csv_row(out, cJSON_GetArrayItem(rows, 0), true);
+		cJSON_ArrayForEach(ca, rows)
+			compare_csv_row(out, ca, false);
 	} else {
 		fprintf(out, "\n%d cells compared: %s\n", matched, regressed ?
 		    "REGRESSED" : "no regression");
+	}
+	if (o->plot_dir != NULL && plot_compare(rows, o->metric, o->threshold,
+	    o->plot_dir, err, errlen) != 0) {
+		cJSON_Delete(rows);
+		return COMPARE_BAD_INPUT;
 	}
 	cJSON_Delete(rows);
 	return regressed ? COMPARE_REGRESSED : COMPARE_NO_REGRESSION;

@@ -10,7 +10,8 @@
 
 #include <cjson/cJSON.h>
 
-enum compare_format { COMPARE_TABLE, COMPARE_MARKDOWN, COMPARE_JSON };
+enum compare_format { COMPARE_TABLE, COMPARE_MARKDOWN, COMPARE_JSON,
+	COMPARE_CSV };
 
 struct compare_opts {
 	double threshold;		/* the effect worth detecting, 0.05 = 5 % */
@@ -18,6 +19,7 @@ struct compare_opts {
 	enum compare_format format;
 	bool allow_other_machine;
 	const char *metric;		/* a run field; default cpu_us_per_dispatch */
+	const char *plot_dir;		/* draws ratio.png/.svg there; NULL: not */
 };
 
 #define COMPARE_NO_REGRESSION	0

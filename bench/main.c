@@ -31,7 +31,8 @@ static const char usage[] =
 "                         [--deadline S] [--stall S] [--quiet]\n"
 "                         [--format table|csv|markdown|json|gbench]\n"
 "       dispatchbench compare BASE.json NEW.json [--threshold PCT] [--alpha A]\n"
-"                         [--format table|markdown|json] [--metric FIELD]\n"
+"                         [--format table|markdown|json|csv] [--metric FIELD]\n"
+"                         [--plot DIR]\n"
 "                         [--allow-other-machine]\n"
 "       dispatchbench ab --a 'BIN [OPTS]' --b 'BIN [OPTS]' [run options]\n"
 "                         [--threshold PCT] [--alpha A] [--format F]\n"
@@ -141,13 +142,20 @@ parse_compare_option(struct compare_opts *o, const char *opt, const char *v,
 			o->format = COMPARE_MARKDOWN;
 		else if (strcmp(v, "json") == 0)
 			o->format = COMPARE_JSON;
+		else if (strcmp(v, "csv") == 0)
+			o->format = COMPARE_CSV;
 		else
 			return snprintf(err, errlen, "--format: '%s' is not "
-			    "table, markdown or json", v), -1;
+			    "table, markdown, json or csv", v), -1;
 		return 0;
 	}
 	if (strcmp(opt, "--metric") == 0) {
 		o->metric = v;
+		return 0;
+	}
+	if (strcmp(opt, "--plot") == 0) {
+		o->plot_dir = v;
+		mkdir(v, 0777);
 		return 0;
 	}
 	x = strtod(v, &end);
@@ -189,6 +197,7 @@ parse_ab(int argc, char **argv, struct runner_arm *arms,
 		if (i + 1 < argc && (strcmp(argv[i], "--threshold") == 0 ||
 		    strcmp(argv[i], "--alpha") == 0 ||
 		    strcmp(argv[i], "--format") == 0 ||
+		    strcmp(argv[i], "--plot") == 0 ||
 		    strcmp(argv[i], "--metric") == 0)) {
 			if (parse_compare_option(co, argv[i], argv[i + 1], err,
 			    errlen) != 0)

@@ -4,6 +4,7 @@
  * file writes its data and script.
  */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -195,6 +196,82 @@ plot_results(const cJSON *doc, const char *dir, char *err, size_t errlen)
 	for (i = 0; i < sizeof(plot_figures) / sizeof(plot_figures[0]); i++) {
 		if (plot_figure(doc, &plot_figures[i], dir, err, errlen) != 0)
 			return -1;
+	}
+	return 0;
+}
+
+/* "shared/lfseg w=8 c=64", and the workload when it blocks, of a key. */
+static void
+plot_short_cell(const char *key, char *buf, size_t len)
+{
+	const char *pin = strstr(key, " pin="), *last = strrchr(key, ' ');
+	int head = pin != NULL ? (int)(pin - key) : (int)strlen(key);
+
+	if (pin != NULL && strcmp(last, " resume") != 0)
+		snprintf(buf, len, "%.*s%s", head, key, last);
+	else
+		snprintf(buf, len, "%.*s", head, key);
+	return;
+}
+
+int
+plot_compare(const cJSON *rows, const char *metric, double threshold,
+    const char *dir, char *err, size_t errlen)
+{
+	const char *fmt[] = { "pngcairo size 1100,700 font ',10'",
+	    "svg size 1100,700" };
+	const char *ext[] = { "png", "svg" };
+	char datpath[4096], label[160];
+	const cJSON *row;
+	FILE *data, *gp;
+	int i, n = 0;
+
+	snprintf(datpath, sizeof(datpath), "%s/ratio.dat", dir);
+	if ((data = fopen(datpath, "w")) == NULL) {
+		snprintf(err, errlen, "cannot write %s: %s", datpath,
+		    strerror(errno));
+		return -1;
+	}
+	/* A cell in two regimes or with too few runs has no ratio to draw. */
+	cJSON_ArrayForEach(row, rows) {
+		plot_short_cell(cJSON_GetObjectItem(row, "cell")->valuestring,
+		    label, sizeof(label));
+		if (isfinite(cJSON_GetObjectItem(row, "ratio")->valuedouble) &&
+		    !cJSON_IsTrue(cJSON_GetObjectItem(row, "bimodal")))
+			fprintf(data, "%d %g %g %g \"%s\"\n", n,
+			    cJSON_GetObjectItem(row, "ratio")->valuedouble,
+			    cJSON_GetObjectItem(row, "ratio_lo")->valuedouble,
+			    cJSON_GetObjectItem(row, "ratio_hi")->valuedouble,
+			    label);
+		n++;
+	}
+	fclose(data);
+	for (i = 0; i < 2; i++) {
+		if ((gp = popen("gnuplot", "w")) == NULL) {
+			snprintf(err, errlen, "cannot run gnuplot "
+			    "(apt-get install gnuplot-nox)");
+			return -1;
+		}
+		fprintf(gp, "set terminal %s\nset output '%s/ratio.%s'\n"
+		    "set title \"NEW / BASE of %s per cell: Hodges-Lehmann "
+		    "ratio and its interval\\ninside the band (±%.0f %%) a "
+		    "difference is too small to matter\" noenhanced\n"
+		    "set xrange [-0.5:%g]\nset xtics rotate by -30 font ',8' "
+		    "noenhanced\nset ylabel 'NEW / BASE (below 1: NEW is "
+		    "lower)'\nset grid ytics\nset key top left noenhanced\n"
+		    "set style fill transparent solid 0.2 noborder\n"
+		    "set logscale y\nset bmargin 10\nset rmargin 12\n"
+		    "plot %g with filledcurves y1=%g title '±%.0f %% band', "
+		    "1 with lines dt 2 lc 'black' notitle, '%s' using 1:2:3:4:"
+		    "xtic(5) with yerrorbars pt 7 ps 1.2 lw 2 title 'ratio "
+		    "[interval]'\n", fmt[i], dir, ext[i], metric,
+		    threshold * 100, n - 0.5, 1 + threshold, 1 - threshold,
+		    threshold * 100, datpath);
+		if (pclose(gp) != 0) {
+			snprintf(err, errlen, "gnuplot failed drawing ratio.%s",
+			    ext[i]);
+			return -1;
+		}
 	}
 	return 0;
 }

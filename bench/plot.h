@@ -9,4 +9,11 @@
 /* Draws doc's figures into dir as PNG and SVG; 0, or -1 with err. */
 int plot_results(const cJSON *doc, const char *dir, char *err, size_t errlen);
 
+/*
+ * A comparison's rows (compare's JSON rows) as one picture, ratio.png and
+ * .svg in dir: each cell's ratio and interval, and the +-threshold band.
+ */
+int plot_compare(const cJSON *rows, const char *metric, double threshold,
+    const char *dir, char *err, size_t errlen);
+
 #endif /* BENCH_PLOT_H */

@@ -51,7 +51,7 @@ static struct bad_case bad_cases[] = {
 	{ "compare @CELLA @MACHINEB", "different machines" },
 	{ "compare @CELLA", "usage" },
 	{ "compare @CELLA @CELLA --threshold 0", "positive" },
-	{ "compare @CELLA @CELLA --format html", "table, markdown" },
+	{ "compare @CELLA @CELLA --format html", "table, markdown, json or csv" },
 	{ "ab --a /nonexistent --b /nonexistent", "not an executable" },
 	{ "ab --dispatcher shared", "needs --a" },
 	{ "run --workload nap:5:0.1", "not resume" },
@@ -378,7 +378,9 @@ write_runs(const char *path)
 			used += (size_t)snprintf(text + used, sizeof(text) - used,
 			    ", {\"status\": \"ok\", \"dispatches\": 1000000, "
 			    "\"wall_s\": 0.8, \"cpu_s\": %.2f, \"ops_per_s\": 312500, "
-			    "\"ctx_switches_per_dispatch\": 0.001}", 0.4 + 0.1 * r);
+			    "\"cpu_us_per_dispatch\": %.2f, "
+			    "\"ctx_switches_per_dispatch\": 0.001}", 0.4 + 0.1 * r,
+			    0.4 + 0.1 * r);
 		used += (size_t)snprintf(text + used, sizeof(text) - used, "]}");
 	}
 	snprintf(text + used, sizeof(text) - used, "]}");
@@ -513,4 +515,21 @@ Test(cli, export_gbench_reads_as_google_benchmark, .timeout = 120)
 	    ">/tmp/dbtest-gbench.txt 2>&1"), 0, "google-benchmark's compare.py "
 	    "(apt-get install libbenchmark-tools python3-scipy) could not "
 	    "read the export");
+}
+
+/* compare: CSV rows, and the ratio picture with its band. */
+Test(cli, compare_writes_csv_and_a_ratio_plot, .timeout = 60)
+{
+	char out[16384];
+
+	write_runs("/tmp/dbtest-runs.json");
+	system("rm -rf /tmp/dbtest-ratio");
+	output_of("compare /tmp/dbtest-runs.json /tmp/dbtest-runs.json "
+	    "--allow-other-machine --format csv --plot /tmp/dbtest-ratio", out,
+	    sizeof(out));
+	cr_assert_eq(lines_of(out), 3, "%s", out);
+	cr_assert(strncmp(out, "cell,runs_base,runs_new,", 24) == 0, "%s", out);
+	cr_assert_not_null(strstr(out, "\"shared/lfseg w=8 c=64 "), "%s", out);
+	cr_assert_eq(access("/tmp/dbtest-ratio/ratio.png", R_OK), 0);
+	cr_assert_eq(access("/tmp/dbtest-ratio/ratio.svg", R_OK), 0);
 }
