@@ -17,6 +17,7 @@
 #include "measure.h"
 #include "pin.h"
 #include "plot.h"
+#include "report.h"
 #include "results.h"
 #include "runner.h"
 
@@ -41,6 +42,7 @@ static const char usage[] =
 "                         [--p99 MS] [--from RESULTS.json] [run options]\n"
 "       dispatchbench plot RESULTS.json [-o DIR]\n"
 "       dispatchbench export RESULTS.json [--format table|csv|markdown|json|gbench]\n"
+"       dispatchbench report RESULTS.json [-o PAGE.html]\n"
 "       dispatchbench list\n"
 "       dispatchbench topo\n"
 "LIST is comma-separated; A..B is the powers of two from A to B.\n"
@@ -504,39 +506,77 @@ cmd_export(int argc, char **argv)
 	return 0;
 }
 
+/*
+ * `plot` and `report`: RESULTS.json [-o OUT], OUT next to the results by
+ * default (name: its folder, or that file in it). Reads the results.
+ */
 static int
-cmd_plot(int argc, char **argv)
+parse_results_out(int argc, char **argv, const char *usage_line,
+    const char *name, cJSON **doc, char *out, size_t outlen)
 {
-	const char *path = NULL, *dir = NULL;
-	char err[512], buf[4096], *slash;
-	cJSON *doc;
-	int i, rc;
+	const char *path = NULL, *o = NULL, *slash;
+	char err[512];
+	int i;
 
 	for (i = 0; i < argc; i++) {
 		if (strcmp(argv[i], "-o") == 0 && i + 1 < argc)
-			dir = argv[++i];
+			o = argv[++i];
 		else if (argv[i][0] != '-' && path == NULL)
 			path = argv[i];
 		else
-			return bad("usage: dispatchbench plot RESULTS.json [-o DIR]");
+			return bad(usage_line);
 	}
 	if (path == NULL)
-		return bad("usage: dispatchbench plot RESULTS.json [-o DIR]");
-	if (dir == NULL) {
-		snprintf(buf, sizeof(buf), "%s", path);
-		slash = strrchr(buf, '/');
-		if (slash != NULL)
-			*slash = '\0';
-		dir = slash != NULL ? buf : ".";
-	}
-	if (results_read(path, &doc, err, sizeof(err)) != 0)
+		return bad(usage_line);
+	slash = strrchr(path, '/');
+	if (o != NULL)
+		snprintf(out, outlen, "%s", o);
+	else if (slash != NULL)
+		snprintf(out, outlen, "%.*s%s%s", (int)(slash - path), path,
+		    *name != '\0' ? "/" : "", name);
+	else
+		snprintf(out, outlen, "%s", *name != '\0' ? name : ".");
+	if (results_read(path, doc, err, sizeof(err)) != 0)
 		return bad(err);
+	return 0;
+}
+
+static int
+cmd_plot(int argc, char **argv)
+{
+	char err[512], dir[4096];
+	cJSON *doc;
+	int rc;
+
+	if ((rc = parse_results_out(argc, argv, "usage: dispatchbench plot "
+	    "RESULTS.json [-o DIR]", "", &doc, dir, sizeof(dir))) != 0)
+		return rc;
 	mkdir(dir, 0777);
 	rc = plot_results(doc, dir, err, sizeof(err));
 	cJSON_Delete(doc);
 	if (rc != 0)
 		return bad(err);
 	printf("plots in %s\n", dir);
+	return 0;
+}
+
+/* A results file as one self-contained HTML page. */
+static int
+cmd_report(int argc, char **argv)
+{
+	char err[512], page[4096];
+	cJSON *doc;
+	int rc;
+
+	if ((rc = parse_results_out(argc, argv, "usage: dispatchbench report "
+	    "RESULTS.json [-o PAGE.html]", "report.html", &doc, page,
+	    sizeof(page))) != 0)
+		return rc;
+	rc = report_write(doc, page, err, sizeof(err));
+	cJSON_Delete(doc);
+	if (rc != 0)
+		return bad(err);
+	printf("report in %s\n", page);
 	return 0;
 }
 
@@ -553,6 +593,8 @@ main(int argc, char **argv)
 		return cmd_plot(argc - 2, argv + 2);
 	if (strcmp(cmd, "export") == 0)
 		return cmd_export(argc - 2, argv + 2);
+	if (strcmp(cmd, "report") == 0)
+		return cmd_report(argc - 2, argv + 2);
 	if (strcmp(cmd, "compare") == 0)
 		return cmd_compare(argc - 2, argv + 2);
 	if (strcmp(cmd, "ab") == 0)

@@ -107,6 +107,17 @@ plot_data(const cJSON *cells, const struct plot_figure *fig, FILE *data,
 	return n;
 }
 
+static FILE *
+plot_gnuplot(char *err, size_t errlen)
+{
+	FILE *gp = popen("gnuplot", "w");
+
+	if (gp == NULL)
+		snprintf(err, errlen, "cannot run gnuplot (apt-get install "
+		    "gnuplot-nox)");
+	return gp;
+}
+
 /* A series of one point (inline: no width) is a horizontal reference. */
 static void
 plot_clauses(const struct plot_series *series, int n, const char *datpath,
@@ -159,11 +170,8 @@ plot_figure(const cJSON *doc, const struct plot_figure *fig, const char *dir,
 	}
 	plot_clauses(series, n, datpath, clauses, sizeof(clauses));
 	for (i = 0; i < 2; i++) {
-		if ((gp = popen("gnuplot", "w")) == NULL) {
-			snprintf(err, errlen, "cannot run gnuplot "
-			    "(apt-get install gnuplot-nox)");
+		if ((gp = plot_gnuplot(err, errlen)) == NULL)
 			return -1;
-		}
 		fprintf(gp, "set terminal %s\nset output '%s/%s.%s'\n"
 		    "set title \"%s against workers, median and min-max of "
 		    "each cell\\n%s, %s\" noenhanced\n"
@@ -247,11 +255,8 @@ plot_compare(const cJSON *rows, const char *metric, double threshold,
 	}
 	fclose(data);
 	for (i = 0; i < 2; i++) {
-		if ((gp = popen("gnuplot", "w")) == NULL) {
-			snprintf(err, errlen, "cannot run gnuplot "
-			    "(apt-get install gnuplot-nox)");
+		if ((gp = plot_gnuplot(err, errlen)) == NULL)
 			return -1;
-		}
 		fprintf(gp, "set terminal %s\nset output '%s/ratio.%s'\n"
 		    "set title \"NEW / BASE of %s per cell: Hodges-Lehmann "
 		    "ratio and its interval\\ninside the band (±%.0f %%) a "

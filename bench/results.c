@@ -289,22 +289,15 @@ results_memory_fits(cJSON *doc)
 }
 
 int
-results_write(const cJSON *doc, const char *path)
+results_write_text(const char *text, const char *path)
 {
 	char tmp[4096];
-	char *text = cJSON_Print(doc);
 	FILE *f;
 	int error = 0;
 
-	if (text == NULL)
-		return -ENOMEM;
 	snprintf(tmp, sizeof(tmp), "%s.tmp.%ld", path, (long)getpid());
-	f = fopen(tmp, "w");
-	if (f == NULL) {
-		error = -errno;
-		free(text);
-		return error;
-	}
+	if ((f = fopen(tmp, "w")) == NULL)
+		return -errno;
 	if (fputs(text, f) == EOF || fputc('\n', f) == EOF || fflush(f) != 0 ||
 	    fsync(fileno(f)) != 0)
 		error = -errno;
@@ -314,6 +307,18 @@ results_write(const cJSON *doc, const char *path)
 		error = -errno;
 	if (error != 0)
 		unlink(tmp);
+	return error;
+}
+
+int
+results_write(const cJSON *doc, const char *path)
+{
+	char *text = cJSON_Print(doc);
+	int error;
+
+	if (text == NULL)
+		return -ENOMEM;
+	error = results_write_text(text, path);
 	free(text);
 	return error;
 }

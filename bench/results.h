@@ -36,6 +36,9 @@ cJSON *results_summary(const cJSON *runs);
  */
 int results_write(const cJSON *doc, const char *path);
 
+/* The same for any text (a report), with a final newline. */
+int results_write_text(const char *text, const char *path);
+
 /*
  * The parameters that make a cell the same cell in two files, as text;
  * without the width, the cells a worker sweep fits a line through.

@@ -1,11 +1,15 @@
 #!/bin/sh
-# Installs, from Debian's packages, whatever the build, the tests and the
-# plots need and this machine lacks. Run as root (or through sudo). gdb
-# takes a hung run's stacks; libbenchmark-tools and python3-scipy are
-# google-benchmark's compare.py, which a test reads the gbench export with.
+# Installs, from Debian's packages, whatever the build and the plots need
+# and this machine lacks; with "tests", what the tests need as well. Run as
+# root (or through sudo). gdb takes a hung run's stacks. For the tests:
+# google-benchmark's compare.py (libbenchmark-tools, python3-scipy) reads
+# the gbench export, and headless Chromium loads the HTML report.
 set -eu
 
-need="cmake make gcc pkg-config git libck-dev libhwloc-dev libcjson-dev libcriterion-dev gnuplot-nox gdb libbenchmark-tools python3-scipy"
+need="cmake make gcc pkg-config git libck-dev libhwloc-dev libcjson-dev libcriterion-dev gnuplot-nox gdb"
+if [ "${1:-}" = tests ]; then
+	need="$need libbenchmark-tools python3-scipy chromium"
+fi
 missing=""
 for p in $need; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" ||

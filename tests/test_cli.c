@@ -97,6 +97,8 @@ static struct bad_case bad_cases[] = {
 	{ "export", "usage" },
 	{ "export @CELLA --format yaml", "not table, csv" },
 	{ "export @TRUNCATED", "not valid JSON" },
+	{ "report", "usage" },
+	{ "report @NEWER", "newer" },
 };
 
 static void
@@ -532,4 +534,49 @@ Test(cli, compare_writes_csv_and_a_ratio_plot, .timeout = 60)
 	cr_assert_not_null(strstr(out, "\"shared/lfseg w=8 c=64 "), "%s", out);
 	cr_assert_eq(access("/tmp/dbtest-ratio/ratio.png", R_OK), 0);
 	cr_assert_eq(access("/tmp/dbtest-ratio/ratio.svg", R_OK), 0);
+}
+
+static int
+count_of(const char *s, const char *what)
+{
+	int n = 0;
+
+	for (; (s = strstr(s, what)) != NULL; s++)
+		n++;
+	return n;
+}
+
+/*
+ * The HTML report, loaded by headless Chromium from a file with no network:
+ * the context and summary tables and the inlined figures are in the page
+ * it renders, and nothing is fetched from elsewhere.
+ */
+Test(cli, report_opens_in_a_browser_with_its_tables_and_figures,
+    .timeout = 180)
+{
+	static char dom[1 << 20];
+	char err[4096], *summary;
+	size_t n;
+	FILE *p;
+
+	write_runs("/tmp/dbtest-runs.json");
+	cr_assert_eq(run("report /tmp/dbtest-runs.json -o "
+	    "/tmp/dbtest-report.html", err, sizeof(err)), 0, "%s", err);
+	p = popen("chromium --headless --no-sandbox --disable-gpu "
+	    "--dump-dom file:///tmp/dbtest-report.html 2>/dev/null", "r");
+	cr_assert_not_null(p);
+	n = fread(dom, 1, sizeof(dom) - 1, p);
+	dom[n] = '\0';
+	cr_assert_eq(pclose(p), 0, "chromium (apt-get install chromium) could "
+	    "not load the report");
+	cr_assert_not_null(strstr(dom, "<table id=\"context\">"), "%.400s", dom);
+	cr_assert_not_null(strstr(dom, "<table id=\"summary\">"));
+	/* A header and a row per cell. */
+	summary = strstr(dom, "<table id=\"summary\">");
+	*strstr(summary, "</table>") = '\0';
+	cr_assert_eq(count_of(summary, "<tr>"), 3, "%s", summary);
+	summary[strlen(summary)] = '<';
+	cr_assert(count_of(dom, "<svg") >= 1, "no figure in the page");
+	cr_assert_null(strstr(dom, "src=\"http"), "the page fetches something");
+	cr_assert_null(strstr(dom, "href=\"http"), "the page links out");
 }
