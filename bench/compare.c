@@ -370,8 +370,9 @@ compare_docs(const cJSON *base, const cJSON *new, const struct compare_opts *o,
 		fprintf(out, "\n%d cells compared: %s\n", matched, regressed ?
 		    "REGRESSED" : "no regression");
 	}
-	if (o->plot_dir != NULL && plot_compare(rows, o->metric, o->threshold,
-	    o->plot_dir, err, errlen) != 0) {
+	if (o->plot_dir != NULL && plot_compare(rows, cJSON_GetObjectItem(new,
+	    "context"), o->metric, o->threshold, o->plot_dir, err,
+	    errlen) != 0) {
 		cJSON_Delete(rows);
 		return COMPARE_BAD_INPUT;
 	}

@@ -5,6 +5,7 @@
  */
 #include <errno.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -223,16 +224,18 @@ plot_short_cell(const char *key, char *buf, size_t len)
 }
 
 int
-plot_compare(const cJSON *rows, const char *metric, double threshold,
-    const char *dir, char *err, size_t errlen)
+plot_compare(const cJSON *rows, const cJSON *ctx, const char *metric,
+    double threshold, const char *dir, char *err, size_t errlen)
 {
 	const char *fmt[] = { "pngcairo size 1100,700 font ',10'",
 	    "svg size 1100,700" };
 	const char *ext[] = { "png", "svg" };
-	char datpath[4096], label[160];
+	char datpath[4096], label[160], tics[8192];
 	const cJSON *row;
 	FILE *data, *gp;
+	size_t used = 0;
 	int i, n = 0;
+	bool drawn;
 
 	snprintf(datpath, sizeof(datpath), "%s/ratio.dat", dir);
 	if ((data = fopen(datpath, "w")) == NULL) {
@@ -244,13 +247,18 @@ plot_compare(const cJSON *rows, const char *metric, double threshold,
 	cJSON_ArrayForEach(row, rows) {
 		plot_short_cell(cJSON_GetObjectItem(row, "cell")->valuestring,
 		    label, sizeof(label));
-		if (isfinite(cJSON_GetObjectItem(row, "ratio")->valuedouble) &&
-		    !cJSON_IsTrue(cJSON_GetObjectItem(row, "bimodal")))
-			fprintf(data, "%d %g %g %g \"%s\"\n", n,
+		drawn = isfinite(cJSON_GetObjectItem(row, "ratio")->valuedouble) &&
+		    !cJSON_IsTrue(cJSON_GetObjectItem(row, "bimodal"));
+		if (drawn)
+			fprintf(data, "%d %g %g %g\n", n,
 			    cJSON_GetObjectItem(row, "ratio")->valuedouble,
 			    cJSON_GetObjectItem(row, "ratio_lo")->valuedouble,
-			    cJSON_GetObjectItem(row, "ratio_hi")->valuedouble,
-			    label);
+			    cJSON_GetObjectItem(row, "ratio_hi")->valuedouble);
+		used += (size_t)snprintf(tics + used, sizeof(tics) - used,
+		    "%s\"%s%s\" %d", n ? ", " : "", label, drawn ? "" :
+		    cJSON_IsTrue(cJSON_GetObjectItem(row, "bimodal")) ?
+		    " (two regimes)" : " (too few runs)", n);
+		used = used < sizeof(tics) ? used : sizeof(tics) - 1;
 		n++;
 	}
 	fclose(data);
@@ -260,17 +268,19 @@ plot_compare(const cJSON *rows, const char *metric, double threshold,
 		fprintf(gp, "set terminal %s\nset output '%s/ratio.%s'\n"
 		    "set title \"NEW / BASE of %s per cell: Hodges-Lehmann "
 		    "ratio and its interval\\ninside the band (±%.0f %%) a "
-		    "difference is too small to matter\" noenhanced\n"
-		    "set xrange [-0.5:%g]\nset xtics rotate by -30 font ',8' "
-		    "noenhanced\nset ylabel 'NEW / BASE (below 1: NEW is "
+		    "difference is too small to matter; %s, %s\" noenhanced\n"
+		    "set xrange [-0.5:%g]\nset xtics (%s) rotate by -30 "
+		    "font ',8' noenhanced\nset ylabel 'NEW / BASE (below 1: NEW is "
 		    "lower)'\nset grid ytics\nset key top left noenhanced\n"
 		    "set style fill transparent solid 0.2 noborder\n"
 		    "set logscale y\nset bmargin 10\nset rmargin 12\n"
 		    "plot %g with filledcurves y1=%g title '±%.0f %% band', "
-		    "1 with lines dt 2 lc 'black' notitle, '%s' using 1:2:3:4:"
-		    "xtic(5) with yerrorbars pt 7 ps 1.2 lw 2 title 'ratio "
+		    "1 with lines dt 2 lc 'black' notitle, '%s' using 1:2:3:4 "
+		    "with yerrorbars pt 7 ps 1.2 lw 2 title 'ratio "
 		    "[interval]'\n", fmt[i], dir, ext[i], metric,
-		    threshold * 100, n - 0.5, 1 + threshold, 1 - threshold,
+		    threshold * 100, results_str(ctx, "cpu_model", "?"),
+		    results_str(ctx, "date", "?"), n - 0.5, tics, 1 + threshold,
+		    1 - threshold,
 		    threshold * 100, datpath);
 		if (pclose(gp) != 0) {
 			snprintf(err, errlen, "gnuplot failed drawing ratio.%s",

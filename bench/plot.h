@@ -11,9 +11,10 @@ int plot_results(const cJSON *doc, const char *dir, char *err, size_t errlen);
 
 /*
  * A comparison's rows (compare's JSON rows) as one picture, ratio.png and
- * .svg in dir: each cell's ratio and interval, and the +-threshold band.
+ * .svg in dir: each cell's ratio and interval, and the +-threshold band;
+ * ctx (the new file's context) names the machine and the date.
  */
-int plot_compare(const cJSON *rows, const char *metric, double threshold,
-    const char *dir, char *err, size_t errlen);
+int plot_compare(const cJSON *rows, const cJSON *ctx, const char *metric,
+    double threshold, const char *dir, char *err, size_t errlen);
 
 #endif /* BENCH_PLOT_H */
