@@ -64,9 +64,9 @@ ParameterizedTest(size_t *i, workload, count_is_exact, .timeout = 180)
 	run_for(0.2);
 	cr_assert(workload_count(&w, NULL) > 0, "%s: no progress", ops->name);
 	/*
-	 * A lost task never comes back; a slow one does. The wait is long
-	 * because this machine has stalled for seconds (a sanitizer build on a
-	 * loaded virtual CPU took 10 s here once, and came back on a rerun).
+	 * A lost task never comes back; a slow one does. The wait is long:
+	 * under ThreadSanitizer, `limited` once failed a 10 s wait here, and
+	 * 17 reruns of it passed; a virtual CPU here has stalled for longer.
 	 */
 	cr_assert(workload_stop(&w, 60), "%s: coroutines lost", ops->name);
 	disp_shutdown(d, &st);
