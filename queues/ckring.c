@@ -95,7 +95,7 @@ ckring_empty(struct queue *base)
 const struct queue_ops queue_ckring = {
 	.name = "ckring",
 	.model = "ck_ring MPMC, bounded array ring",
-	.flags = Q_BOUNDED | Q_FIFO,
+	.flags = Q_BOUNDED | Q_FIFO | Q_PUSH_IN_TURN,
 	.create = ckring_create,
 	.destroy = ckring_destroy,
 	.push = ckring_push,

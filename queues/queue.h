@@ -17,6 +17,11 @@
 #define Q_BOUNDED	(1u << 0)	/* push returns false when full */
 #define Q_FIFO		(1u << 1)	/* one producer's items leave in order */
 #define Q_SC_PUSH	(1u << 2)	/* push ends in a seq_cst read-modify-write */
+/*
+ * A push publishes only after every earlier push has (ck_ring): with more
+ * producers than cores, one preempted producer stalls all the others.
+ */
+#define Q_PUSH_IN_TURN	(1u << 3)
 
 struct queue_ops;
 
@@ -81,5 +86,6 @@ extern const struct queue_ops queue_ckring;
 extern const struct queue_ops queue_ckfifo;
 extern const struct queue_ops queue_lfseg;
 extern const struct queue_ops queue_mutex;
+extern const struct queue_ops queue_vyukov;
 
 #endif /* QUEUES_QUEUE_H */

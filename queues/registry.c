@@ -14,6 +14,7 @@ static const struct queue_ops *const queues[] = {
 	&queue_ckfifo,
 #endif
 	&queue_mutex,
+	&queue_vyukov,
 };
 
 const struct queue_ops *

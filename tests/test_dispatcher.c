@@ -28,10 +28,10 @@
  * producer to publish: with more pushing threads than cores, a producer
  * preempted in between stalls the others for a time slice, and the stall
  * feeds itself (seen here: a minute instead of a second, now and then,
- * even with two). A bounded ring gets one dispatching thread; the queue
- * tests push ck_ring through two producers and four consumers.
+ * even with two). Such a queue (Q_PUSH_IN_TURN) gets one dispatching
+ * thread; the queue tests push it through two producers.
  */
-#define DISPATCHERS_RING	1
+#define DISPATCHERS_IN_TURN	1
 #define TASKS		800000		/* DB_STRESS_TASKS */
 
 struct once_task {
@@ -114,7 +114,7 @@ ParameterizedTest(int *pair, dispatcher, each_task_runs_once, .timeout = 7200)
 {
 	const struct disp_ops *ops = disp_at((size_t)*pair / 8);
 	const struct queue_ops *q = queue_at((size_t)*pair % 8);
-	int k, nf = (q->flags & Q_BOUNDED) ? DISPATCHERS_RING :
+	int k, nf = (q->flags & Q_PUSH_IN_TURN) ? DISPATCHERS_IN_TURN :
 	    (int)scale("DB_STRESS_DISPATCHERS", DISPATCHERS);
 	size_t per = scale("DB_STRESS_TASKS", TASKS) / (size_t)nf, total, i;
 	struct feeder *f = calloc((size_t)nf, sizeof(*f));

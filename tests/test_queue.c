@@ -163,8 +163,8 @@ stress_consumer(void *arg)
 ParameterizedTestParameters(queue, stress_mpmc) { return queue_params(); }
 /*
  * DB_STRESS_ITEMS, _PRODUCERS and _CONSUMERS scale it (the `stress`
- * target); a bounded ring keeps two producers, for the convoy above, and
- * gives the others to consumers.
+ * target); a queue whose pushes publish in turn keeps two producers, for
+ * the convoy above, and gives the others to consumers.
  */
 ParameterizedTest(size_t *i, queue, stress_mpmc, .timeout = 7200)
 {
@@ -177,7 +177,7 @@ ParameterizedTest(size_t *i, queue, stress_mpmc, .timeout = 7200)
 	unsigned int k;
 	uint64_t n, lost = 0;
 
-	if (ops->flags & Q_BOUNDED && s.producers > STRESS_PRODUCERS)
+	if (ops->flags & Q_PUSH_IN_TURN && s.producers > STRESS_PRODUCERS)
 		s.producers = STRESS_PRODUCERS;
 	s.per_producer = (uint32_t)(scale("DB_STRESS_ITEMS", STRESS_ITEMS) /
 	    s.producers);
