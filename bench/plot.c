@@ -181,6 +181,9 @@ plot_figure(const cJSON *doc, const struct plot_figure *fig, const char *dir,
 		    "eventloop: loops; rendezvous: max threads)'\n"
 		    "set ylabel '%s' noenhanced\nset grid\n"
 		    "set key outside right noenhanced\n"
+		    /* Past 8 series gnuplot's colours repeat: dash those. */
+		    "set for [k=9:16] linetype k lc k-8 dt 2 lw 2\n"
+		    "set linetype cycle 16\n"
 		    "plot %s\n", fmt[i], dir, fig->file, ext[i], fig->ylabel,
 		    cJSON_IsString(model) ? model->valuestring : "?",
 		    cJSON_IsString(date) ? date->valuestring : "?",
