@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "advise.h"
+#include "results.h"
 
 static bool
 advise_meets(const struct advise_row *r, const struct advise_target *t)
@@ -179,32 +180,6 @@ advise_reason(const struct advise_row *rows, size_t n,
 	return;
 }
 
-static double
-advise_median(const cJSON *cell, const char *field)
-{
-	const cJSON *f = cJSON_GetObjectItem(cJSON_GetObjectItem(
-	    cJSON_GetObjectItem(cell, "summary"), field), "median");
-
-	return cJSON_IsNumber(f) ? f->valuedouble : NAN;
-}
-
-static double
-advise_summary(const cJSON *cell, const char *field, const char *stat)
-{
-	const cJSON *f = cJSON_GetObjectItem(cJSON_GetObjectItem(
-	    cJSON_GetObjectItem(cell, "summary"), field), stat);
-
-	return cJSON_IsNumber(f) ? f->valuedouble : NAN;
-}
-
-static double
-advise_num(const cJSON *cell, const char *field)
-{
-	const cJSON *f = cJSON_GetObjectItemCaseSensitive(cell, field);
-
-	return cJSON_IsNumber(f) ? f->valuedouble : NAN;
-}
-
 static bool
 advise_is(const cJSON *cell, const char *field, const char *want)
 {
@@ -243,24 +218,22 @@ advise_fill(struct advise_row *r, const cJSON *cell, bool resume, bool load)
 {
 
 	if (resume) {
-		r->cpu_us = advise_median(cell, "cpu_us_per_dispatch");
-		r->cpu_us_min = advise_summary(cell, "cpu_us_per_dispatch",
+		r->cpu_us = results_stat(cell, "cpu_us_per_dispatch", "median");
+		r->cpu_us_min = results_stat(cell, "cpu_us_per_dispatch",
 		    "min");
-		r->cpu_us_max = advise_summary(cell, "cpu_us_per_dispatch",
+		r->cpu_us_max = results_stat(cell, "cpu_us_per_dispatch",
 		    "max");
-		r->ops_per_s = advise_median(cell, "ops_per_s");
+		r->ops_per_s = results_stat(cell, "ops_per_s", "median");
 	}
 	if (load) {
-		r->capacity = advise_median(cell, "ops_per_s");
-		r->ceiling = advise_median(cell, "ceiling_ops_per_s");
+		r->capacity = results_stat(cell, "ops_per_s", "median");
+		r->ceiling = results_stat(cell, "ceiling_ops_per_s", "median");
 		r->ceiling = isnan(r->ceiling) ? 0 : r->ceiling;
-		r->p99_us = advise_median(cell, "latency_p99_us");
+		r->p99_us = results_stat(cell, "latency_p99_us", "median");
 	}
-	r->threads = advise_max(r->threads, advise_median(cell,
-	    "threads_peak"));
-	r->rss_anon_kb = advise_max(r->rss_anon_kb, advise_median(cell,
-	    "rss_anon_peak_kb"));
-	r->starved = advise_max(r->starved, advise_median(cell, "starved"));
+	r->threads = advise_max(r->threads, results_stat(cell, "threads_peak", "median"));
+	r->rss_anon_kb = advise_max(r->rss_anon_kb, results_stat(cell, "rss_anon_peak_kb", "median"));
+	r->starved = advise_max(r->starved, results_stat(cell, "starved", "median"));
 	return;
 }
 
@@ -295,10 +268,10 @@ advise_rows(const cJSON *doc, const char *dispatcher, const char *queue,
 		    want);
 		if (!advise_is(cell, "dispatcher", dispatcher) ||
 		    !advise_is(cell, "queue", queue) || !(resume || load) ||
-		    advise_num(cell, "coroutines") != coroutines ||
-		    !(advise_num(cell, "workers") >= 0))
+		    results_num(cell, "coroutines") != coroutines ||
+		    !(results_num(cell, "workers") >= 0))
 			continue;
-		r = advise_row_of(rows, n, (unsigned int)advise_num(cell,
+		r = advise_row_of(rows, n, (unsigned int)results_num(cell,
 		    "workers"));
 		if (r != NULL)
 			advise_fill(r, cell, resume, load);

@@ -53,14 +53,6 @@ export_format_parse(const char *name, enum export_format *f)
 	return -1;
 }
 
-static double
-export_stat(const cJSON *cell, const char *field, const char *stat)
-{
-
-	return results_num(cJSON_GetObjectItem(cJSON_GetObjectItem(cell,
-	    "summary"), field), stat);
-}
-
 static const char *
 export_width(const cJSON *cell, char *buf, size_t len)
 {
@@ -91,12 +83,12 @@ export_table_cell(FILE *out, const cJSON *cell)
 	fprintf(out, "%8.3f [%7.3f-%8.3f] %5.2f %11.0f %10.4f %6.0f %9.1f "
 	    "%7.1f %7.0f %2.0f/%-2.0f", results_num(f, "median"),
 	    results_num(f, "min"), results_num(f, "max"), results_num(f, "cv"),
-	    export_stat(cell, "ops_per_s", "median"),
-	    export_stat(cell, "ctx_switches_per_dispatch", "median"),
-	    export_stat(cell, "threads_peak", "median"),
-	    export_stat(cell, "latency_p99_us", "median"),
-	    export_stat(cell, "rss_anon_peak_kb", "median") / 1024,
-	    export_stat(cell, "starved", "median"), results_num(s, "runs_ok"),
+	    results_stat(cell, "ops_per_s", "median"),
+	    results_stat(cell, "ctx_switches_per_dispatch", "median"),
+	    results_stat(cell, "threads_peak", "median"),
+	    results_stat(cell, "latency_p99_us", "median"),
+	    results_stat(cell, "rss_anon_peak_kb", "median") / 1024,
+	    results_stat(cell, "starved", "median"), results_num(s, "runs_ok"),
 	    results_num(s, "runs"));
 	if (bi != NULL)
 		fprintf(out, "  two regimes: %.0f of %.0f runs above %.3g",
@@ -156,7 +148,7 @@ export_row(const cJSON *cell)
 	cJSON_AddNumberToObject(row, "runs_ok", results_num(s, "runs_ok"));
 	cJSON_AddNumberToObject(row, "runs", results_num(s, "runs"));
 	for (i = 0; i < EXPORT_NCOLS; i++) {
-		v = export_stat(cell, export_cols[i].field, export_cols[i].stat);
+		v = results_stat(cell, export_cols[i].field, export_cols[i].stat);
 		if (isfinite(v))
 			cJSON_AddNumberToObject(row, export_cols[i].name, v);
 		else

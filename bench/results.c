@@ -221,12 +221,12 @@ results_cell_key(const cJSON *cell, bool workers, char *buf, size_t len)
 	return;
 }
 
-static double
-results_median(const cJSON *cell, const char *field)
+double
+results_stat(const cJSON *cell, const char *field, const char *stat)
 {
 
 	return results_num(cJSON_GetObjectItem(cJSON_GetObjectItem(cell,
-	    "summary"), field), "median");
+	    "summary"), field), stat);
 }
 
 /* One sweep's fit: the cells of doc whose key without width is key. */
@@ -247,8 +247,8 @@ results_fit(const cJSON *cells, const char *key, int ncells)
 		results_cell_key(cell, false, k, sizeof(k));
 		if (strcmp(k, key) != 0)
 			continue;
-		x[n] = results_median(cell, "threads_peak");
-		y[n] = results_median(cell, "rss_anon_peak_kb");
+		x[n] = results_stat(cell, "threads_peak", "median");
+		y[n] = results_stat(cell, "rss_anon_peak_kb", "median");
 		n += isfinite(x[n]) && isfinite(y[n]);
 	}
 	if (n >= 3 && stats_linfit(x, y, n, &slope, &icpt, &r2)) {

@@ -17,6 +17,9 @@
 double results_num(const cJSON *o, const char *name);
 const char *results_str(const cJSON *o, const char *name, const char *missing);
 
+/* A cell's summary statistic (median, min, ...) of a field, NAN if none. */
+double results_stat(const cJSON *cell, const char *field, const char *stat);
+
 /* What could skew a number: machine, cpuset, kernel, build, binary. */
 cJSON *results_context(int argc, char **argv);
 

@@ -37,7 +37,7 @@ workload_burn(uint64_t iters)
  * wall-clock calibration would make the loop look slow and the payload
  * come out short.
  */
-uint64_t
+static uint64_t
 workload_calibrate(uint64_t ns)
 {
 	uint64_t iters = 1u << 16;

@@ -90,12 +90,6 @@ struct workload_check {
 };
 
 /*
- * Iterations of the payload loop that take ns nanoseconds on this thread
- * now (timed over a few milliseconds): the positive control of an A/B.
- */
-uint64_t workload_calibrate(uint64_t ns);
-
-/*
  * "resume", "sleep:MS:SHARE" or "spin:MS:SHARE" (SHARE in 0..1). -1 and
  * one line in err if malformed.
  */
