@@ -51,6 +51,11 @@ cell_params(const struct cell *c)
 	cJSON_AddStringToObject(o, "wake",
 	    c->wake == DISP_WAKE_LAZY ? "lazy" : "every");
 	cJSON_AddNumberToObject(o, "keepalive_s", c->keepalive_s);
+	if (c->disp->flags & DISP_STEALS) {
+		cJSON_AddStringToObject(o, "lifo", disp_lifo_names[c->lifo]);
+		cJSON_AddStringToObject(o, "searchers",
+		    disp_search_names[c->searchers]);
+	}
 	cJSON_AddNumberToObject(o, "capacity", c->capacity);
 	cJSON_AddNumberToObject(o, "payload_ns", c->payload_ns);
 	cJSON_AddStringToObject(o, "workload", profile);
@@ -174,6 +179,15 @@ cell_figures(cJSON *run, const struct measure_sample *a,
 }
 
 static void
+cell_io_start(void *arg)
+{
+	struct cell_pin *p = arg;
+
+	pin_self_apart(&p->plan);
+	return;
+}
+
+static void
 cell_config(const struct cell *c, struct cell_pin *pin, struct disp_config *cfg)
 {
 
@@ -185,9 +199,32 @@ cell_config(const struct cell *c, struct cell_pin *pin, struct disp_config *cfg)
 	cfg->spins = c->spins;
 	cfg->wake = c->wake;
 	cfg->keepalive_s = c->keepalive_s;
+	cfg->lifo = c->lifo;
+	cfg->searchers = c->searchers;
 	cfg->thread_start = cell_thread_start;
 	cfg->thread_arg = pin;
 	return;
+}
+
+/*
+ * A request's I/O loop, on a PU of its own where the plan has one to
+ * spare: a Netty event loop of one thread, the design of the I/O side
+ * whatever the design under test. A design made of event loops is its
+ * own I/O (*io NULL).
+ */
+static int
+cell_io_create(const struct cell *c, struct cell_pin *pin,
+    struct disp_config *cfg, struct dispatcher **io)
+{
+
+	*io = NULL;
+	if (c->profile.kind != WORKLOAD_REQUEST || (c->disp->flags & DISP_LOOPS))
+		return 0;
+	memset(cfg, 0, sizeof(*cfg));
+	cfg->workers = 1;
+	cfg->thread_start = cell_io_start;
+	cfg->thread_arg = pin;
+	return disp_eventloop.create(io, cfg);
 }
 
 /* The sampled dispatch latencies of the window, in microseconds. */
@@ -209,6 +246,21 @@ cell_latency(cJSON *run, const struct hist_snap *h)
 	return;
 }
 
+/* A request's round trip is two dispatches: there and back. */
+static void
+cell_round_trip(cJSON *run)
+{
+	double trips = cJSON_GetObjectItem(run, "dispatches")->valuedouble /
+	    WORKLOAD_RESUMES_PER_TRIP;
+
+	cJSON_AddNumberToObject(run, "round_trips_per_s", trips /
+	    cJSON_GetObjectItem(run, "wall_s")->valuedouble);
+	cJSON_AddNumberToObject(run, "cpu_us_per_round_trip",
+	    cJSON_GetObjectItem(run, "cpu_s")->valuedouble * 1e6 /
+	    (trips > 0 ? trips : 1));
+	return;
+}
+
 /*
  * A blocking profile: what Little's law allows with the threads that can
  * hold a resumption at once (never more than the coroutines), and the
@@ -221,7 +273,7 @@ cell_capacity(cJSON *run, const struct cell *c, uint64_t blocked,
 	unsigned int threads = c->disp == &disp_inline ? 1 : c->workers;
 	double ceiling;
 
-	if (c->profile.kind == WORKLOAD_RESUME)
+	if (!workload_blocks_some(&c->profile))
 		return;
 	if (threads == CELL_UNBOUNDED || threads > c->coroutines)
 		threads = c->coroutines;
@@ -280,6 +332,8 @@ cell_measure(cJSON *run, const struct cell *c, struct workload *w,
 	cell_figures(run, &a.m, &b.m, b.dispatches - a.dispatches);
 	cell_capacity(run, c, b.blocked - a.blocked, b.m.wall_s - a.m.wall_s,
 	    cJSON_GetObjectItem(run, "ops_per_s")->valuedouble);
+	if (c->profile.kind == WORKLOAD_REQUEST)
+		cell_round_trip(run);
 	cell_latency(run, h);
 	cell_fairness(run, a.per, b.per, w->n);
 	cJSON_AddNumberToObject(run, "threads", measure_status("Threads"));
@@ -320,9 +374,9 @@ cell_run(const struct cell *c, const struct cell_window *win)
 {
 	cJSON *run = cJSON_CreateObject();
 	struct cell_pin pin;
-	struct disp_config cfg;
+	struct disp_config cfg, iocfg;
 	struct dispatcher *d;
-	struct disp_stats st;
+	struct disp_stats st, iost;
 	struct workload_opts wo;
 	struct cell_peaks warm;
 	struct watchdog wd;
@@ -332,10 +386,14 @@ cell_run(const struct cell *c, const struct cell_window *win)
 	cJSON_AddStringToObject(run, "status", "ok");
 	if (pin_plan_init(&pin.plan, c->pin, err, sizeof(err)) != 0)
 		return cell_fail(run, err);
+	if (c->profile.kind == WORKLOAD_REQUEST && !(c->disp->flags & DISP_LOOPS))
+		pin_plan_apart(&pin.plan);
 	atomic_init(&pin.next, 0);
 	cell_config(c, &pin, &cfg);
 	if (c->disp->create(&d, &cfg) != 0)
 		return cell_fail(run, "the dispatcher could not be created");
+	if (cell_io_create(c, &pin, &iocfg, &wo.io) != 0)
+		return cell_fail(run, "the I/O loop could not be created");
 	if (c->payload_ns > 0)
 		cJSON_AddNumberToObject(run, "payload_ns", c->payload_ns);
 	wo.profile = c->profile;
@@ -355,6 +413,10 @@ cell_run(const struct cell *c, const struct cell_window *win)
 	if (!workload_stop(&w, CELL_STOP_TIMEOUT_S))
 		return cell_fail(run, "coroutines did not come back: lost tasks");
 	disp_shutdown(d, &st);
+	if (wo.io != NULL) {
+		disp_shutdown(wo.io, &iost);
+		st.ran += iost.ran;
+	}
 	cell_check(run, &w, &st);
 	workload_fini(&w);
 	pin_plan_fini(&pin.plan);

@@ -22,6 +22,8 @@ struct cell {
 	int spins;
 	enum disp_wake wake;
 	double keepalive_s;
+	enum disp_lifo lifo;
+	enum disp_search searchers;
 	unsigned int capacity;
 	unsigned int payload_ns;	/* busy work added to every resumption */
 	struct workload_profile profile;

@@ -47,6 +47,8 @@ cli_defaults(struct cli_opts *o)
 	o->workers[o->nworkers++] = CELL_UNBOUNDED;	/* rendezvous only */
 	o->coroutines[o->ncoroutines++] = 64;
 	o->nprofiles = 1;			/* zeroed: resume-only */
+	o->nlifos = 1;				/* zeroed: on */
+	o->nsearchers = 1;			/* zeroed: half */
 	o->latency_every = CLI_LATENCY_AUTO;
 	o->pin = "compact";
 	o->win.warmup_s = 0.3;
@@ -202,7 +204,10 @@ unsigned int
 cli_latency_default(const struct workload_profile *p)
 {
 
-	return p->kind == WORKLOAD_RESUME ? CLI_LATENCY_EVERY : 1;
+	if (p->kind == WORKLOAD_RESUME)
+		return CLI_LATENCY_EVERY;
+	/* A round trip costs hundreds of ns on most designs: enough samples. */
+	return p->kind == WORKLOAD_REQUEST ? CLI_LATENCY_EVERY / 16 : 1;
 }
 
 static int
@@ -214,6 +219,48 @@ cli_workload_item(struct cli_opts *o, const char *opt, char *item,
 		return cli_error(err, errlen, "%s: too many values", opt);
 	return workload_profile_parse(&o->profiles[o->nprofiles++], item, err,
 	    errlen);
+}
+
+/* A list of one or both of two names, each once. */
+static int
+cli_pair_item(const char *opt, const char *item, const char *const names[2],
+    int *vals, size_t *n, char *err, size_t errlen)
+{
+	int v;
+	size_t i;
+
+	if (strcmp(item, names[0]) == 0)
+		v = 0;
+	else if (strcmp(item, names[1]) == 0)
+		v = 1;
+	else
+		return cli_error(err, errlen, "%s: '%s' is not %s or %s", opt,
+		    item, names[0], names[1]);
+	for (i = 0; i < *n; i++) {
+		if (vals[i] == v)
+			return cli_error(err, errlen, "%s: '%s' twice", opt,
+			    item);
+	}
+	vals[(*n)++] = v;
+	return 0;
+}
+
+static int
+cli_lifo_item(struct cli_opts *o, const char *opt, char *item, char *err,
+    size_t errlen)
+{
+
+	return cli_pair_item(opt, item, disp_lifo_names, o->lifos, &o->nlifos,
+	    err, errlen);
+}
+
+static int
+cli_search_item(struct cli_opts *o, const char *opt, char *item, char *err,
+    size_t errlen)
+{
+
+	return cli_pair_item(opt, item, disp_search_names, o->searchers,
+	    &o->nsearchers, err, errlen);
 }
 
 /* Options that take a list replace the default list. */
@@ -238,6 +285,14 @@ cli_option(struct cli_opts *o, const char *opt, const char *v, char *err,
 	if (strcmp(opt, "--coroutines") == 0) {
 		o->ncoroutines = 0;
 		return cli_list(opt, v, err, errlen, cli_coroutines_item, o);
+	}
+	if (strcmp(opt, "--lifo") == 0) {
+		o->nlifos = 0;
+		return cli_list(opt, v, err, errlen, cli_lifo_item, o);
+	}
+	if (strcmp(opt, "--searchers") == 0) {
+		o->nsearchers = 0;
+		return cli_list(opt, v, err, errlen, cli_search_item, o);
 	}
 	if (strcmp(opt, "--workload") == 0) {
 		o->nprofiles = 0;
@@ -370,16 +425,20 @@ struct cell *
 cli_cells(const struct cli_opts *o, size_t *ncells, char *err, size_t errlen)
 {
 	size_t max = o->ndisps * o->nqueues * o->nworkers * o->ncoroutines *
-	    o->nprofiles;
-	size_t di, qi, wi, ci, pi, n = 0, nq, nw;
+	    o->nprofiles * o->nlifos * o->nsearchers;
+	size_t di, qi, li, si, wi, ci, pi, n = 0, nq, nl, ns, nw;
 	unsigned int widths[CLI_MAX_LIST];
 	struct cell *cells = calloc(max ? max : 1, sizeof(*cells)), *c;
 
 	for (di = 0; di < o->ndisps; di++) {
 		nq = (o->disps[di]->flags & DISP_USES_QUEUE) ? o->nqueues : 1;
+		nl = (o->disps[di]->flags & DISP_STEALS) ? o->nlifos : 1;
+		ns = (o->disps[di]->flags & DISP_STEALS) ? o->nsearchers : 1;
 		nw = cli_widths(o, o->disps[di], widths);
 		/* Widths innermost: a worker sweep is one line of a plot. */
 		for (qi = 0; qi < nq; qi++)
+		for (li = 0; li < nl; li++)
+		for (si = 0; si < ns; si++)
 		for (ci = 0; ci < o->ncoroutines; ci++)
 		for (pi = 0; pi < o->nprofiles; pi++)
 		for (wi = 0; wi < nw; wi++) {
@@ -394,6 +453,8 @@ cli_cells(const struct cli_opts *o, size_t *ncells, char *err, size_t errlen)
 			c->spins = o->spins;
 			c->wake = o->wake;
 			c->keepalive_s = o->keepalive_s;
+			c->lifo = (enum disp_lifo)o->lifos[li];
+			c->searchers = (enum disp_search)o->searchers[si];
 			c->capacity = o->capacity;
 			c->payload_ns = o->payload_ns;
 			c->profile = o->profiles[pi];

@@ -24,6 +24,10 @@ struct cli_opts {
 	size_t ncoroutines;
 	struct workload_profile profiles[CLI_MAX_LIST];
 	size_t nprofiles;
+	int lifos[2];				/* enum disp_lifo: stealing */
+	size_t nlifos;
+	int searchers[2];			/* enum disp_search: stealing */
+	size_t nsearchers;
 	unsigned int latency_every;
 	const char *pin;
 	struct cell_window win;

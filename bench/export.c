@@ -34,6 +34,10 @@ static const struct export_col export_cols[] = {
 	{ "latency_p99_us", "latency_p99_us", "median" },
 	{ "rss_anon_peak_kb", "rss_anon_peak_kb", "median" },
 	{ "starved", "starved", "median" },
+	{ "min_share", "min_share", "median" },
+	{ "max_share", "max_share", "median" },
+	{ "cpu_us_per_round_trip", "cpu_us_per_round_trip", "median" },
+	{ "round_trips_per_s", "round_trips_per_s", "median" },
 };
 #define EXPORT_NCOLS	(sizeof(export_cols) / sizeof(export_cols[0]))
 
@@ -69,10 +73,10 @@ export_table_cell(FILE *out, const cJSON *cell)
 	const cJSON *s = cJSON_GetObjectItem(cell, "summary");
 	const cJSON *f = cJSON_GetObjectItem(s, "cpu_us_per_dispatch");
 	const cJSON *bi = cJSON_GetObjectItem(f, "bimodal");
-	char w[16];
+	char w[16], design[48];
 
-	fprintf(out, "%-10s %-6s %7s %5.0f %-12s ", results_str(cell,
-	    "dispatcher", "?"), results_str(cell, "queue", "?"),
+	fprintf(out, "%-17s %-6s %7s %5.0f %-12s ", results_design(cell, design,
+	    sizeof(design)), results_str(cell, "queue", "?"),
 	    export_width(cell, w, sizeof(w)), results_num(cell, "coroutines"),
 	    results_str(cell, "workload", "resume"));
 	if (f == NULL) {
@@ -81,14 +85,15 @@ export_table_cell(FILE *out, const cJSON *cell)
 		return;
 	}
 	fprintf(out, "%8.3f [%7.3f-%8.3f] %5.2f %11.0f %10.4f %6.0f %9.1f "
-	    "%7.1f %7.0f %2.0f/%-2.0f", results_num(f, "median"),
+	    "%7.1f %7.0f %5.2f %2.0f/%-2.0f", results_num(f, "median"),
 	    results_num(f, "min"), results_num(f, "max"), results_num(f, "cv"),
 	    results_stat(cell, "ops_per_s", "median"),
 	    results_stat(cell, "ctx_switches_per_dispatch", "median"),
 	    results_stat(cell, "threads_peak", "median"),
 	    results_stat(cell, "latency_p99_us", "median"),
 	    results_stat(cell, "rss_anon_peak_kb", "median") / 1024,
-	    results_stat(cell, "starved", "median"), results_num(s, "runs_ok"),
+	    results_stat(cell, "starved", "median"),
+	    results_stat(cell, "min_share", "median"), results_num(s, "runs_ok"),
 	    results_num(s, "runs"));
 	if (bi != NULL)
 		fprintf(out, "  two regimes: %.0f of %.0f runs above %.3g",
@@ -103,10 +108,10 @@ export_table(FILE *out, const cJSON *doc)
 {
 	const cJSON *cell;
 
-	fprintf(out, "\n%-10s %-6s %7s %5s %-12s %-28s %5s %11s %10s %6s %9s "
-	    "%7s %7s %5s\n", "dispatcher", "queue", "workers", "coros",
+	fprintf(out, "\n%-17s %-6s %7s %5s %-12s %-28s %5s %11s %10s %6s %9s "
+	    "%7s %7s %5s %5s\n", "dispatcher", "queue", "workers", "coros",
 	    "workload", "CPU us/dispatch med [min-max]", "cv", "ops/s",
-	    "ctxsw/disp", "thr", "p99 us", "anon MB", "starved", "ok");
+	    "ctxsw/disp", "thr", "p99 us", "anon MB", "starved", "fair", "ok");
 	cJSON_ArrayForEach(cell, cJSON_GetObjectItem(doc, "cells"))
 		export_table_cell(out, cell);
 	export_memory_fits(out, doc);
@@ -132,12 +137,12 @@ export_row(const cJSON *cell)
 {
 	const cJSON *s = cJSON_GetObjectItem(cell, "summary");
 	cJSON *row = cJSON_CreateObject();
-	char w[16];
+	char w[16], design[48];
 	double v;
 	size_t i;
 
-	cJSON_AddStringToObject(row, "dispatcher", results_str(cell,
-	    "dispatcher", "?"));
+	cJSON_AddStringToObject(row, "dispatcher", results_design(cell, design,
+	    sizeof(design)));
 	cJSON_AddStringToObject(row, "queue", results_str(cell, "queue", "?"));
 	cJSON_AddStringToObject(row, "workers", export_width(cell, w,
 	    sizeof(w)));
@@ -283,7 +288,7 @@ export_gbench_cell(cJSON *benchmarks, const cJSON *cell, int family)
 {
 	static const char *aggs[] = { "mean", "median", "stddev", "cv" };
 	struct export_series *s = calloc(1, sizeof(*s));
-	char name[256], agg[288], w[16];
+	char name[256], agg[288], w[16], design[48];
 	size_t i, k;
 	cJSON *b;
 	int a;
@@ -292,8 +297,8 @@ export_gbench_cell(cJSON *benchmarks, const cJSON *cell, int family)
 		abort();
 	export_gbench_series(cell, s);
 	snprintf(name, sizeof(name), "%s/%s/workers:%s/coroutines:%.0f/%s",
-	    results_str(cell, "dispatcher", "?"), results_str(cell, "queue", "?"),
-	    export_width(cell, w, sizeof(w)), results_num(cell, "coroutines"),
+	    results_design(cell, design, sizeof(design)),
+	    results_str(cell, "queue", "?"), export_width(cell, w, sizeof(w)), results_num(cell, "coroutines"),
 	    results_str(cell, "workload", "resume"));
 	for (i = 0; i < s->n; i++) {
 		b = export_gbench_entry(name, family, s->n, "iteration");

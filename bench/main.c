@@ -29,6 +29,7 @@ static const char usage[] =
 "                         [--warmup S] [--time S] [--reps N] [--out FILE.json]\n"
 "                         [--spins N] [--wake every|lazy] [--pool N]\n"
 "                         [--keepalive S] [--capacity N] [--payload-ns N]\n"
+"                         [--lifo on|off[,..]] [--searchers half|all[,..]]\n"
 "                         [--workload LIST] [--latency-every N]\n"
 "                         [--deadline S] [--stall S] [--quiet]\n"
 "                         [--format table|csv|markdown|json|gbench]\n"
@@ -313,7 +314,7 @@ parse_advise(int argc, char **argv, struct advise_args *a, char **rest,
 			snprintf(spec, sizeof(spec), "%s%s", strchr(v, ':') ==
 			    strrchr(v, ':') ? "sleep:" : "", v);
 			if (workload_profile_parse(&a->blocking, spec, err,
-			    errlen) != 0 || a->blocking.kind == WORKLOAD_RESUME)
+			    errlen) != 0 || !workload_blocks_some(&a->blocking))
 				return snprintf(err, errlen, "--blocking: '%s' is "
 				    "not MS:SHARE, sleep:MS:SHARE or spin:MS:SHARE",
 				    v), -1;

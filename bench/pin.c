@@ -134,6 +134,8 @@ pin_plan_fini(struct pin_plan *p)
 
 	for (i = 0; p->sets != NULL && i < p->nsets; i++)
 		hwloc_bitmap_free(p->sets[i]);
+	hwloc_bitmap_free(p->apart);
+	p->apart = NULL;
 	free(p->sets);
 	p->sets = NULL;
 	hwloc_bitmap_free(p->usable);
@@ -152,6 +154,25 @@ pin_self(const struct pin_plan *p, unsigned int index)
 		return 0;
 	return hwloc_set_cpubind(p->topo, p->sets[index % p->nsets],
 	    HWLOC_CPUBIND_THREAD);
+}
+
+void
+pin_plan_apart(struct pin_plan *p)
+{
+
+	if (p->nsets < 2)
+		return;
+	p->apart = p->sets[--p->nsets];
+	return;
+}
+
+int
+pin_self_apart(const struct pin_plan *p)
+{
+
+	if (p->apart == NULL)
+		return pin_self(p, 0);
+	return hwloc_set_cpubind(p->topo, p->apart, HWLOC_CPUBIND_THREAD);
 }
 
 cJSON *

@@ -22,6 +22,7 @@ struct pin_plan {
 	hwloc_bitmap_t usable;		/* the process's own binding (taskset) */
 	hwloc_bitmap_t *sets;		/* NULL for none */
 	unsigned int nsets;
+	hwloc_bitmap_t apart;		/* set aside for one thread, or NULL */
 };
 
 /* Returns 0, or -1 with a one-line reason in err. */
@@ -31,6 +32,14 @@ void pin_plan_fini(struct pin_plan *p);
 
 /* Binds the calling thread to the plan's set for thread number index. */
 int pin_self(const struct pin_plan *p, unsigned int index);
+
+/*
+ * Sets the plan's last PU aside for one thread (a request's I/O loop), so
+ * the numbered threads share the others; nothing when the plan has fewer
+ * than two. pin_self_apart binds the calling thread to it, or to set 0.
+ */
+void pin_plan_apart(struct pin_plan *p);
+int pin_self_apart(const struct pin_plan *p);
 
 /* Each thread's binding as the kernel reports it: {"cpus": threads}. */
 cJSON *pin_readback(const struct pin_plan *p);

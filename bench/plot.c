@@ -18,19 +18,26 @@ struct plot_figure {
 	const char *field;
 	const char *file;
 	const char *ylabel;
+	bool linear;		/* a share from 0 to 1: a linear y axis */
 };
 
 static const struct plot_figure plot_figures[] = {
 	{ "cpu_us_per_dispatch", "cpu_per_dispatch",
-	    "CPU µs per dispatch (process utime+stime / dispatches)" },
-	{ "ops_per_s", "ops_per_s", "ops/s (4 resumptions per op)" },
+	    "CPU µs per dispatch (process utime+stime / dispatches)", false },
+	{ "ops_per_s", "ops_per_s", "ops/s (4 resumptions per op)", false },
 	{ "ctx_switches_per_dispatch", "ctx_switches_per_dispatch",
-	    "context switches per dispatch" },
-	{ "latency_p99_us", "latency_p99",
-	    "dispatch latency p99, µs (dispatch to start, sampled)" },
-	{ "threads_peak", "threads", "threads alive (most seen in the window)" },
+	    "context switches per dispatch", false },
+	{ "latency_p99_us", "latency_p99", "latency p99, µs (sampled; "
+	    "resume: dispatch to start, request: the round trip)", false },
+	{ "cpu_us_per_round_trip", "cpu_per_round_trip",
+	    "CPU µs per request round trip (I/O loop to handler and back)",
+	    false },
+	{ "min_share", "fairness", "fairness: slowest coroutine / mean "
+	    "progress in the window (1: even, 0: starved)", true },
+	{ "threads_peak", "threads", "threads alive (most seen in the window)",
+	    false },
 	{ "rss_anon_peak_kb", "rss_anon",
-	    "anonymous RSS, kB (most seen in the window)" },
+	    "anonymous RSS, kB (most seen in the window)", false },
 };
 
 static void
@@ -40,9 +47,10 @@ plot_series_name(const cJSON *cell, char *buf, size_t len)
 	const cJSON *wl = cJSON_GetObjectItem(cell, "workload");
 	int resume = !cJSON_IsString(wl) || strcmp(wl->valuestring,
 	    "resume") == 0;
+	char design[48];
 
 	snprintf(buf, len, "%s%s%s c=%d%s%s%s",
-	    cJSON_GetObjectItem(cell, "dispatcher")->valuestring,
+	    results_design(cell, design, sizeof(design)),
 	    strcmp(q, "-") != 0 ? "/" : "", strcmp(q, "-") != 0 ? q : "",
 	    cJSON_GetObjectItem(cell, "coroutines")->valueint,
 	    resume ? "" : " ", resume ? "" : wl->valuestring,
@@ -55,6 +63,7 @@ struct plot_series {
 	char name[128];
 	int points;
 	double first;		/* the median of its first point */
+	bool starves;		/* a coroutine made no progress in some run */
 };
 
 /*
@@ -87,9 +96,11 @@ plot_data(const cJSON *cells, const struct plot_figure *fig, FILE *data,
 			snprintf(series[n].name, sizeof(series[n].name), "%s", name);
 			series[n].points = 0;
 			series[n].first = cJSON_GetObjectItem(s, "median")->valuedouble;
+			series[n].starves = false;
 			n++;
 		}
 		series[n - 1].points++;
+		series[n - 1].starves |= results_stat(cell, "starved", "max") > 0;
 		w = cJSON_GetObjectItem(cell, "workers")->valuedouble;
 		*xmax = w > *xmax ? w : *xmax;
 		for (k = 0; k < nseen && seen[k] != w; k++)
@@ -130,13 +141,14 @@ plot_clauses(const struct plot_series *series, int n, const char *datpath,
 	for (i = 0; i < n; i++) {
 		if (series[i].points == 1)
 			used += (size_t)snprintf(out + used, len - used,
-			    "%s%g with lines dt 2 lw 2 title '%s (one value)'",
-			    i ? ", " : "", series[i].first, series[i].name);
+			    "%s%g with lines dt 2 lw 2 title '%s (one value)%s'",
+			    i ? ", " : "", series[i].first, series[i].name,
+			    series[i].starves ? " STARVES" : "");
 		else
 			used += (size_t)snprintf(out + used, len - used,
 			    "%s'%s' index %d using 1:2:3:4 with yerrorlines "
-			    "lw 2 title '%s'", i ? ", " : "", datpath, i,
-			    series[i].name);
+			    "lw 2 title '%s%s'", i ? ", " : "", datpath, i,
+			    series[i].name, series[i].starves ? " STARVES" : "");
 	}
 	return;
 }
@@ -176,18 +188,19 @@ plot_figure(const cJSON *doc, const struct plot_figure *fig, const char *dir,
 		fprintf(gp, "set terminal %s\nset output '%s/%s.%s'\n"
 		    "set title \"%s against workers, median and min-max of "
 		    "each cell\\n%s, %s\" noenhanced\n"
-		    "set logscale xy\nset xrange [0.8:%g]\nset xtics (%s)\n"
-		    "set xlabel 'workers (shared: pollers; limited: k; "
+		    "set logscale x%s\nset xrange [0.8:%g]\nset xtics (%s)\n"
+		    "set xlabel 'workers (shared, stealing: workers; limited: k; "
 		    "eventloop: loops; rendezvous: max threads)'\n"
 		    "set ylabel '%s' noenhanced\nset grid\n"
 		    "set key outside right noenhanced\n"
 		    /* Past 8 series gnuplot's colours repeat: dash those. */
 		    "set for [k=9:16] linetype k lc k-8 dt 2 lw 2\n"
-		    "set linetype cycle 16\n"
+		    "set for [k=17:24] linetype k lc k-16 dt 3 lw 2\n"
+		    "set linetype cycle 24\n"
 		    "plot %s\n", fmt[i], dir, fig->file, ext[i], fig->ylabel,
 		    cJSON_IsString(model) ? model->valuestring : "?",
 		    cJSON_IsString(date) ? date->valuestring : "?",
-		    xmax * 1.25, tics, fig->ylabel, clauses);
+		    fig->linear ? "\nset yrange [0:1.1]" : "y", xmax * 1.25, tics, fig->ylabel, clauses);
 		status = pclose(gp);
 		if (status != 0) {
 			snprintf(err, errlen, "gnuplot failed drawing %s.%s "

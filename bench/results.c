@@ -206,19 +206,34 @@ results_cell_key(const cJSON *cell, bool workers, char *buf, size_t len)
 {
 	double w = results_num(cell, "workers");
 	double payload = results_num(cell, "payload_ns");
-	char width[16] = "";
+	char width[16] = "", knobs[48] = "";
 
 	if (workers)
 		snprintf(width, sizeof(width), w == 0 ? " w=inf" : " w=%.0f", w);
-	snprintf(buf, len, "%s/%s%s c=%.0f pin=%s pool=%.0f spins=%.0f "
+	if (results_str(cell, "lifo", NULL) != NULL)
+		snprintf(knobs, sizeof(knobs), " lifo=%s searchers=%s",
+		    results_str(cell, "lifo", ""),
+		    results_str(cell, "searchers", ""));
+	snprintf(buf, len, "%s/%s%s%s c=%.0f pin=%s pool=%.0f spins=%.0f "
 	    "wake=%s cap=%.0f payload=%.0f %s", results_str(cell, "dispatcher",
-	    ""), results_str(cell, "queue", ""), width,
+	    ""), results_str(cell, "queue", ""), width, knobs,
 	    results_num(cell, "coroutines"), results_str(cell, "pin", ""),
 	    results_num(cell, "pool"), results_num(cell, "spins"),
 	    results_str(cell, "wake", ""), results_num(cell, "capacity"),
 	    isnan(payload) ? 0 : payload, results_str(cell, "workload",
 	    "resume"));
 	return;
+}
+
+const char *
+results_design(const cJSON *cell, char *buf, size_t len)
+{
+
+	snprintf(buf, len, "%s%s%s", results_str(cell, "dispatcher", "?"),
+	    strcmp(results_str(cell, "lifo", "on"), "on") != 0 ? "-fifo" : "",
+	    strcmp(results_str(cell, "searchers", "half"), "half") != 0 ?
+	    "-all" : "");
+	return buf;
 }
 
 double

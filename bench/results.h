@@ -49,6 +49,12 @@ int results_write_text(const char *text, const char *path);
 void results_cell_key(const cJSON *cell, bool workers, char *buf, size_t len);
 
 /*
+ * The design as tables and plots name it: the dispatcher, then -fifo for a
+ * LIFO slot turned off and -all for searchers uncapped (stealing).
+ */
+const char *results_design(const cJSON *cell, char *buf, size_t len);
+
+/*
  * Memory against threads across each worker sweep (cells alike but for
  * their width, three or more): the anonymous RSS each added thread costs,
  * as seed 002 fits it. Replaces doc's "memory_fits".

@@ -92,6 +92,14 @@ runner_child_args(const struct cli_opts *o, const struct cell *c,
 		ARG("--spins");
 		ARGF("%d", c->spins);
 	}
+	if (c->lifo != DISP_LIFO_ON) {
+		ARG("--lifo");
+		ARG(disp_lifo_names[c->lifo]);
+	}
+	if (c->searchers != DISP_SEARCH_HALF) {
+		ARG("--searchers");
+		ARG(disp_search_names[c->searchers]);
+	}
 	if (c->payload_ns != 0) {
 		ARG("--payload-ns");
 		ARGF("%u", c->payload_ns);

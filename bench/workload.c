@@ -76,10 +76,14 @@ workload_profile_parse(struct workload_profile *p, const char *s, char *err,
 	memset(p, 0, sizeof(*p));
 	if (strcmp(s, "resume") == 0)
 		return 0;
+	if (strcmp(s, "request") == 0) {
+		p->kind = WORKLOAD_REQUEST;
+		return 0;
+	}
 	if (sscanf(s, "%15[a-z]:%lf:%lf%c", kind, &ms, &share, &tail) != 3 ||
 	    (strcmp(kind, "sleep") != 0 && strcmp(kind, "spin") != 0)) {
 		snprintf(err, errlen, "--workload: '%s' is not resume, "
-		    "sleep:MS:SHARE or spin:MS:SHARE", s);
+		    "request, sleep:MS:SHARE or spin:MS:SHARE", s);
 		return -1;
 	}
 	if (!(ms > 0 && ms <= 10000) || !(share > 0 && share <= 1)) {
@@ -99,8 +103,9 @@ workload_profile_format(const struct workload_profile *p, char *buf,
     size_t len)
 {
 
-	if (p->kind == WORKLOAD_RESUME)
-		snprintf(buf, len, "resume");
+	if (!workload_blocks_some(p))
+		snprintf(buf, len, p->kind == WORKLOAD_REQUEST ? "request" :
+		    "resume");
 	else
 		snprintf(buf, len, "%s:%g:%g", p->kind == WORKLOAD_SLEEP ?
 		    "sleep" : "spin", (double)p->block_ns * 1e-6,
@@ -115,7 +120,7 @@ workload_ceiling(const struct workload_profile *p, unsigned int threads,
 	double hold = (double)p->block_ns * 1e-9 * p->share_ppm /
 	    WORKLOAD_SHARE_ONE;
 
-	if (p->kind == WORKLOAD_RESUME)
+	if (!workload_blocks_some(p))
 		return 0;
 	if (p->kind == WORKLOAD_SPIN && cpus < threads)
 		threads = cpus;
@@ -196,7 +201,7 @@ coro_work(struct coro *c, uint64_t k)
 
 	if (w->payload_iters != 0)
 		workload_burn(w->payload_iters);
-	if (w->profile.kind != WORKLOAD_RESUME &&
+	if (workload_blocks_some(&w->profile) &&
 	    workload_blocks(w, c->phase + k, 1) != 0)
 		workload_block(w);
 	return;
@@ -256,6 +261,47 @@ coro_resume(struct disp_task *t)
 	return;
 }
 
+/*
+ * A request's resumption: on the I/O loop (even count) it ends the round
+ * trip and dispatches the next request's handler; in the handler (odd) it
+ * resumes the I/O loop's continuation. Round trips are sampled from the
+ * handler's dispatch to the continuation's start.
+ */
+static void
+coro_request(struct disp_task *t)
+{
+	struct coro *c = (struct coro *)t;
+	struct workload *w = c->w;
+	bool on_io = (atomic_load_explicit(&c->runs, memory_order_relaxed) &
+	    1) == 0;
+	uint64_t k;
+
+	if (on_io && c->stamp != 0)
+		coro_sampled(c);
+	coro_bump(&c->runs);
+	if (!on_io && w->payload_iters != 0)
+		workload_burn(w->payload_iters);
+	if (atomic_load_explicit(&w->stop, memory_order_relaxed)) {
+		atomic_fetch_add(&w->retired, 1);
+		return;
+	}
+	/* k is odd here: (k + 1) / 2 numbers the trips from 1, never 0. */
+	k = atomic_load_explicit(&c->issued, memory_order_relaxed);
+	if (on_io && ((k + 1) / WORKLOAD_RESUMES_PER_TRIP & w->latency_mask) == 0)
+		coro_stamp(c);
+	coro_bump(&c->issued);
+	disp_dispatch(on_io ? w->d : w->io, &c->task);
+	return;
+}
+
+/* Where a coroutine starts: a request on its I/O loop. */
+static struct dispatcher *
+workload_first(const struct workload *w)
+{
+
+	return w->profile.kind == WORKLOAD_REQUEST ? w->io : w->d;
+}
+
 static void
 workload_spawn(struct disp_task *t)
 {
@@ -265,7 +311,7 @@ workload_spawn(struct disp_task *t)
 
 	for (i = 0; i < w->n; i++) {
 		coro_bump(&w->coros[i].issued);
-		disp_dispatch(w->d, &w->coros[i].task);
+		disp_dispatch(workload_first(w), &w->coros[i].task);
 	}
 	return;
 }
@@ -275,7 +321,7 @@ workload_starter(void *arg)
 {
 	struct workload *w = arg;
 
-	disp_dispatch(w->d, &w->spawner);
+	disp_dispatch(workload_first(w), &w->spawner);
 	return NULL;
 }
 
@@ -289,6 +335,7 @@ workload_start(struct workload *w, struct dispatcher *d, unsigned int n,
 
 	memset(w, 0, sizeof(*w));
 	w->d = d;
+	w->io = o->io != NULL ? o->io : d;
 	w->n = n;
 	w->profile = o->profile;
 	w->payload_iters = o->payload_ns > 0 ?
@@ -297,7 +344,7 @@ workload_start(struct workload *w, struct dispatcher *d, unsigned int n,
 	    workload_calibrate(WORKLOAD_SPIN_SLICE_NS) : 0;
 	w->latency_mask = o->latency_every > 0 ? o->latency_every - 1 :
 	    UINT64_MAX;
-	w->works = w->payload_iters != 0 || o->profile.kind != WORKLOAD_RESUME;
+	w->works = w->payload_iters != 0 || workload_blocks_some(&o->profile);
 	/* One blocking resumption per period; phases spread over it. */
 	period = o->profile.share_ppm > 0 ?
 	    WORKLOAD_SHARE_ONE / o->profile.share_ppm : 1;
@@ -313,7 +360,9 @@ workload_start(struct workload *w, struct dispatcher *d, unsigned int n,
 		return -error;
 	}
 	for (i = 0; i < n; i++) {
-		w->coros[i].task = (struct disp_task)DISP_TASK_INIT(coro_resume);
+		w->coros[i].task = (struct disp_task)DISP_TASK_INIT(
+		    o->profile.kind == WORKLOAD_REQUEST ? coro_request :
+		    coro_resume);
 		atomic_init(&w->coros[i].runs, 0);
 		atomic_init(&w->coros[i].issued, 0);
 		w->coros[i].stamp = 0;
@@ -409,7 +458,7 @@ workload_blocked(struct workload *w)
 	uint64_t sum = 0;
 	unsigned int i;
 
-	if (w->profile.kind == WORKLOAD_RESUME)
+	if (!workload_blocks_some(&w->profile))
 		return 0;
 	for (i = 0; i < w->n; i++)
 		sum += workload_blocks(w, w->coros[i].phase,

@@ -14,8 +14,19 @@
  * each coroutine blocks on exactly that share of its resumptions, its
  * phase spread so the coroutines do not block in step.
  *
+ * The request profile is a server's round trip instead: an I/O loop takes
+ * a request and dispatches its handler, the handler resumes the I/O loop's
+ * continuation, which takes the next request; each coroutine is one
+ * request in flight. Its resumptions alternate between the I/O loop and
+ * the dispatcher: two dispatches, two resumptions, make one round trip.
+ * On a design whose threads are event loops (DISP_LOOPS) the I/O loop is
+ * the coroutine's own loop and the handler never leaves it, as a Netty
+ * handler does not; on any other, it is a separate event loop.
+ *
  * Dispatch latency (dispatch to the start of the resumption) is sampled on
- * one dispatch in latency_every of each coroutine.
+ * one dispatch in latency_every of each coroutine; under the request
+ * profile, the round trip (the handler's dispatch to the start of the
+ * continuation).
  */
 #ifndef BENCH_WORKLOAD_H
 #define BENCH_WORKLOAD_H
@@ -30,11 +41,13 @@
 #define WORKLOAD_RESUMES_PER_OP	4
 #define WORKLOAD_SHARE_ONE	1000000u	/* share in parts per million */
 #define WORKLOAD_SPIN_SLICE_NS	10000u
+#define WORKLOAD_RESUMES_PER_TRIP 2	/* request: handler, continuation */
 
 enum workload_kind {
 	WORKLOAD_RESUME,	/* resume-only */
 	WORKLOAD_SLEEP,		/* a share sleeps block_ns */
-	WORKLOAD_SPIN		/* a share burns block_ns of CPU */
+	WORKLOAD_SPIN,		/* a share burns block_ns of CPU */
+	WORKLOAD_REQUEST	/* a round trip from an I/O loop and back */
 };
 
 struct workload_profile {
@@ -47,6 +60,7 @@ struct workload_opts {
 	struct workload_profile profile;
 	unsigned int payload_ns;	/* busy work on every resumption */
 	unsigned int latency_every;	/* power of two; 0: no sampling */
+	struct dispatcher *io;		/* request: the I/O loop, NULL: d's own */
 };
 
 struct coro {
@@ -67,6 +81,7 @@ struct coro {
 
 struct workload {
 	struct dispatcher *d;
+	struct dispatcher *io;		/* request: where continuations run */
 	unsigned int n;
 	struct coro *coros;
 	struct disp_task spawner;	/* launches the n coroutines */
@@ -90,8 +105,8 @@ struct workload_check {
 };
 
 /*
- * "resume", "sleep:MS:SHARE" or "spin:MS:SHARE" (SHARE in 0..1). -1 and
- * one line in err if malformed.
+ * "resume", "request", "sleep:MS:SHARE" or "spin:MS:SHARE" (SHARE in
+ * 0..1). -1 and one line in err if malformed.
  */
 int workload_profile_parse(struct workload_profile *p, const char *s,
     char *err, size_t errlen);
@@ -126,6 +141,13 @@ bool workload_stop(struct workload *w, double timeout_s);
 
 /* Adds the latency histograms into s (sign -1: subtracts). */
 void workload_latency(struct workload *w, struct hist_snap *s, int sign);
+
+static inline bool
+workload_blocks_some(const struct workload_profile *p)
+{
+
+	return p->kind == WORKLOAD_SLEEP || p->kind == WORKLOAD_SPIN;
+}
 
 /* Blocking resumptions so far. */
 uint64_t workload_blocked(struct workload *w);

@@ -36,6 +36,21 @@ enum disp_wake {
 	DISP_WAKE_LAZY		/* only when no worker spins (Go wakep, Tokio) */
 };
 
+/* stealing: zero values are the design's own defaults (Tokio's). */
+enum disp_lifo {
+	DISP_LIFO_ON,		/* a worker's own dispatch takes its LIFO slot */
+	DISP_LIFO_OFF		/* ... goes to the back of its run queue */
+};
+
+enum disp_search {
+	DISP_SEARCH_HALF,	/* fewer than half of the workers search at once */
+	DISP_SEARCH_ALL		/* every idle worker searches */
+};
+
+/* Their names on the command line and in results, indexed by value. */
+extern const char *const disp_lifo_names[2];
+extern const char *const disp_search_names[2];
+
 #define DISP_SPINS_DEFAULT	(-1)	/* the design's own default */
 
 struct disp_config {
@@ -46,6 +61,8 @@ struct disp_config {
 	int spins;			/* polls of an idle worker before it parks */
 	enum disp_wake wake;
 	double keepalive_s;		/* rendezvous: idle time before a thread retires */
+	enum disp_lifo lifo;		/* stealing */
+	enum disp_search searchers;	/* stealing */
 
 	/* Called first on every thread a dispatcher starts (pinning). */
 	void (*thread_start)(void *arg);
@@ -66,6 +83,8 @@ struct dispatcher {
 
 #define DISP_USES_QUEUE	(1u << 0)	/* --queue applies */
 #define DISP_GROWS	(1u << 1)	/* starts threads on demand */
+#define DISP_STEALS	(1u << 2)	/* --lifo and --searchers apply */
+#define DISP_LOOPS	(1u << 3)	/* its threads are I/O event loops */
 
 struct disp_ops {
 	const char *name;
@@ -116,5 +135,6 @@ extern const struct disp_ops disp_shared;
 extern const struct disp_ops disp_limited;
 extern const struct disp_ops disp_rendezvous;
 extern const struct disp_ops disp_eventloop;
+extern const struct disp_ops disp_stealing;
 
 #endif /* DISPATCHERS_DISPATCHER_H */

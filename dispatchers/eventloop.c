@@ -244,7 +244,7 @@ eventloop_shutdown(struct dispatcher *d, struct disp_stats *st)
 const struct disp_ops disp_eventloop = {
 	.name = "eventloop",
 	.model = "Netty: N loops, local FIFO on the home loop, MPSC + eventfd else",
-	.flags = 0,
+	.flags = DISP_LOOPS,
 	.create = eventloop_create,
 	.dispatch = eventloop_dispatch,
 	.shutdown = eventloop_shutdown,

@@ -14,7 +14,11 @@ static const struct disp_ops *const designs[] = {
 	&disp_limited,
 	&disp_rendezvous,
 	&disp_eventloop,
+	&disp_stealing,
 };
+
+const char *const disp_lifo_names[2] = { "on", "off" };
+const char *const disp_search_names[2] = { "half", "all" };
 
 const struct disp_ops *
 disp_find(const char *name)

@@ -59,6 +59,13 @@ static struct bad_case bad_cases[] = {
 	{ "run --workload sleep:0:0.1", "0 < MS" },
 	{ "run --workload spin:5:1.5", "SHARE <= 1" },
 	{ "run --workload resume,", "comma-separated" },
+	{ "run --workload request:5", "not resume, request" },
+	{ "advise --blocking request", "MS:SHARE" },
+	{ "run --lifo maybe", "not on or off" },
+	{ "run --lifo on,on", "'on' twice" },
+	{ "run --lifo on,", "comma-separated" },
+	{ "run --searchers most", "not half or all" },
+	{ "run --searchers all,half,all", "'all' twice" },
 	{ "run --latency-every 3", "power of two" },
 	{ "run --latency-every -1", "not a number" },
 	{ "advise --blocking 5", "MS:SHARE" },
@@ -222,8 +229,8 @@ Test(cli, tiny_sweep_writes_results_and_plots, .timeout = 300)
 	    sizeof(msg)), 0, "%s", msg);
 	cr_assert(cJSON_IsTrue(cJSON_GetObjectItem(doc, "complete")));
 	cells = cJSON_GetObjectItem(doc, "cells");
-	/* inline once, the four other designs at two widths. */
-	cr_assert_eq(cJSON_GetArraySize(cells), 9);
+	/* inline once, the five other designs at two widths. */
+	cr_assert_eq(cJSON_GetArraySize(cells), 11);
 	cJSON_ArrayForEach(cell, cells) {
 		runs = cJSON_GetObjectItem(cell, "runs");
 		cr_assert_eq(cJSON_GetArraySize(runs), 2);
@@ -235,6 +242,7 @@ Test(cli, tiny_sweep_writes_results_and_plots, .timeout = 300)
 	cr_assert_eq(status, 0, "plot exited %d: %s", status, err);
 	cr_assert_eq(access("/tmp/cpu_per_dispatch.png", R_OK), 0);
 	cr_assert_eq(access("/tmp/cpu_per_dispatch.svg", R_OK), 0);
+	cr_assert_eq(access("/tmp/fairness.png", R_OK), 0);
 }
 
 /* The number of runs the results file holds now; -1 if unreadable. */

@@ -3,7 +3,9 @@
  * task exactly once under concurrent dispatch; and what each design
  * promises of its own: limited never runs more than k at once, an event
  * loop runs a local resumption on its home thread, a rendezvous reuses an
- * idle thread, retires one after the keep-alive, and queues at its bound.
+ * idle thread, retires one after the keep-alive, and queues at its bound;
+ * a stealing worker runs its own dispatches LIFO-slot first, lets go of a
+ * self-dispatching task after three, and idle workers take its work.
  */
 #include <pthread.h>
 #include <sched.h>
@@ -19,6 +21,7 @@
 #include <criterion/parameterized.h>
 
 #include "dispatcher.h"
+#include "runq.h"
 #include "measure.h"
 #include "scale.h"
 
@@ -397,4 +400,217 @@ ParameterizedTest(size_t *i, dispatcher, shutdown_joins_every_thread, .timeout =
 		usleep(1000);
 	cr_assert_eq(measure_status("Threads"), before, "%s left threads "
 	    "behind", ops->name);
+}
+
+/*
+ * stealing: tasks that re-dispatch themselves from a worker (LIFO slot,
+ * run queue), and one that fans out more children than a run queue holds
+ * (overflow to the injection queue, steals), under every knob.
+ */
+struct fan {
+	struct disp_task task;
+	struct dispatcher *d;
+	struct once_task *children;
+	int n;
+};
+
+static void
+fan_run(struct disp_task *t)
+{
+	struct fan *f = (struct fan *)t;
+	int i;
+
+	for (i = 0; i < f->n; i++)
+		disp_dispatch(f->d, &f->children[i].task);
+	atomic_fetch_add(&done, 1);
+	return;
+}
+
+static int knobs[] = { 0, 1, 2, 3 };	/* lifo off: 1, all search: 2 */
+
+ParameterizedTestParameters(dispatcher, stealing_local_dispatches_run_once)
+{
+
+	return cr_make_param_array(int, knobs, 4);
+}
+
+ParameterizedTest(int *k, dispatcher, stealing_local_dispatches_run_once,
+    .timeout = 600)
+{
+	struct disp_config cfg = config(4, "lfseg");
+	int nchildren = 20 * RUNQ_SIZE, i;
+	struct once_task *children = calloc((size_t)nchildren,
+	    sizeof(*children));
+	struct fan fan;
+	struct chain c[64];
+	struct disp_stats st;
+	struct dispatcher *d;
+
+	cfg.lifo = (*k & 1) ? DISP_LIFO_OFF : DISP_LIFO_ON;
+	cfg.searchers = (*k & 2) ? DISP_SEARCH_ALL : DISP_SEARCH_HALF;
+	cr_assert_eq(disp_stealing.create(&d, &cfg), 0);
+	atomic_store(&done, 0);
+	for (i = 0; i < nchildren; i++)
+		children[i].task = (struct disp_task)DISP_TASK_INIT(once_run);
+	fan = (struct fan){ DISP_TASK_INIT(fan_run), d, children, nchildren };
+	for (i = 0; i < 64; i++) {
+		c[i] = (struct chain){ DISP_TASK_INIT(chain_run), d, 20000 };
+		disp_dispatch(d, &c[i].task);
+	}
+	disp_dispatch(d, &fan.task);
+	wait_for(&done, 64 + 1 + (uint64_t)nchildren);
+	disp_shutdown(d, &st);
+	for (i = 0; i < nchildren; i++)
+		cr_assert_eq(atomic_load(&children[i].runs), 1, "child %d ran "
+		    "%d times", i, atomic_load(&children[i].runs));
+	cr_assert_eq(st.ran, 64 * 20000 + 1 + (uint64_t)nchildren);
+	free(children);
+}
+
+/* One worker, so nothing is stolen: the order a worker runs its own in. */
+struct ordered {
+	struct disp_task task;
+	struct dispatcher *d;
+	int id;
+	int left;			/* re-dispatches of itself still to do */
+};
+
+static int order[64];
+static _Atomic int norder;
+
+static void
+ordered_run(struct disp_task *t)
+{
+	struct ordered *o = (struct ordered *)t;
+
+	order[atomic_fetch_add(&norder, 1)] = o->id;
+	if (o->left-- > 0)
+		disp_dispatch(o->d, &o->task);
+	else
+		atomic_fetch_add(&done, 1);
+	return;
+}
+
+/* Task 0 dispatches tasks 1..n from the worker, then finishes. */
+struct starter {
+	struct disp_task task;
+	struct ordered *tasks;
+	int n;
+};
+
+static void
+starter_run(struct disp_task *t)
+{
+	struct starter *s = (struct starter *)t;
+	int i;
+
+	for (i = 0; i < s->n; i++)
+		disp_dispatch(s->tasks[i].d, &s->tasks[i].task);
+	return;
+}
+
+static void
+run_ordered(enum disp_lifo lifo, struct ordered *tasks, int n, int runs)
+{
+	struct disp_config cfg = config(1, "lfseg");
+	struct starter s = { DISP_TASK_INIT(starter_run), tasks, n };
+	struct disp_stats st;
+	struct dispatcher *d;
+	int i;
+
+	cfg.lifo = lifo;
+	cr_assert_eq(disp_stealing.create(&d, &cfg), 0);
+	atomic_store(&done, 0);
+	atomic_store(&norder, 0);
+	for (i = 0; i < n; i++)
+		tasks[i].d = d;
+	disp_dispatch(d, &s.task);
+	wait_for(&done, (uint64_t)n);
+	disp_shutdown(d, &st);
+	cr_assert_eq(atomic_load(&norder), runs);
+}
+
+/* kotlinx WorkQueue's KDoc: submit [1, 2, 3, 4], run [4, 1, 2, 3]. */
+Test(dispatcher, stealing_lifo_slot_runs_the_last_first, .timeout = 60)
+{
+	static const int lifo[] = { 4, 1, 2, 3 }, fifo[] = { 1, 2, 3, 4 };
+	struct ordered t[4];
+	int i;
+
+	for (i = 0; i < 4; i++)
+		t[i] = (struct ordered){ DISP_TASK_INIT(ordered_run), NULL,
+		    i + 1, 0 };
+	run_ordered(DISP_LIFO_ON, t, 4, 4);
+	for (i = 0; i < 4; i++)
+		cr_assert_eq(order[i], lifo[i], "run %d: task %d", i, order[i]);
+	run_ordered(DISP_LIFO_OFF, t, 4, 4);
+	for (i = 0; i < 4; i++)
+		cr_assert_eq(order[i], fifo[i], "run %d: task %d", i, order[i]);
+}
+
+/*
+ * A task that keeps re-dispatching itself holds its worker through the
+ * LIFO slot at most 3 times (Tokio's MAX_LIFO_POLLS_PER_TICK): then the
+ * task queued behind it runs.
+ */
+Test(dispatcher, stealing_lifo_slot_cannot_hold_a_worker, .timeout = 60)
+{
+	struct ordered t[2] = {
+		{ DISP_TASK_INIT(ordered_run), NULL, 1, 0 },
+		{ DISP_TASK_INIT(ordered_run), NULL, 2, 20 },
+	};
+	int i;
+
+	run_ordered(DISP_LIFO_ON, t, 2, 22);
+	for (i = 0; i < 22 && order[i] != 1; i++)
+		;
+	cr_assert(i <= 3, "task 1 waited behind %d runs of task 2", i);
+}
+
+/* Work fanned out on one worker is taken by idle ones. */
+static _Atomic int ran_on[2];
+static pthread_t fan_thread;
+
+static void
+spin_child(struct disp_task *t)
+{
+	volatile int spin;
+
+	atomic_fetch_add(&ran_on[pthread_equal(pthread_self(), fan_thread) ?
+	    0 : 1], 1);
+	for (spin = 0; spin < 200000; spin++)
+		;
+	once_run(t);
+	return;
+}
+
+static void
+fan_mark(struct disp_task *t)
+{
+
+	fan_thread = pthread_self();
+	fan_run(t);
+	return;
+}
+
+Test(dispatcher, stealing_idle_workers_steal, .timeout = 120)
+{
+	struct disp_config cfg = config(4, "lfseg");
+	struct once_task children[RUNQ_SIZE / 2];
+	struct fan fan;
+	struct disp_stats st;
+	struct dispatcher *d;
+	int i, n = RUNQ_SIZE / 2;
+
+	cr_assert_eq(disp_stealing.create(&d, &cfg), 0);
+	atomic_store(&done, 0);
+	for (i = 0; i < n; i++)
+		children[i].task = (struct disp_task)DISP_TASK_INIT(spin_child);
+	/* Fewer than a run queue holds: none overflows to the inject queue. */
+	fan = (struct fan){ DISP_TASK_INIT(fan_mark), d, children, n };
+	disp_dispatch(d, &fan.task);
+	wait_for(&done, 1 + (uint64_t)n);
+	disp_shutdown(d, &st);
+	cr_assert(atomic_load(&ran_on[1]) > 0, "all %d children ran on the "
+	    "worker that dispatched them", n);
 }

@@ -1,7 +1,8 @@
 /*
  * test_queue.c - every queue of the registry: FIFO, empty and full, and
  * millions of tagged items through producers and consumers that outnumber
- * the cores, each seen exactly once, each producer's order kept.
+ * the cores, each seen exactly once, each producer's order kept; the same
+ * of the event loop's MPSC inbox and of a stealing worker's run queue.
  */
 #include <pthread.h>
 #include <sched.h>
@@ -14,7 +15,9 @@
 #include <criterion/criterion.h>
 #include <criterion/parameterized.h>
 
+#include "mpsc.h"
 #include "queue.h"
+#include "runq.h"
 #include "scale.h"
 
 /*
@@ -207,4 +210,183 @@ ParameterizedTest(size_t *i, queue, stress_mpmc, .timeout = 7200)
 	cr_assert(queue_empty(s.q));
 	free((void *)s.seen);
 	queue_destroy(s.q);
+}
+
+/*
+ * The two queues outside the registry, under the same load: the event
+ * loop's MPSC inbox (every producer at once, one consumer) and a stealing
+ * worker's run queue (its owner pushes and pops, thieves take halves).
+ */
+struct mpsc_item {
+	struct mpsc_node node;
+	uint32_t producer;
+	uint32_t seq;
+};
+
+struct mpsc_stress {
+	struct mpsc q;
+	struct mpsc_item *items;
+	uint32_t per_producer;
+};
+
+struct mpsc_producer {
+	struct mpsc_stress *s;
+	uint32_t id;
+	pthread_t tid;
+};
+
+static void *
+mpsc_producer(void *arg)
+{
+	struct mpsc_producer *p = arg;
+	struct mpsc_item *mine = p->s->items + (size_t)p->id *
+	    p->s->per_producer;
+	uint32_t seq;
+
+	for (seq = 0; seq < p->s->per_producer; seq++)
+		mpsc_push(&p->s->q, &mine[seq].node);
+	return NULL;
+}
+
+Test(queue, stress_mpsc, .timeout = 7200)
+{
+	unsigned int np = (unsigned int)(scale("DB_STRESS_PRODUCERS",
+	    STRESS_PRODUCERS) + scale("DB_STRESS_CONSUMERS", STRESS_CONSUMERS));
+	struct mpsc_producer *p = calloc(np, sizeof(*p));
+	struct mpsc_stress s;
+	int64_t *last = malloc(np * sizeof(*last));
+	uint8_t *seen;
+	struct mpsc_node *n;
+	struct mpsc_item *it;
+	uint64_t total, got = 0;
+	unsigned int k;
+
+	s.per_producer = (uint32_t)(scale("DB_STRESS_ITEMS", STRESS_ITEMS) / np);
+	total = (uint64_t)np * s.per_producer;
+	s.items = calloc(total, sizeof(*s.items));
+	seen = calloc(total, 1);
+	cr_assert(p != NULL && last != NULL && s.items != NULL && seen != NULL);
+	mpsc_init(&s.q);
+	for (k = 0; k < np; k++) {
+		last[k] = -1;
+		p[k] = (struct mpsc_producer){ .s = &s, .id = k };
+		for (got = 0; got < s.per_producer; got++)
+			s.items[(size_t)k * s.per_producer + got] =
+			    (struct mpsc_item){ .producer = k,
+			    .seq = (uint32_t)got };
+	}
+	for (k = 0; k < np; k++)
+		pthread_create(&p[k].tid, NULL, mpsc_producer, &p[k]);
+	for (got = 0; got < total; ) {
+		if ((n = mpsc_pop(&s.q)) == NULL) {
+			sched_yield();
+			continue;
+		}
+		it = (struct mpsc_item *)n;
+		cr_assert_eq(seen[it - s.items], 0, "item %zu came out twice",
+		    (size_t)(it - s.items));
+		seen[it - s.items] = 1;
+		cr_assert((int64_t)it->seq > last[it->producer], "producer %u: "
+		    "%u after %ld", it->producer, it->seq, (long)last[it->producer]);
+		last[it->producer] = it->seq;
+		got++;
+	}
+	for (k = 0; k < np; k++)
+		pthread_join(p[k].tid, NULL);
+	cr_assert(mpsc_empty(&s.q));
+	printf("mpsc: %lu items, %u producers, 1 consumer\n",
+	    (unsigned long)total, np);
+	free(seen);
+	free(s.items);
+	free(last);
+	free(p);
+}
+
+struct runq_stress {
+	struct runq owner;
+	struct disp_task *tasks;
+	_Atomic uint8_t *seen;
+	_Atomic uint64_t taken;
+	_Atomic int doubled;
+	uint64_t total;
+};
+
+struct runq_thief {
+	struct runq_stress *s;
+	struct runq rq;
+	pthread_t tid;
+};
+
+static void
+runq_take(struct runq_stress *s, struct disp_task *t)
+{
+
+	if (atomic_exchange(&s->seen[t - s->tasks], 1) != 0)
+		atomic_store(&s->doubled, 1);
+	atomic_fetch_add(&s->taken, 1);
+	return;
+}
+
+static void *
+runq_thief_main(void *arg)
+{
+	struct runq_thief *th = arg;
+	struct runq_stress *s = th->s;
+	struct disp_task *t;
+
+	while (atomic_load(&s->taken) < s->total) {
+		if ((t = runq_steal(&s->owner, &th->rq)) == NULL) {
+			sched_yield();
+			continue;
+		}
+		do
+			runq_take(s, t);
+		while ((t = runq_pop(&th->rq)) != NULL);
+	}
+	return NULL;
+}
+
+Test(queue, stress_runq, .timeout = 7200)
+{
+	unsigned int nt = (unsigned int)(scale("DB_STRESS_PRODUCERS",
+	    STRESS_PRODUCERS) + scale("DB_STRESS_CONSUMERS", STRESS_CONSUMERS));
+	struct runq_thief *th = calloc(nt, sizeof(*th));
+	struct runq_stress *s = calloc(1, sizeof(*s));
+	struct disp_task *t;
+	uint64_t i, lost = 0;
+	unsigned int k;
+
+	s->total = scale("DB_STRESS_ITEMS", STRESS_ITEMS);
+	s->tasks = calloc(s->total, sizeof(*s->tasks));
+	s->seen = calloc(s->total, 1);
+	cr_assert(th != NULL && s->tasks != NULL && s->seen != NULL);
+	runq_init(&s->owner);
+	for (k = 0; k < nt; k++) {
+		th[k].s = s;
+		runq_init(&th[k].rq);
+		pthread_create(&th[k].tid, NULL, runq_thief_main, &th[k]);
+	}
+	/* The owner: pushes every task, runs one itself when it is full. */
+	for (i = 0; i < s->total; i++) {
+		while (!runq_push(&s->owner, &s->tasks[i])) {
+			if ((t = runq_pop(&s->owner)) != NULL)
+				runq_take(s, t);
+		}
+		if (i % 3 == 0 && (t = runq_pop(&s->owner)) != NULL)
+			runq_take(s, t);
+	}
+	while ((t = runq_pop(&s->owner)) != NULL)
+		runq_take(s, t);
+	for (k = 0; k < nt; k++)
+		pthread_join(th[k].tid, NULL);
+	cr_assert_not(atomic_load(&s->doubled), "a task was taken twice");
+	for (i = 0; i < s->total; i++)
+		lost += s->seen[i] == 0;
+	cr_assert_eq(lost, 0, "%lu tasks lost", (unsigned long)lost);
+	printf("runq: %lu tasks, 1 owner, %u thieves\n",
+	    (unsigned long)s->total, nt);
+	free((void *)s->seen);
+	free(s->tasks);
+	free(s);
+	free(th);
 }

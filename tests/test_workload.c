@@ -1,9 +1,11 @@
 /*
- * test_workload.c - the resume-only workload's count check: exact on every
- * design, and it catches a dispatcher that loses a task or runs one twice
- * (planted here by wrapping a real design).
+ * test_workload.c - the workload's count check: exact on every design,
+ * resume-only and request, and it catches a dispatcher that loses a task or
+ * runs one twice (planted here by wrapping a real design); a request stays
+ * on its event loop, and crosses threads on any other design.
  */
 #include <math.h>
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
@@ -178,8 +180,8 @@ Test(workload, cell_reports_every_field, .timeout = 60)
 
 Test(workload, profiles_parse_and_print_back)
 {
-	static const char *good[] = { "resume", "sleep:5:0.1", "spin:0.5:0.25",
-	    "sleep:10000:1" };
+	static const char *good[] = { "resume", "request", "sleep:5:0.1",
+	    "spin:0.5:0.25", "sleep:10000:1" };
 	struct workload_profile p;
 	char err[128], back[64];
 	size_t i;
@@ -337,4 +339,151 @@ Test(workload, a_hanging_design_is_reported_hung, .timeout = 120)
 	if (access("/usr/bin/gdb", X_OK) == 0)
 		cr_assert(strstr(stacks, "Thread") != NULL, "%s", stacks);
 	cJSON_Delete(run);
+}
+
+/* The request round trip: exact on every design, as `run` measures it. */
+ParameterizedTestParameters(workload, request_count_is_exact)
+{
+
+	return cr_make_param_array(size_t, design_index, disp_count());
+}
+
+ParameterizedTest(size_t *i, workload, request_count_is_exact, .timeout = 180)
+{
+	struct cell c = { .disp = disp_at(*i), .queue = &queue_lfseg,
+	    .workers = 4, .coroutines = 16, .pin = "compact",
+	    .spins = DISP_SPINS_DEFAULT, .keepalive_s = 60, .capacity = 4096,
+	    .profile = { .kind = WORKLOAD_REQUEST }, .latency_every = 1 };
+	struct cell_window win = { 0.05, 0.2 };
+	cJSON *run = cell_run(&c, &win);
+
+	cr_assert(cJSON_IsTrue(cJSON_GetObjectItem(run, "count_ok")), "%s: %s",
+	    c.disp->name, cJSON_PrintUnformatted(run));
+	cr_assert(num(run, "round_trips_per_s") > 0);
+	cr_assert_float_eq(num(run, "cpu_us_per_round_trip"),
+	    2 * num(run, "cpu_us_per_dispatch"), 1e-9);
+	cr_assert(num(run, "latency_samples") > 0);
+	cr_assert(num(run, "latency_p99_us") >= num(run, "latency_p50_us"));
+	cJSON_Delete(run);
+}
+
+/*
+ * A spy over a design: which threads dispatch each task after its first
+ * dispatch (the first comes from whoever spawned it).
+ */
+#define SPY_TASKS	64
+
+struct spy_seen {
+	struct disp_task *t;
+	unsigned long n;
+	pthread_t first;
+	bool strayed;			/* dispatched from a second thread */
+};
+
+struct spy {
+	struct dispatcher base;
+	struct dispatcher *inner;
+};
+
+static pthread_mutex_t spy_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct spy_seen spy_seen[SPY_TASKS];
+static int spy_n;
+
+static void
+spy_dispatch(struct dispatcher *d, struct disp_task *t)
+{
+	struct spy_seen *s = NULL;
+	int i;
+
+	pthread_mutex_lock(&spy_lock);
+	for (i = 0; i < spy_n && s == NULL; i++)
+		s = spy_seen[i].t == t ? &spy_seen[i] : NULL;
+	if (s == NULL && spy_n < SPY_TASKS)
+		s = &spy_seen[spy_n++];
+	if (s != NULL) {
+		s->t = t;
+		if (++s->n == 2)
+			s->first = pthread_self();
+		else if (s->n > 2 && !pthread_equal(s->first, pthread_self()))
+			s->strayed = true;
+	}
+	pthread_mutex_unlock(&spy_lock);
+	disp_dispatch(((struct spy *)d)->inner, t);
+	return;
+}
+
+static void
+spy_shutdown(struct dispatcher *d, struct disp_stats *st)
+{
+
+	disp_shutdown(((struct spy *)d)->inner, st);
+	return;
+}
+
+static const struct disp_ops spy_ops = {
+	.name = "spy",
+	.dispatch = spy_dispatch,
+	.shutdown = spy_shutdown,
+};
+
+/* Runs 16 requests on d (spied), its I/O on io (spied, or d's own). */
+static void
+run_spied_requests(const struct disp_ops *design, bool own_io)
+{
+	struct disp_config cfg = config(4), iocfg = config(1);
+	struct spy d = { .base.ops = &spy_ops }, io = { .base.ops = &spy_ops };
+	struct workload_opts o = { .profile = { .kind = WORKLOAD_REQUEST } };
+	struct workload_check chk;
+	struct disp_stats st, iost = { 0 };
+	struct workload w;
+
+	memset(spy_seen, 0, sizeof(spy_seen));
+	spy_n = 0;
+	cr_assert_eq(design->create(&d.inner, &cfg), 0);
+	if (!own_io) {
+		cr_assert_eq(disp_eventloop.create(&io.inner, &iocfg), 0);
+		o.io = &io.base;
+	}
+	cr_assert_eq(workload_start(&w, &d.base, 16, &o, &cfg), 0);
+	while (workload_count(&w, NULL) < 16 * 1000)
+		run_for(0.01);
+	cr_assert(workload_stop(&w, 60));
+	disp_shutdown(&d.base, &st);
+	if (!own_io)
+		disp_shutdown(&io.base, &iost);
+	workload_check(&w, st.ran + iost.ran, &chk);
+	cr_assert(chk.ok);
+	workload_fini(&w);
+}
+
+/* Netty: the handler runs on the request's own loop, and so does the rest. */
+Test(workload, request_on_an_event_loop_stays_on_its_loop, .timeout = 120)
+{
+	int i, coroutines = 0;
+
+	run_spied_requests(&disp_eventloop, true);
+	for (i = 0; i < spy_n; i++) {
+		if (spy_seen[i].n <= 2)
+			continue;		/* the spawner */
+		coroutines++;
+		cr_assert_not(spy_seen[i].strayed, "request %d left its loop",
+		    i);
+	}
+	cr_assert_eq(coroutines, 16);
+}
+
+/* Any other design: the handler runs on a worker, the rest on the I/O loop. */
+Test(workload, request_elsewhere_crosses_threads, .timeout = 120)
+{
+	int i, coroutines = 0;
+
+	run_spied_requests(&disp_shared, false);
+	for (i = 0; i < spy_n; i++) {
+		if (spy_seen[i].n <= 2)
+			continue;
+		coroutines++;
+		cr_assert(spy_seen[i].strayed, "request %d never left the I/O "
+		    "thread", i);
+	}
+	cr_assert_eq(coroutines, 16);
 }
