@@ -32,8 +32,9 @@ static const struct plot_figure plot_figures[] = {
 	{ "cpu_us_per_round_trip", "cpu_per_round_trip",
 	    "CPU µs per request round trip (I/O loop to handler and back)",
 	    false },
-	{ "min_share", "fairness", "fairness: slowest coroutine / mean "
-	    "progress in the window (1: even, 0: starved)", true },
+	{ "min_share", "fairness",
+	    "progress of the slowest coroutine / mean (1: even, 0: starved)",
+	    true },
 	{ "threads_peak", "threads", "threads alive (most seen in the window)",
 	    false },
 	{ "rss_anon_peak_kb", "rss_anon",
