@@ -316,6 +316,16 @@ workload_spawn(struct disp_task *t)
 	return;
 }
 
+static void
+workload_fence(struct disp_task *t)
+{
+	struct workload *w = (struct workload *)((char *)t -
+	    offsetof(struct workload, fence));
+
+	atomic_store(&w->fenced, 1);
+	return;
+}
+
 static void *
 workload_starter(void *arg)
 {
@@ -354,6 +364,8 @@ workload_start(struct workload *w, struct dispatcher *d, unsigned int n,
 	atomic_init(&w->stop, 0);
 	atomic_init(&w->retired, 0);
 	w->spawner = (struct disp_task)DISP_TASK_INIT(workload_spawn);
+	w->fence = (struct disp_task)DISP_TASK_INIT(workload_fence);
+	atomic_init(&w->fenced, 0);
 	error = posix_memalign((void **)&w->coros, 64, n * sizeof(*w->coros));
 	if (error != 0) {
 		free(w->lat);
@@ -401,19 +413,35 @@ workload_abandon(struct workload *w)
 	return;
 }
 
+static bool
+workload_wait(_Atomic unsigned int *v, unsigned int n, double deadline)
+{
+	struct timespec nap = { 0, 1000000 };
+
+	while (atomic_load(v) < n) {
+		if (measure_now() > deadline)
+			return false;
+		nanosleep(&nap, NULL);
+	}
+	return true;
+}
+
 bool
 workload_stop(struct workload *w, double timeout_s)
 {
-	struct timespec nap = { 0, 1000000 };
 	double deadline = measure_now() + timeout_s;
 
 	atomic_store(&w->stop, 1);
-	while (atomic_load(&w->retired) < w->n) {
-		if (measure_now() > deadline) {
+	if (!workload_wait(&w->retired, w->n, deadline)) {
+		workload_abandon(w);
+		return false;
+	}
+	if (w->io != w->d) {
+		disp_dispatch(w->io, &w->fence);
+		if (!workload_wait(&w->fenced, 1, deadline)) {
 			workload_abandon(w);
 			return false;
 		}
-		nanosleep(&nap, NULL);
 	}
 	pthread_join(w->starter, NULL);
 	return true;
@@ -436,9 +464,9 @@ workload_check(struct workload *w, uint64_t ran, struct workload_check *c)
 		else
 			c->doubled += runs - issued;
 	}
-	/* The dispatcher ran every resumption, and the spawner once. */
+	/* The dispatchers ran every resumption, the spawner and the fence. */
 	c->ok = c->lost == 0 && c->doubled == 0 && c->retired == w->n &&
-	    ran == c->runs + 1;
+	    ran == c->runs + 1 + (w->io != w->d);
 	return;
 }
 

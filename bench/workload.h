@@ -85,6 +85,14 @@ struct workload {
 	unsigned int n;
 	struct coro *coros;
 	struct disp_task spawner;	/* launches the n coroutines */
+	/*
+	 * request on a separate I/O loop: when every coroutine has retired,
+	 * the loop may still be inside its last dispatch to d, whose
+	 * shutdown does not wait for a thread it does not own. The fence
+	 * runs on the loop after that task returns.
+	 */
+	struct disp_task fence;
+	_Atomic unsigned int fenced;
 	_Atomic int stop;
 	_Atomic unsigned int retired;
 	struct workload_profile profile;
@@ -134,8 +142,10 @@ uint64_t workload_count(struct workload *w, uint64_t *per);
 
 /*
  * Asks every coroutine to stop at its next resumption and waits up to
- * timeout_s for all of them. False if some never came back: a task was
- * lost, and the dispatcher cannot be shut down safely.
+ * timeout_s for all of them, and for a separate I/O loop to leave its
+ * last dispatch. False if some never came back: a task was lost, and the
+ * dispatcher cannot be shut down safely. Then d is shut down before the
+ * I/O loop, which d's workers dispatch to until they are joined.
  */
 bool workload_stop(struct workload *w, double timeout_s);
 
