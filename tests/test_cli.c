@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -157,11 +158,26 @@ run(const char *args, char *err, size_t len)
 	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
-/* Every @NAME becomes the made-up results file /tmp/dbtest-NAME.json. */
+/*
+ * The made-up results files of the bad-input cases, in a folder of this
+ * process's own: Criterion may run the cases in parallel, and one case
+ * must not read a file another is writing.
+ */
+static const char *
+fixture(const char *name, int len, char *buf, size_t buflen)
+{
+
+	snprintf(buf, buflen, "/tmp/dbtest-%d/%.*s.json", (int)getpid(), len,
+	    name);
+	return buf;
+}
+
+/* Every @NAME becomes the made-up results file NAME of fixture(). */
 static void
 expand(const char *args, char *out, size_t len)
 {
 	size_t used = 0, k;
+	char path[128];
 
 	while (*args != '\0' && used + 1 < len) {
 		if (*args != '@') {
@@ -169,11 +185,65 @@ expand(const char *args, char *out, size_t len)
 			continue;
 		}
 		k = strcspn(++args, " ");
-		used += (size_t)snprintf(out + used, len - used,
-		    "/tmp/dbtest-%.*s.json", (int)k, args);
+		used += (size_t)snprintf(out + used, len - used, "%s",
+		    fixture(args, (int)k, path, sizeof(path)));
 		args += k;
 	}
 	out[used < len ? used : len - 1] = '\0';
+}
+
+static const struct {
+	const char *name;
+	const char *text;		/* NULL: a cell of machine `machine` */
+	const char *machine;
+	int workers;
+} fixtures[] = {
+	{ "TRUNCATED", "{\"context\": {\"schema\": 1", NULL, 0 },
+	{ "NOTRESULTS", "[1, 2, 3]", NULL, 0 },
+	{ "NEWER", "{\"context\": {\"schema\": 999}, \"cells\": []}", NULL, 0 },
+	{ "CELLA", NULL, "X", 2 },
+	{ "CELLB", NULL, "X", 4 },
+	{ "MACHINEB", NULL, "Y", 2 },
+	/* Found by the fuzzer: a width no reader can hold. */
+	{ "HUGE", "{\"context\": {\"schema\": 1}, \"cells\": [{\"dispatcher\": "
+	    "\"shared\", \"queue\": \"lfseg\", \"workers\": 1e30, "
+	    "\"coroutines\": 64, \"summary\": {}}]}", NULL, 0 },
+	{ "RUNA", "{\"context\": {\"schema\": 1}, \"cells\": [{\"dispatcher\": "
+	    "\"shared\", \"queue\": \"lfseg\", \"workers\": 2, "
+	    "\"coroutines\": 64, \"summary\": {}, \"runs\": "
+	    "[{\"status\": \"ok\", \"cpu_us_per_dispatch\": 0.5}]}]}", NULL, 0 },
+};
+#define NFIXTURES	(sizeof(fixtures) / sizeof(fixtures[0]))
+
+static void
+fixtures_write(void)
+{
+	char path[128];
+	size_t i;
+
+	snprintf(path, sizeof(path), "/tmp/dbtest-%d", (int)getpid());
+	mkdir(path, 0700);
+	for (i = 0; i < NFIXTURES; i++) {
+		fixture(fixtures[i].name, (int)strlen(fixtures[i].name), path,
+		    sizeof(path));
+		if (fixtures[i].text != NULL)
+			write_file(path, fixtures[i].text);
+		else
+			write_cell(path, fixtures[i].machine, fixtures[i].workers);
+	}
+}
+
+static void
+fixtures_remove(void)
+{
+	char path[128];
+	size_t i;
+
+	for (i = 0; i < NFIXTURES; i++)
+		unlink(fixture(fixtures[i].name, (int)strlen(fixtures[i].name),
+		    path, sizeof(path)));
+	snprintf(path, sizeof(path), "/tmp/dbtest-%d", (int)getpid());
+	rmdir(path);
 }
 
 ParameterizedTestParameters(cli, bad_input)
@@ -189,23 +259,10 @@ ParameterizedTest(struct bad_case *c, cli, bad_input, .timeout = 30)
 	int status, lines = 0;
 	char *p;
 
-	write_file("/tmp/dbtest-TRUNCATED.json", "{\"context\": {\"schema\": 1");
-	write_file("/tmp/dbtest-NOTRESULTS.json", "[1, 2, 3]");
-	write_file("/tmp/dbtest-NEWER.json",
-	    "{\"context\": {\"schema\": 999}, \"cells\": []}");
-	write_cell("/tmp/dbtest-CELLA.json", "X", 2);
-	write_cell("/tmp/dbtest-CELLB.json", "X", 4);
-	write_cell("/tmp/dbtest-MACHINEB.json", "Y", 2);
-	/* Found by the fuzzer: a width no reader can hold. */
-	write_file("/tmp/dbtest-HUGE.json", "{\"context\": {\"schema\": 1}, "
-	    "\"cells\": [{\"dispatcher\": \"shared\", \"queue\": \"lfseg\", "
-	    "\"workers\": 1e30, \"coroutines\": 64, \"summary\": {}}]}");
-	write_file("/tmp/dbtest-RUNA.json", "{\"context\": {\"schema\": 1}, "
-	    "\"cells\": [{\"dispatcher\": \"shared\", \"queue\": \"lfseg\", "
-	    "\"workers\": 2, \"coroutines\": 64, \"summary\": {}, \"runs\": "
-	    "[{\"status\": \"ok\", \"cpu_us_per_dispatch\": 0.5}]}]}");
+	fixtures_write();
 	expand(c->args, args, sizeof(args));
 	status = run(args, err, sizeof(err));
+	fixtures_remove();
 	cr_assert_eq(status, 2, "`%s` exited %d", args, status);
 	for (p = err; *p != '\0'; p++)
 		lines += *p == '\n';
@@ -428,17 +485,19 @@ Test(cli, export_writes_csv_markdown_and_json_rows)
 	char out[16384];
 	cJSON *rows;
 
-	write_runs("/tmp/dbtest-runs.json");
-	output_of("export /tmp/dbtest-runs.json --format csv", out, sizeof(out));
+	write_runs("/tmp/dbtest-runs-export.json");
+	output_of("export /tmp/dbtest-runs-export.json --format csv", out,
+	    sizeof(out));
 	cr_assert_eq(lines_of(out), 3, "a header and a row per cell:\n%s", out);
 	cr_assert(strncmp(out, "dispatcher,queue,workers,", 25) == 0, "%s", out);
 	cr_assert_not_null(strstr(out, "\nshared,lfseg,inf,64,resume,3,4,0.5,"),
 	    "%s", out);
-	output_of("export /tmp/dbtest-runs.json --format markdown", out,
+	output_of("export /tmp/dbtest-runs-export.json --format markdown", out,
 	    sizeof(out));
 	cr_assert_eq(lines_of(out), 4, "%s", out);
 	cr_assert_not_null(strstr(out, "\n|---|"), "%s", out);
-	output_of("export /tmp/dbtest-runs.json --format json", out, sizeof(out));
+	output_of("export /tmp/dbtest-runs-export.json --format json", out,
+	    sizeof(out));
 	rows = cJSON_Parse(out);
 	cr_assert(cJSON_IsArray(rows) && cJSON_GetArraySize(rows) == 2, "%s",
 	    out);
@@ -489,8 +548,8 @@ Test(cli, export_gbench_reads_as_google_benchmark, .timeout = 120)
 	size_t n;
 	int k = 0;
 
-	write_runs("/tmp/dbtest-runs.json");
-	output_of("export /tmp/dbtest-runs.json --format gbench", out,
+	write_runs("/tmp/dbtest-runs-gbench.json");
+	output_of("export /tmp/dbtest-runs-gbench.json --format gbench", out,
 	    sizeof(out));
 	f = fopen(DB_TEST_DATA "/gbench-reference.json", "r");
 	cr_assert_not_null(f);
@@ -532,11 +591,11 @@ Test(cli, compare_writes_csv_and_a_ratio_plot, .timeout = 60)
 {
 	char out[16384];
 
-	write_runs("/tmp/dbtest-runs.json");
+	write_runs("/tmp/dbtest-runs-compare.json");
 	system("rm -rf /tmp/dbtest-ratio");
-	output_of("compare /tmp/dbtest-runs.json /tmp/dbtest-runs.json "
-	    "--allow-other-machine --format csv --plot /tmp/dbtest-ratio", out,
-	    sizeof(out));
+	output_of("compare /tmp/dbtest-runs-compare.json "
+	    "/tmp/dbtest-runs-compare.json --allow-other-machine --format csv "
+	    "--plot /tmp/dbtest-ratio", out, sizeof(out));
 	cr_assert_eq(lines_of(out), 3, "%s", out);
 	cr_assert(strncmp(out, "cell,runs_base,runs_new,", 24) == 0, "%s", out);
 	cr_assert_not_null(strstr(out, "\"shared/lfseg w=8 c=64 "), "%s", out);
@@ -567,8 +626,8 @@ Test(cli, report_opens_in_a_browser_with_its_tables_and_figures,
 	size_t n;
 	FILE *p;
 
-	write_runs("/tmp/dbtest-runs.json");
-	cr_assert_eq(run("report /tmp/dbtest-runs.json -o "
+	write_runs("/tmp/dbtest-runs-report.json");
+	cr_assert_eq(run("report /tmp/dbtest-runs-report.json -o "
 	    "/tmp/dbtest-report.html", err, sizeof(err)), 0, "%s", err);
 	p = popen("chromium --headless --no-sandbox --disable-gpu "
 	    "--dump-dom file:///tmp/dbtest-report.html 2>/dev/null", "r");
