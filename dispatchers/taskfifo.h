@@ -1,8 +1,9 @@
 /*
  * taskfifo.h - an intrusive FIFO of tasks for one thread (or under one
  * lock): the trampoline of `inline`, an event loop's local queue, the
- * overflow of a bounded `rendezvous`. Plain loads and stores through the
- * task's own link: no allocation, no atomic read-modify-write.
+ * overflow of a bounded `rendezvous`, the injection queue of `stealing`.
+ * Plain loads and stores through the task's own link: no allocation, no
+ * atomic read-modify-write.
  */
 #ifndef DISPATCHERS_TASKFIFO_H
 #define DISPATCHERS_TASKFIFO_H
