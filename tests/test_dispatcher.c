@@ -356,7 +356,7 @@ wait_gone(pid_t tid)
 	int k;
 
 	snprintf(path, sizeof(path), "/proc/self/task/%d", (int)tid);
-	for (k = 0; k < 1000 && access(path, F_OK) == 0; k++)
+	for (k = 0; k < 10000 && access(path, F_OK) == 0; k++)
 		usleep(1000);
 	return;
 }
@@ -394,9 +394,9 @@ ParameterizedTest(size_t *i, dispatcher, shutdown_joins_every_thread, .timeout =
 	disp_shutdown(d, &st);
 	/*
 	 * pthread_join returns when the kernel clears the thread's tid, a
-	 * moment before /proc stops counting it: wait for the count, briefly.
+	 * moment before /proc stops counting it: wait for the count, up to 10 s.
 	 */
-	for (k = 0; k < 1000 && measure_status("Threads") != before; k++)
+	for (k = 0; k < 10000 && measure_status("Threads") != before; k++)
 		usleep(1000);
 	cr_assert_eq(measure_status("Threads"), before, "%s left threads "
 	    "behind", ops->name);
