@@ -170,6 +170,10 @@ cli_queue_item(struct cli_opts *o, const char *opt, char *item, char *err,
 	if (q == NULL)
 		return cli_error(err, errlen, "%s: unknown queue '%s' "
 		    "(see `dispatchbench list`)", opt, item);
+	if (q->flags & Q_ONE_CONSUMER)
+		return cli_error(err, errlen, "%s: queue '%s' has one consumer; "
+		    "shared and limited poll theirs from every worker", opt,
+		    item);
 	if (o->nqueues == CLI_MAX_LIST)
 		return cli_error(err, errlen, "%s: too many values", opt);
 	o->queues[o->nqueues++] = q;

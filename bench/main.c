@@ -67,8 +67,11 @@ cmd_list(void)
 		printf("  %-11s %s\n", disp_at(i)->name, disp_at(i)->model);
 	printf("queues:\n");
 	for (i = 0; i < queue_count(); i++)
-		printf("  %-11s %s%s\n", queue_at(i)->name, queue_at(i)->model,
-		    queue_at(i)->flags & Q_BOUNDED ? " [bounded]" : "");
+		printf("  %-11s %s%s%s\n", queue_at(i)->name,
+		    queue_at(i)->model,
+		    queue_at(i)->flags & Q_BOUNDED ? " [bounded]" : "",
+		    queue_at(i)->flags & Q_ONE_CONSUMER ?
+		    " [one consumer: eventloop's inbox]" : "");
 	return 0;
 }
 

@@ -12,7 +12,6 @@
 #include <stdatomic.h>
 #include <stdint.h>
 
-#include "mpsc.h"
 #include "queue.h"
 
 struct disp_task;
@@ -21,11 +20,11 @@ typedef void disp_task_fn(struct disp_task *);
 /*
  * A task is embedded in its owner (a coroutine's continuation), so a
  * dispatch allocates nothing. A task is in at most one queue at a time;
- * link and home belong to the dispatcher while it holds the task.
+ * next and home belong to the dispatcher while it holds the task.
  */
 struct disp_task {
 	disp_task_fn *fn;
-	struct mpsc_node link;		/* intrusive queues of the designs */
+	struct disp_task *next;		/* intrusive lists of the designs */
 	void *home;			/* eventloop: the loop it is pinned to */
 };
 
@@ -113,13 +112,6 @@ disp_shutdown(struct dispatcher *d, struct disp_stats *st)
 {
 
 	d->ops->shutdown(d, st);
-}
-
-static inline struct disp_task *
-disp_task_of(struct mpsc_node *n)
-{
-
-	return (struct disp_task *)((char *)n - offsetof(struct disp_task, link));
 }
 
 const struct disp_ops *disp_find(const char *name);	/* NULL if unknown */

@@ -8,7 +8,8 @@
  *    read-modify-write, no wake-up. (NettyDispatcher.isDispatchNeeded is
  *    false there and the continuation runs in place.)
  *  - Dispatched from any other thread, it goes through the loop's MPSC
- *    queue, and the loop is woken as Netty's EpollIoHandler.wakeup does it:
+ *    queue (queues/mpsc.c: JCTools' unbounded one in 1024-slot rings, as
+ *    PlatformDependent.newMpscQueue makes it), and the loop is woken as Netty's EpollIoHandler.wakeup does it:
  *    getAndSet(nextWakeup, AWAKE), and only if it was not AWAKE, one write
  *    to an eventfd. The loop blocks in epoll_wait on that eventfd, which is
  *    edge-triggered and never read ("we only want to get the notification
@@ -26,11 +27,12 @@
 #include "taskfifo.h"
 
 #define EL_BATCH	64
+#define EL_CHUNK	1024		/* PlatformDependent.MPSC_CHUNK_SIZE */
 #define EL_AWAKE	0
 #define EL_SLEEPING	1
 
 struct el_loop {
-	struct mpsc inbox;
+	struct queue *inbox;
 	_Atomic int wakeup;			/* EL_AWAKE or EL_SLEEPING */
 	int eventfd;
 	int epfd;
@@ -78,7 +80,8 @@ eventloop_dispatch(struct dispatcher *d, struct disp_task *t)
 		taskfifo_push(&home->local, t);
 		return;
 	}
-	mpsc_push(&home->inbox, &t->link);
+	if (!queue_push(home->inbox, t))
+		abort();		/* out of memory: Netty would throw */
 	el_wakeup(home);
 	return;
 }
@@ -87,19 +90,19 @@ static bool
 el_has_work(struct el_loop *l)
 {
 
-	return l->local.head != NULL || !mpsc_empty(&l->inbox);
+	return l->local.head != NULL || !queue_empty(l->inbox);
 }
 
 /* Runs one batch: the inbox moved into the local FIFO, then up to 64. */
 static void
 el_run_batch(struct el_loop *l)
 {
-	struct mpsc_node *n;
 	struct disp_task *t;
+	void *in;
 	int i;
 
-	while ((n = mpsc_pop(&l->inbox)) != NULL)
-		taskfifo_push(&l->local, disp_task_of(n));
+	while (queue_pop(l->inbox, &in))
+		taskfifo_push(&l->local, in);
 	for (i = 0; i < EL_BATCH && (t = taskfifo_pop(&l->local)) != NULL; i++) {
 		l->ran++;
 		t->fn(t);
@@ -144,22 +147,29 @@ static int
 el_loop_init(struct eventloop *e, struct el_loop *l)
 {
 	struct epoll_event ev = { .events = EPOLLIN | EPOLLET };
+	int error;
 
-	mpsc_init(&l->inbox);
 	atomic_init(&l->wakeup, EL_AWAKE);
 	l->local.head = l->local.tail = NULL;
 	l->ran = 0;
 	l->group = e;
+	if ((error = queue_mpsc.create(&l->inbox, EL_CHUNK)) != 0)
+		return error;
 	l->eventfd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
-	if (l->eventfd < 0)
-		return -errno;
+	if (l->eventfd < 0) {
+		error = -errno;
+		queue_destroy(l->inbox);
+		return error;
+	}
 	l->epfd = epoll_create1(EPOLL_CLOEXEC);
 	if (l->epfd < 0 || epoll_ctl(l->epfd, EPOLL_CTL_ADD, l->eventfd,
 	    &ev) != 0) {
+		error = -errno;
 		close(l->eventfd);
 		if (l->epfd >= 0)
 			close(l->epfd);
-		return -errno;
+		queue_destroy(l->inbox);
+		return error;
 	}
 	return 0;
 }
@@ -170,6 +180,7 @@ el_loop_fini(struct el_loop *l)
 
 	close(l->eventfd);
 	close(l->epfd);
+	queue_destroy(l->inbox);
 	return;
 }
 

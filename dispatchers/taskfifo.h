@@ -19,10 +19,9 @@ static inline void
 taskfifo_push(struct taskfifo *f, struct disp_task *t)
 {
 
-	atomic_store_explicit(&t->link.next, NULL, memory_order_relaxed);
+	t->next = NULL;
 	if (f->tail != NULL)
-		atomic_store_explicit(&f->tail->link.next, &t->link,
-		    memory_order_relaxed);
+		f->tail->next = t;
 	else
 		f->head = t;
 	f->tail = t;
@@ -33,12 +32,10 @@ static inline struct disp_task *
 taskfifo_pop(struct taskfifo *f)
 {
 	struct disp_task *t = f->head;
-	struct mpsc_node *next;
 
 	if (t == NULL)
 		return NULL;
-	next = atomic_load_explicit(&t->link.next, memory_order_relaxed);
-	f->head = next != NULL ? disp_task_of(next) : NULL;
+	f->head = t->next;
 	if (f->head == NULL)
 		f->tail = NULL;
 	return t;

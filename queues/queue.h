@@ -1,9 +1,10 @@
 /*
- * queue.h - one MPMC queue interface, one implementation per file.
+ * queue.h - one queue interface, one implementation per file.
  *
  * Every implementation is a const struct queue_ops in its own file, listed
  * in registry.c and selected by name. The name is the file's name and the
- * value of "queue" in every result.
+ * value of "queue" in every result. Any number of threads push and pop,
+ * except where Q_ONE_CONSUMER says one thread pops.
  *
  * Items are non-NULL pointers aligned to at least 2 bytes: lfseg marks an
  * in-flight slot with the low bit, as kotlinx marks it with a Placeholder.
@@ -22,6 +23,8 @@
  * producers than cores, one preempted producer stalls all the others.
  */
 #define Q_PUSH_IN_TURN	(1u << 3)
+/* One thread pops (an event loop's inbox): no design polls it from many. */
+#define Q_ONE_CONSUMER	(1u << 4)
 
 struct queue_ops;
 
@@ -86,6 +89,7 @@ extern const struct queue_ops queue_ckring;
 extern const struct queue_ops queue_ckfifo;
 extern const struct queue_ops queue_lfseg;
 extern const struct queue_ops queue_mutex;
+extern const struct queue_ops queue_mpsc;
 extern const struct queue_ops queue_vyukov;
 
 #endif /* QUEUES_QUEUE_H */

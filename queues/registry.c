@@ -15,6 +15,7 @@ static const struct queue_ops *const queues[] = {
 #endif
 	&queue_mutex,
 	&queue_vyukov,
+	&queue_mpsc,		/* one consumer: the event loop's inbox */
 };
 
 const struct queue_ops *

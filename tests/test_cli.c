@@ -24,6 +24,7 @@ struct bad_case {
 static struct bad_case bad_cases[] = {
 	{ "run --dispatcher nosuch", "unknown dispatcher" },
 	{ "run --queue nosuch", "unknown queue" },
+	{ "run --queue mpsc", "has one consumer" },
 	{ "run --workers 0", "out of range" },
 	{ "run --workers 100000", "out of range" },
 	{ "run --workers 1,,2", "comma-separated" },

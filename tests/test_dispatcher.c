@@ -108,7 +108,8 @@ ParameterizedTestParameters(dispatcher, each_task_runs_once)
 			continue;
 		}
 		for (q = 0; q < queue_count(); q++)
-			pairs[n++] = (int)(d * 8 + q);
+			if (!(queue_at(q)->flags & Q_ONE_CONSUMER))
+				pairs[n++] = (int)(d * 8 + q);
 	}
 	return cr_make_param_array(int, pairs, n);
 }

@@ -2,7 +2,7 @@
  * test_queue.c - every queue of the registry: FIFO, empty and full, and
  * millions of tagged items through producers and consumers that outnumber
  * the cores, each seen exactly once, each producer's order kept; the same
- * of the event loop's MPSC inbox and of a stealing worker's run queue.
+ * of a stealing worker's run queue.
  */
 #include <pthread.h>
 #include <sched.h>
@@ -15,7 +15,6 @@
 #include <criterion/criterion.h>
 #include <criterion/parameterized.h>
 
-#include "mpsc.h"
 #include "queue.h"
 #include "runq.h"
 #include "scale.h"
@@ -167,7 +166,8 @@ ParameterizedTestParameters(queue, stress_mpmc) { return queue_params(); }
 /*
  * DB_STRESS_ITEMS, _PRODUCERS and _CONSUMERS scale it (the `stress`
  * target); a queue whose pushes publish in turn keeps two producers, for
- * the convoy above, and gives the others to consumers.
+ * the convoy above, and gives the others to consumers; a queue with one
+ * consumer gets every other thread as a producer.
  */
 ParameterizedTest(size_t *i, queue, stress_mpmc, .timeout = 7200)
 {
@@ -182,10 +182,13 @@ ParameterizedTest(size_t *i, queue, stress_mpmc, .timeout = 7200)
 
 	if (ops->flags & Q_PUSH_IN_TURN && s.producers > STRESS_PRODUCERS)
 		s.producers = STRESS_PRODUCERS;
+	if (ops->flags & Q_ONE_CONSUMER)
+		s.producers = (unsigned int)threads - 1;
 	s.per_producer = (uint32_t)(scale("DB_STRESS_ITEMS", STRESS_ITEMS) /
 	    s.producers);
 	s.total = (uint64_t)s.producers * s.per_producer;
-	cr_assert_eq(ops->create(&s.q, 1024), 0);
+	/* An unbounded queue from its smallest size: it grows under load. */
+	cr_assert_eq(ops->create(&s.q, ops->flags & Q_BOUNDED ? 1024 : 2), 0);
 	s.seen = calloc(s.total, 1);
 	cr_assert(t != NULL && s.seen != NULL);
 	/* Threads 0..producers-1 produce, the rest consume. */
@@ -213,95 +216,9 @@ ParameterizedTest(size_t *i, queue, stress_mpmc, .timeout = 7200)
 }
 
 /*
- * The two queues outside the registry, under the same load: the event
- * loop's MPSC inbox (every producer at once, one consumer) and a stealing
- * worker's run queue (its owner pushes and pops, thieves take halves).
+ * The queue outside the registry, under the same load: a stealing worker's
+ * run queue (its owner pushes and pops, thieves take halves).
  */
-struct mpsc_item {
-	struct mpsc_node node;
-	uint32_t producer;
-	uint32_t seq;
-};
-
-struct mpsc_stress {
-	struct mpsc q;
-	struct mpsc_item *items;
-	uint32_t per_producer;
-};
-
-struct mpsc_producer {
-	struct mpsc_stress *s;
-	uint32_t id;
-	pthread_t tid;
-};
-
-static void *
-mpsc_producer(void *arg)
-{
-	struct mpsc_producer *p = arg;
-	struct mpsc_item *mine = p->s->items + (size_t)p->id *
-	    p->s->per_producer;
-	uint32_t seq;
-
-	for (seq = 0; seq < p->s->per_producer; seq++)
-		mpsc_push(&p->s->q, &mine[seq].node);
-	return NULL;
-}
-
-Test(queue, stress_mpsc, .timeout = 7200)
-{
-	unsigned int np = (unsigned int)(scale("DB_STRESS_PRODUCERS",
-	    STRESS_PRODUCERS) + scale("DB_STRESS_CONSUMERS", STRESS_CONSUMERS));
-	struct mpsc_producer *p = calloc(np, sizeof(*p));
-	struct mpsc_stress s;
-	int64_t *last = malloc(np * sizeof(*last));
-	uint8_t *seen;
-	struct mpsc_node *n;
-	struct mpsc_item *it;
-	uint64_t total, got = 0;
-	unsigned int k;
-
-	s.per_producer = (uint32_t)(scale("DB_STRESS_ITEMS", STRESS_ITEMS) / np);
-	total = (uint64_t)np * s.per_producer;
-	s.items = calloc(total, sizeof(*s.items));
-	seen = calloc(total, 1);
-	cr_assert(p != NULL && last != NULL && s.items != NULL && seen != NULL);
-	mpsc_init(&s.q);
-	for (k = 0; k < np; k++) {
-		last[k] = -1;
-		p[k] = (struct mpsc_producer){ .s = &s, .id = k };
-		for (got = 0; got < s.per_producer; got++)
-			s.items[(size_t)k * s.per_producer + got] =
-			    (struct mpsc_item){ .producer = k,
-			    .seq = (uint32_t)got };
-	}
-	for (k = 0; k < np; k++)
-		pthread_create(&p[k].tid, NULL, mpsc_producer, &p[k]);
-	for (got = 0; got < total; ) {
-		if ((n = mpsc_pop(&s.q)) == NULL) {
-			sched_yield();
-			continue;
-		}
-		it = (struct mpsc_item *)n;
-		cr_assert_eq(seen[it - s.items], 0, "item %zu came out twice",
-		    (size_t)(it - s.items));
-		seen[it - s.items] = 1;
-		cr_assert((int64_t)it->seq > last[it->producer], "producer %u: "
-		    "%u after %ld", it->producer, it->seq, (long)last[it->producer]);
-		last[it->producer] = it->seq;
-		got++;
-	}
-	for (k = 0; k < np; k++)
-		pthread_join(p[k].tid, NULL);
-	cr_assert(mpsc_empty(&s.q));
-	printf("mpsc: %lu items, %u producers, 1 consumer\n",
-	    (unsigned long)total, np);
-	free(seen);
-	free(s.items);
-	free(last);
-	free(p);
-}
-
 struct runq_stress {
 	struct runq owner;
 	struct disp_task *tasks;
