@@ -23,11 +23,9 @@ static int
 ckring_create(struct queue **qp, size_t capacity)
 {
 	struct q_ckring *q;
-	size_t slots = 2;
+	size_t slots = queue_pow2(capacity + 1, 2);
 
-	while (slots < capacity + 1)
-		slots <<= 1;
-	if (slots > (1u << 30))
+	if (slots == 0)
 		return -EINVAL;
 	q = calloc(1, sizeof(*q));
 	if (q == NULL)

@@ -56,11 +56,9 @@ static int
 mpsc_create(struct queue **qp, size_t capacity)
 {
 	struct q_mpsc *q;
-	uint64_t n = 2;
+	size_t n = queue_pow2(capacity, 2);
 
-	while (n < capacity)
-		n <<= 1;
-	if (n > ((uint64_t)1 << 30))
+	if (n == 0)
 		return -EINVAL;
 	if (posix_memalign((void **)&q, 64, sizeof(*q)) != 0)
 		return -ENOMEM;

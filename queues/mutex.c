@@ -22,10 +22,10 @@ static int
 mutex_create(struct queue **qp, size_t capacity)
 {
 	struct q_mutex *q;
-	size_t n = 16;
+	size_t n = queue_pow2(capacity, 16);
 
-	while (n < capacity)
-		n <<= 1;
+	if (n == 0)
+		return -EINVAL;
 	q = calloc(1, sizeof(*q));
 	if (q == NULL)
 		return -ENOMEM;

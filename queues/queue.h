@@ -53,6 +53,19 @@ struct queue_ops {
 	bool (*empty)(struct queue *q);
 };
 
+#define QUEUE_MAX_SLOTS	((size_t)1 << 30)
+
+/* A ring's size: the power of 2 at least n and min, or 0 past the cap. */
+static inline size_t
+queue_pow2(size_t n, size_t min)
+{
+	size_t p = min;
+
+	while (p < n && p <= QUEUE_MAX_SLOTS)
+		p <<= 1;
+	return p > QUEUE_MAX_SLOTS ? 0 : p;
+}
+
 static inline bool
 queue_push(struct queue *q, void *item)
 {

@@ -38,11 +38,9 @@ static int
 vyukov_create(struct queue **qp, size_t capacity)
 {
 	struct q_vyukov *q;
-	size_t n = 2, i;
+	size_t n = queue_pow2(capacity, 2), i;
 
-	while (n < capacity)
-		n <<= 1;
-	if (n > ((size_t)1 << 30))
+	if (n == 0)
 		return -EINVAL;
 	if (posix_memalign((void **)&q, 64, sizeof(*q)) != 0)
 		return -ENOMEM;
