@@ -9,11 +9,11 @@
  *    false there and the continuation runs in place.)
  *  - Dispatched from any other thread, it goes through the loop's MPSC
  *    queue (queues/mpsc.c: JCTools' unbounded one in 1024-slot rings, as
- *    PlatformDependent.newMpscQueue makes it), and the loop is woken as Netty's EpollIoHandler.wakeup does it:
- *    getAndSet(nextWakeup, AWAKE), and only if it was not AWAKE, one write
- *    to an eventfd. The loop blocks in epoll_wait on that eventfd, which is
- *    edge-triggered and never read ("we only want to get the notification
- *    once per wakeup").
+ *    PlatformDependent.newMpscQueue makes it), and the loop is woken as
+ *    Netty's EpollIoHandler.wakeup does it: getAndSet(nextWakeup, AWAKE),
+ *    and only if it was not AWAKE, one write to an eventfd. The loop
+ *    blocks in epoll_wait on that eventfd, which is edge-triggered and
+ *    never read ("we only want to get the notification once per wakeup").
  *  - A loop runs at most 64 local tasks between looks at its MPSC queue,
  *    Netty's deadline check every 64 tasks in runAllTasks. No spinning
  *    before it blocks (Netty's default select strategy).
