@@ -156,11 +156,34 @@ lfseg_fill_placeholder(struct lfseg_core *c, uint64_t index, uintptr_t item)
 	return c;
 }
 
+/*
+ * kotlinx's spin (`return@loop`) reads the state and the slot again until
+ * one of them changes. This polls both with relaxed loads until then, and
+ * the caller's loop reads them again as volatiles. On x86 a relaxed load,
+ * a seq_cst load and the JVM's volatile read are one and the same plain
+ * load, so this is the spin the JVM runs. ThreadSanitizer is why it is
+ * written so: there a seq_cst load takes a reader lock on its address and
+ * a store the writer lock, so dozens of workers polling one slot kept out
+ * for good the producer that owed the slot its element (a run stalled
+ * with 60 of 64 pool threads polling and the producer blocked in TSan).
+ */
+static void
+lfseg_spin(struct lfseg_core *c, uint64_t slot, uintptr_t seen, uint64_t state)
+{
+
+	while (atomic_load_explicit(&c->array[slot], memory_order_relaxed) ==
+	    seen && atomic_load_explicit(&c->state, memory_order_relaxed) ==
+	    state)
+		;
+	return;
+}
+
 static enum lfseg_add
 lfseg_core_add(struct lfseg_core *c, uintptr_t item)
 {
 	uint64_t state, head, tail, ntail;
 	struct lfseg_core *cur;
+	uintptr_t v;
 
 	for (;;) {
 		state = atomic_load(&c->state);
@@ -176,10 +199,11 @@ lfseg_core_add(struct lfseg_core *c, uintptr_t item)
 		 * A consumer may have moved head past this slot and not yet
 		 * cleared it: resize while small or over half full, else spin.
 		 */
-		if (atomic_load(&c->array[tail & c->mask]) != 0) {
+		if ((v = atomic_load(&c->array[tail & c->mask])) != 0) {
 			if (c->capacity < LFSEG_MIN_ADD_SPIN_CAPACITY ||
 			    ((tail - head) & LFSEG_MAX_MASK) > (c->capacity >> 1))
 				return LFSEG_ADD_FROZEN;
+			lfseg_spin(c, tail & c->mask, v, state);
 			continue;
 		}
 		ntail = (tail + 1) & LFSEG_MAX_MASK;
@@ -216,8 +240,10 @@ lfseg_core_remove(struct lfseg_core *c)
 			return 0;
 		v = atomic_load(&c->array[head & c->mask]);
 		/* Reserved, not yet stored: a consumer spins for it. */
-		if (v == 0)
+		if (v == 0) {
+			lfseg_spin(c, head & c->mask, 0, state);
 			continue;
+		}
 		if (LFSEG_IS_PLACEHOLDER(v))
 			return 0;
 		/* Clear only after the CAS: a copier would take 0 as in-flight. */

@@ -132,6 +132,22 @@ mpsc_link(struct q_mpsc *q, mpsc_slot *old, uint64_t pi, void *item,
 	return;
 }
 
+/*
+ * Another producer links a ring: JCTools spins on the producer index until
+ * it is even again. The poll is a relaxed load, the loop's next read the
+ * acquire: on x86 the same load. Under ThreadSanitizer an acquire load
+ * takes a reader lock on the index and the linker's store the writer lock,
+ * which a crowd of polling producers can keep out for good (see lfseg.c).
+ */
+static void
+mpsc_await_link(struct q_mpsc *q)
+{
+
+	while (atomic_load_explicit(&q->pindex, memory_order_relaxed) & 1)
+		ck_pr_stall();
+	return;
+}
+
 static bool
 mpsc_push(struct queue *base, void *item)
 {
@@ -144,7 +160,7 @@ mpsc_push(struct queue *base, void *item)
 		limit = atomic_load(&q->plimit);
 		pi = atomic_load_explicit(&q->pindex, memory_order_acquire);
 		if (pi & 1) {
-			ck_pr_stall();		/* another producer links */
+			mpsc_await_link(q);
 			continue;
 		}
 		/* Stale if pindex has moved on since: then the CAS fails. */
