@@ -17,6 +17,12 @@
  *  - A loop runs at most 64 local tasks between looks at its MPSC queue,
  *    Netty's deadline check every 64 tasks in runAllTasks. No spinning
  *    before it blocks (Netty's default select strategy).
+ *
+ * No wake-up is lost: a dispatch pushes its task (a CAS on the producer
+ * index), then exchanges the loop's wake-up word; a loop about to block
+ * stores SLEEPING, fences, then looks at its queues. One sees the other:
+ * the loop finds the task, or the dispatch finds SLEEPING and writes the
+ * eventfd, whose edge epoll_wait keeps until the loop blocks.
  */
 #include <errno.h>
 #include <stdlib.h>

@@ -20,6 +20,14 @@
  * One difference from the JVM stays: there a re-dispatch from a scheduler
  * thread lands in that thread's LIFO slot; here the pool is one shared
  * queue, so it goes to the back of the pool's queue.
+ *
+ * No task is left without a worker: a dispatch pushes its task, then reads
+ * runningWorkers; a worker that finds the queue empty decrements
+ * runningWorkers, then reads the queue's size. Each pair is a sequentially
+ * consistent write then read (lfseg's push ends in a CAS, taskq_put fences
+ * the others), so one side sees the other: the worker sees the task and
+ * takes its slot back, or the dispatch sees the free slot and starts a
+ * worker. The lock only keeps allocations and releases from interleaving.
  */
 #include <errno.h>
 #include <stdlib.h>

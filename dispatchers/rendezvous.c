@@ -16,6 +16,12 @@
  * Jetty's QueuedThreadPool queues jobs at maxThreads. Never run on the
  * caller's thread: a re-dispatch from inside a task would recurse without
  * end (a Java cached pool with CallerRunsPolicy overflows its stack here).
+ *
+ * No handoff is slept through: the dispatcher takes the worker off the
+ * idle list under the lock, stores the task in its slot, then unparks it;
+ * the parker keeps a permit given before the park, and the worker reads
+ * its slot after every return from park. A worker whose keep-alive runs
+ * out as it is claimed finds itself off the list and waits for the task.
  */
 #include <errno.h>
 #include <stdlib.h>

@@ -16,6 +16,14 @@
  * The parked stack is kotlinx's parkedWorkersStack: a Treiber stack of
  * worker indices in one 64-bit word, the low 21 bits the top index (0:
  * empty) and the rest a version against ABA.
+ *
+ * No wake-up is lost: a worker pushes itself on the stack (a CAS), then
+ * scans the queue once more; a dispatch pushes its task, then pops the
+ * stack (a CAS): one sees the other. A popped worker that has not yet
+ * stored PARKED makes the dispatcher's CAS PARKED -> CLAIMED fail, but the
+ * pop marked it out of the stack before that CAS, and the worker reads the
+ * mark after its store: it scans again instead of sleeping. The parker
+ * keeps an unpark that comes before the park.
  */
 #include <errno.h>
 #include <stdlib.h>

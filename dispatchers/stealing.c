@@ -28,6 +28,16 @@
  *    and the last searcher to give up checks every queue before it parks
  *    (notify_if_work_pending). No spinning before a park.
  *
+ * No wake-up is lost: a notification fences after its push and then reads
+ * the idle word; the last searcher to give up decrements the idle word,
+ * fences, then looks at every queue: one sees the other. A notification
+ * that skips because a worker searches (or none is parked) leaves the
+ * task to the workers awake: a searcher finds it or, as the last to give
+ * up, notifies for it, and a worker parks without that last look only
+ * while others search. A parked worker waits for its parked flag, cleared
+ * under the lock before the unpark; the parker keeps an unpark that comes
+ * before the park.
+ *
  * Knobs: cfg->lifo off sends every local dispatch to the run queue (Tokio's
  * disable_lifo_slot); cfg->searchers DISP_SEARCH_ALL lets every idle worker
  * search at once.
