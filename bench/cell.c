@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "cell.h"
 #include "measure.h"
@@ -15,8 +16,16 @@
 #include "watchdog.h"
 #include "workload.h"
 
-/* How long stopped coroutines get to come back before a task is lost. */
-#define CELL_STOP_TIMEOUT_S	10.0
+/*
+ * How long stopping a run may take in all: stopped coroutines get the
+ * stall time to come back, the I/O loop's fence as long again, and the
+ * shutdown of both designs CELL_SHUTDOWN_S. Past it the process ends.
+ */
+#define CELL_SHUTDOWN_S		10.0
+#define CELL_GUARD_S(stall)	(2 * (stall) + CELL_SHUTDOWN_S)
+/* Exit status of a run that could not be stopped (its JSON says why). */
+#define CELL_EXIT_WEDGED	1
+#define CELL_STRANDED_MAX	256
 /* How often the window looks at the thread count. */
 #define CELL_SAMPLE_NS		20000000L
 
@@ -63,13 +72,25 @@ cell_params(const struct cell *c)
 	return o;
 }
 
+/* Sets a field of a run, replacing the one it had. */
+static void
+cell_set(cJSON *run, const char *name, cJSON *v)
+{
+
+	if (cJSON_GetObjectItem(run, name) != NULL)
+		cJSON_ReplaceItemInObject(run, name, v);
+	else
+		cJSON_AddItemToObject(run, name, v);
+	return;
+}
+
 static cJSON *
 cell_fail(cJSON *run, const char *why)
 {
 
-	cJSON_ReplaceItemInObject(run, "status", cJSON_CreateString("failed"));
-	cJSON_AddStringToObject(run, "error", why);
-	cJSON_AddBoolToObject(run, "count_ok", 0);
+	cell_set(run, "status", cJSON_CreateString("failed"));
+	cell_set(run, "error", cJSON_CreateString(why));
+	cell_set(run, "count_ok", cJSON_CreateFalse());
 	return run;
 }
 
@@ -80,7 +101,6 @@ cell_hung(cJSON *run, struct watchdog *wd)
 	cJSON *hung = cJSON_CreateObject();
 	char why[96];
 
-	watchdog_stop(wd);
 	cJSON_Delete(run);
 	cJSON_AddStringToObject(hung, "status", "hung");
 	snprintf(why, sizeof(why), "no resumption for %.1f s",
@@ -88,6 +108,7 @@ cell_hung(cJSON *run, struct watchdog *wd)
 	cJSON_AddStringToObject(hung, "error", why);
 	cJSON_AddBoolToObject(hung, "count_ok", 0);
 	cJSON_AddItemToObject(hung, "watchdog", wd->report);
+	wd->report = NULL;
 	return hung;
 }
 
@@ -369,56 +390,180 @@ cell_check(cJSON *run, struct workload *w, const struct disp_stats *st)
 	return;
 }
 
+/*
+ * Coroutines that did not come back when asked to stop (before: their
+ * indices), and which of them the design's shutdown then ran: those were
+ * stranded in it, the mark of a lost wake-up; the others were lost.
+ */
+static void
+cell_stranded(cJSON *run, cJSON *report, struct workload *w,
+    const unsigned int *before, unsigned int n, double waited_s)
+{
+	unsigned int i, lost = workload_pending(w, NULL, 0);
+	char why[192];
+	cJSON *arr;
+
+	if (n == 0)
+		snprintf(why, sizeof(why), "the I/O loop did not leave its last "
+		    "dispatch within %.1f s of the stop", waited_s);
+	else
+		snprintf(why, sizeof(why), "%u coroutine%s did not come back "
+		    "within %.1f s of the stop: %u ran only when the design was "
+		    "shut down (stranded), %u never ran (lost)", n,
+		    n == 1 ? "" : "s", waited_s, n - lost, lost);
+	if (strcmp(cJSON_GetObjectItem(run, "status")->valuestring, "ok") == 0)
+		cell_fail(run, why);
+	else
+		cJSON_AddStringToObject(run, "error_at_stop", why);
+	arr = cJSON_AddArrayToObject(run, "stranded_coroutines");
+	for (i = 0; i < n && i < CELL_STRANDED_MAX; i++)
+		cJSON_AddItemToArray(arr, cJSON_CreateNumber(before[i]));
+	cJSON_AddItemToObject(run, "watchdog_at_stop", report);
+	return;
+}
+
+double
+cell_deadline(const struct cell *c, const struct cell_window *win)
+{
+	double stall = watchdog_stall_for(&c->profile, c->stall_s);
+
+	return win->warmup_s + win->time_s + stall + CELL_GUARD_S(stall);
+}
+
+void
+cell_print(FILE *out, const cJSON *run)
+{
+	char *text = cJSON_PrintUnformatted(run);
+
+	fprintf(out, "%s\n", text);
+	fflush(out);
+	free(text);
+	return;
+}
+
+/* What the teardown needs, and what the watchdog reads if it cannot end. */
+struct cell_stop {
+	cJSON *run;
+	struct workload *w;
+	struct dispatcher *d;
+	struct dispatcher *io;
+	double stall_s;
+};
+
+/*
+ * A thread of the run would not stop: the design, the workload and the
+ * frame of cell_run stay in use, so nothing may return into a caller that
+ * would reuse them. The run is printed as it stands and the process ends.
+ */
+static void
+cell_wedged(void *arg)
+{
+	struct cell_stop *x = arg;
+	cJSON *run = x->run;
+	char why[160];
+
+	snprintf(why, sizeof(why), "the run could not be stopped: a thread of "
+	    "it did not return within %.0f s; the process ends here",
+	    CELL_GUARD_S(x->stall_s));
+	cell_set(run, "status", cJSON_CreateString("hung"));
+	cell_set(run, "error", cJSON_CreateString(why));
+	cell_set(run, "count_ok", cJSON_CreateFalse());
+	cell_set(run, "watchdog_at_stop", watchdog_report(x->w,
+	    CELL_GUARD_S(x->stall_s)));
+	cell_print(stdout, run);
+	_exit(CELL_EXIT_WEDGED);
+}
+
+/*
+ * Stops the coroutines, then shuts down the design and the I/O loop, all
+ * under the watchdog's guard; the count check follows if the run was
+ * measured. Every thread the run started is joined when this returns.
+ */
+static void
+cell_teardown(struct cell_stop *x, struct watchdog *wd, bool measured)
+{
+	unsigned int idx[CELL_STRANDED_MAX], n = 0;
+	struct disp_stats st, iost;
+	cJSON *report = NULL;
+
+	watchdog_guard(wd, CELL_GUARD_S(x->stall_s), cell_wedged, x);
+	if (!workload_stop(x->w, x->stall_s)) {
+		n = workload_pending(x->w, idx, CELL_STRANDED_MAX);
+		report = watchdog_report(x->w, x->stall_s);
+	}
+	disp_shutdown(x->d, &st);
+	if (x->io != NULL) {
+		disp_shutdown(x->io, &iost);
+		st.ran += iost.ran;
+	}
+	watchdog_stop(wd);
+	if (measured)
+		cell_check(x->run, x->w, &st);
+	if (report != NULL)
+		cell_stranded(x->run, report, x->w, idx, n, x->stall_s);
+	workload_fini(x->w);
+	return;
+}
+
 cJSON *
 cell_run(const struct cell *c, const struct cell_window *win)
 {
-	cJSON *run = cJSON_CreateObject();
+	struct cell_stop x = { .run = cJSON_CreateObject(),
+	    .stall_s = watchdog_stall_for(&c->profile, c->stall_s) };
 	struct cell_pin pin;
 	struct disp_config cfg, iocfg;
-	struct dispatcher *d;
-	struct disp_stats st, iost;
 	struct workload_opts wo;
 	struct cell_peaks warm;
 	struct watchdog wd;
 	struct workload w;
+	bool measured;
 	char err[256];
 
-	cJSON_AddStringToObject(run, "status", "ok");
+	cJSON_AddStringToObject(x.run, "status", "ok");
 	if (pin_plan_init(&pin.plan, c->pin, err, sizeof(err)) != 0)
-		return cell_fail(run, err);
+		return cell_fail(x.run, err);
 	if (c->profile.kind == WORKLOAD_REQUEST && !(c->disp->flags & DISP_LOOPS))
 		pin_plan_apart(&pin.plan);
 	atomic_init(&pin.next, 0);
 	cell_config(c, &pin, &cfg);
-	if (c->disp->create(&d, &cfg) != 0)
-		return cell_fail(run, "the dispatcher could not be created");
-	if (cell_io_create(c, &pin, &iocfg, &wo.io) != 0)
-		return cell_fail(run, "the I/O loop could not be created");
+	if (c->disp->create(&x.d, &cfg) != 0) {
+		cell_fail(x.run, "the dispatcher could not be created");
+		goto out_pin;
+	}
+	if (cell_io_create(c, &pin, &iocfg, &x.io) != 0) {
+		cell_fail(x.run, "the I/O loop could not be created");
+		goto out_disp;
+	}
 	if (c->payload_ns > 0)
-		cJSON_AddNumberToObject(run, "payload_ns", c->payload_ns);
+		cJSON_AddNumberToObject(x.run, "payload_ns", c->payload_ns);
 	wo.profile = c->profile;
 	wo.payload_ns = c->payload_ns;
 	wo.latency_every = c->latency_every;
-	if (workload_start(&w, d, c->coroutines, &wo, &cfg) != 0)
-		return cell_fail(run, "the workload could not be started");
-	if (watchdog_start(&wd, &w, watchdog_stall_for(&c->profile,
-	    c->stall_s)) != 0)
-		return cell_fail(run, "the watchdog could not be started");
-	if (!cell_sleep(win->warmup_s, &warm, &wd) ||
-	    !cell_measure(run, c, &w, &pin, win, &wd)) {
-		workload_abandon(&w);
-		return cell_hung(run, &wd);
+	wo.io = x.io;
+	if (workload_start(&w, x.d, c->coroutines, &wo, &cfg) != 0) {
+		cell_fail(x.run, "the workload could not be started");
+		goto out_io;
 	}
-	watchdog_stop(&wd);
-	if (!workload_stop(&w, CELL_STOP_TIMEOUT_S))
-		return cell_fail(run, "coroutines did not come back: lost tasks");
-	disp_shutdown(d, &st);
-	if (wo.io != NULL) {
-		disp_shutdown(wo.io, &iost);
-		st.ran += iost.ran;
+	x.w = &w;
+	if (watchdog_start(&wd, &w, x.stall_s) != 0) {
+		cell_fail(x.run, "the watchdog could not be started");
+		(void)workload_stop(&w, x.stall_s);
+		workload_fini(&w);
+		goto out_io;
 	}
-	cell_check(run, &w, &st);
-	workload_fini(&w);
+	measured = cell_sleep(win->warmup_s, &warm, &wd) &&
+	    cell_measure(x.run, c, &w, &pin, win, &wd);
+	if (!measured)
+		x.run = cell_hung(x.run, &wd);
+	cell_teardown(&x, &wd, measured);
 	pin_plan_fini(&pin.plan);
-	return run;
+	return x.run;
+out_io:
+	if (x.io != NULL)
+		disp_shutdown(x.io, NULL);
+out_disp:
+	disp_shutdown(x.d, NULL);
+out_pin:
+	pin_plan_fini(&pin.plan);
+	return x.run;
 }

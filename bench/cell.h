@@ -5,6 +5,8 @@
 #ifndef BENCH_CELL_H
 #define BENCH_CELL_H
 
+#include <stdio.h>
+
 #include <cjson/cJSON.h>
 
 #include "dispatcher.h"
@@ -42,9 +44,20 @@ cJSON *cell_params(const struct cell *c);
 /*
  * Runs the cell in this process: warm-up, measured window, stop, count
  * check. Returns the run as a JSON object; "status" is "ok", "failed"
- * with "error", or "hung" with the watchdog's report, the dispatcher then
- * left as it is (its threads cannot be joined).
+ * with "error", or "hung" with the watchdog's report. It returns only once
+ * every thread it started is joined: when a thread cannot be stopped, it
+ * prints the run (cell_print on stdout) and ends the process, status 1.
  */
 cJSON *cell_run(const struct cell *c, const struct cell_window *win);
+
+/*
+ * The longest a run of c can take before it ends on its own, counted from
+ * its start: the warm-up and the window, a stall the watchdog waits out,
+ * and the stop with its guard. Start-up is not in it.
+ */
+double cell_deadline(const struct cell *c, const struct cell_window *win);
+
+/* A run as one line of JSON: what `dispatchbench cell` prints. */
+void cell_print(FILE *out, const cJSON *run);
 
 #endif /* BENCH_CELL_H */

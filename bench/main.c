@@ -414,7 +414,7 @@ cmd_cell(int argc, char **argv)
 {
 	struct cli_opts o;
 	struct cell *cells;
-	char err[512], *text;
+	char err[512];
 	cJSON *run;
 	size_t n;
 
@@ -426,9 +426,7 @@ cmd_cell(int argc, char **argv)
 		return bad("cell: the options must name exactly one cell");
 	}
 	run = cell_run(&cells[0], &o.win);
-	text = cJSON_PrintUnformatted(run);
-	printf("%s\n", text);
-	free(text);
+	cell_print(stdout, run);
 	cJSON_Delete(run);
 	free(cells);
 	return 0;

@@ -22,7 +22,7 @@
 #include "runner.h"
 #include "watchdog.h"
 
-#define RUNNER_GRACE_S	30.0	/* start-up and shutdown beyond the window */
+#define RUNNER_GRACE_S	30.0	/* start-up, and gdb, beyond cell_deadline */
 #define RUNNER_ARGS	32
 
 static volatile sig_atomic_t runner_interrupted;
@@ -178,7 +178,7 @@ runner_child(const struct cli_opts *o, const struct cell *c,
 	char buf[RUNNER_ARGS][48], *argv[RUNNER_ARGS * 2], *text = NULL;
 	char *stacks = NULL;
 	double deadline = measure_now() + (o->deadline_s > 0 ? o->deadline_s :
-	    o->win.warmup_s + o->win.time_s + RUNNER_GRACE_S);
+	    cell_deadline(c, &o->win) + RUNNER_GRACE_S);
 	int fds[2], status = 0, eof;
 	cJSON *run = NULL;
 	size_t len;

@@ -36,23 +36,25 @@ watchdog_proc(const char *path, char *buf, size_t len)
 	return;
 }
 
-/* Every thread: its id, name, scheduler state and what it waits in. */
-static cJSON *
-watchdog_threads(void)
+cJSON *
+watchdog_threads(pid_t pid)
 {
 	cJSON *arr = cJSON_CreateArray(), *t;
-	char path[320], name[64], stat[512], wchan[64], st[2] = "?", *paren;
+	char dirpath[32], path[320], name[64], stat[512], wchan[64];
+	char st[2] = "?", *paren;
 	struct dirent *e;
-	DIR *dir = opendir("/proc/self/task");
+	DIR *dir;
 
+	snprintf(dirpath, sizeof(dirpath), "/proc/%d/task", (int)pid);
+	dir = opendir(dirpath);
 	while (dir != NULL && (e = readdir(dir)) != NULL) {
 		if (e->d_name[0] == '.')
 			continue;
-		snprintf(path, sizeof(path), "/proc/self/task/%s/comm", e->d_name);
+		snprintf(path, sizeof(path), "%s/%s/comm", dirpath, e->d_name);
 		watchdog_proc(path, name, sizeof(name));
-		snprintf(path, sizeof(path), "/proc/self/task/%s/stat", e->d_name);
+		snprintf(path, sizeof(path), "%s/%s/stat", dirpath, e->d_name);
 		watchdog_proc(path, stat, sizeof(stat));
-		snprintf(path, sizeof(path), "/proc/self/task/%s/wchan", e->d_name);
+		snprintf(path, sizeof(path), "%s/%s/wchan", dirpath, e->d_name);
 		watchdog_proc(path, wchan, sizeof(wchan));
 		/* The state follows the name's closing parenthesis. */
 		paren = strrchr(stat, ')');
@@ -69,37 +71,48 @@ watchdog_threads(void)
 	return arr;
 }
 
+/*
+ * gdb writes into a file, never a pipe: it stops every thread of pid,
+ * which may be this process, and a reader stopped by gdb cannot drain the
+ * pipe gdb fills (68 TSan threads' stacks are over a pipe's 64 kB; gdb
+ * then waited on the pipe and its threads on gdb, past every deadline).
+ */
 char *
 watchdog_stacks(pid_t pid)
 {
-	char cmd[128], *out = malloc(WATCHDOG_STACKS_MAX);
-	size_t len = 0, r;
-	FILE *p;
+	char path[] = "/tmp/dispatchbench-stacks-XXXXXX", cmd[160];
+	char *out = malloc(WATCHDOG_STACKS_MAX);
+	ssize_t r;
+	size_t len = 0;
+	int fd = mkstemp(path), status;
 
-	if (out == NULL)
-		return NULL;
-	snprintf(cmd, sizeof(cmd), "timeout 20 gdb -q -nx -batch -p %d "
-	    "-ex 'thread apply all bt' 2>/dev/null", (int)pid);
-	if ((p = popen(cmd, "r")) == NULL) {
+	if (out == NULL || fd < 0) {
 		free(out);
+		if (fd >= 0)
+			close(fd);
 		return NULL;
 	}
+	snprintf(cmd, sizeof(cmd), "timeout -k 5 20 gdb -q -nx -batch -p %d "
+	    "-ex 'thread apply all bt' >%s 2>/dev/null", (int)pid, path);
+	status = system(cmd);
 	while (len < WATCHDOG_STACKS_MAX - 1 &&
-	    (r = fread(out + len, 1, WATCHDOG_STACKS_MAX - 1 - len, p)) > 0)
-		len += r;
+	    (r = read(fd, out + len, WATCHDOG_STACKS_MAX - 1 - len)) > 0)
+		len += (size_t)r;
 	out[len] = '\0';
-	if (pclose(p) != 0 || strstr(out, "Thread") == NULL) {
+	close(fd);
+	unlink(path);
+	if (status != 0 || strstr(out, "Thread") == NULL) {
 		free(out);
 		return NULL;
 	}
 	return out;
 }
 
-static cJSON *
-watchdog_report(struct watchdog *wd, double still_s)
+cJSON *
+watchdog_report(struct workload *w, double still_s)
 {
 	cJSON *r = cJSON_CreateObject(), *per;
-	uint64_t *runs = calloc(wd->w->n, sizeof(*runs));
+	uint64_t *runs = calloc(w->n, sizeof(*runs));
 	char *stacks;
 	unsigned int i;
 
@@ -107,11 +120,11 @@ watchdog_report(struct watchdog *wd, double still_s)
 		abort();
 	cJSON_AddNumberToObject(r, "stalled_s", still_s);
 	cJSON_AddNumberToObject(r, "resumptions",
-	    (double)workload_count(wd->w, runs));
+	    (double)workload_count(w, runs));
 	per = cJSON_AddArrayToObject(r, "coroutine_resumptions");
-	for (i = 0; i < wd->w->n && i < 256; i++)
+	for (i = 0; i < w->n && i < 256; i++)
 		cJSON_AddItemToArray(per, cJSON_CreateNumber((double)runs[i]));
-	cJSON_AddItemToObject(r, "threads", watchdog_threads());
+	cJSON_AddItemToObject(r, "threads", watchdog_threads(getpid()));
 	stacks = watchdog_stacks(getpid());
 	cJSON_AddStringToObject(r, "stacks", stacks != NULL ? stacks :
 	    "unavailable: gdb is not installed or could not attach");
@@ -130,13 +143,20 @@ watchdog_main(void *arg)
 
 	while (!atomic_load(&wd->stop)) {
 		nanosleep(&tick, NULL);
+		if (atomic_load(&wd->guarding)) {
+			if (measure_now() > wd->guard_until)
+				wd->wedged(wd->wedged_arg);
+			continue;
+		}
+		if (atomic_load(&wd->fired))
+			continue;
 		if ((now = workload_count(wd->w, NULL)) != last) {
 			last = now;
 			moved = measure_now();
 		} else if (measure_now() - moved > wd->stall_s) {
-			wd->report = watchdog_report(wd, measure_now() - moved);
+			wd->report = watchdog_report(wd->w,
+			    measure_now() - moved);
 			atomic_store(&wd->fired, 1);
-			break;
 		}
 	}
 	return NULL;
@@ -151,6 +171,7 @@ watchdog_start(struct watchdog *wd, struct workload *w, double stall_s)
 	wd->report = NULL;
 	atomic_init(&wd->stop, 0);
 	atomic_init(&wd->fired, 0);
+	atomic_init(&wd->guarding, 0);
 	return -pthread_create(&wd->tid, NULL, watchdog_main, wd);
 }
 
@@ -159,6 +180,18 @@ watchdog_fired(struct watchdog *wd)
 {
 
 	return atomic_load(&wd->fired) != 0;
+}
+
+void
+watchdog_guard(struct watchdog *wd, double seconds, void (*wedged)(void *),
+    void *arg)
+{
+
+	wd->guard_until = measure_now() + seconds;
+	wd->wedged = wedged;
+	wd->wedged_arg = arg;
+	atomic_store(&wd->guarding, 1);
+	return;
 }
 
 void

@@ -404,15 +404,6 @@ workload_count(struct workload *w, uint64_t *per)
 	return sum;
 }
 
-void
-workload_abandon(struct workload *w)
-{
-
-	/* On `inline` the starter runs the coroutines: it may never return. */
-	pthread_detach(w->starter);
-	return;
-}
-
 static bool
 workload_wait(_Atomic unsigned int *v, unsigned int n, double deadline)
 {
@@ -429,22 +420,33 @@ workload_wait(_Atomic unsigned int *v, unsigned int n, double deadline)
 bool
 workload_stop(struct workload *w, double timeout_s)
 {
-	double deadline = measure_now() + timeout_s;
+	bool back;
 
 	atomic_store(&w->stop, 1);
-	if (!workload_wait(&w->retired, w->n, deadline)) {
-		workload_abandon(w);
-		return false;
-	}
+	back = workload_wait(&w->retired, w->n, measure_now() + timeout_s);
 	if (w->io != w->d) {
 		disp_dispatch(w->io, &w->fence);
-		if (!workload_wait(&w->fenced, 1, deadline)) {
-			workload_abandon(w);
-			return false;
-		}
+		back &= workload_wait(&w->fenced, 1, measure_now() + timeout_s);
 	}
+	/* On `inline` the starter runs the coroutines until they retire. */
 	pthread_join(w->starter, NULL);
-	return true;
+	return back;
+}
+
+unsigned int
+workload_pending(struct workload *w, unsigned int *idx, unsigned int max)
+{
+	unsigned int i, n = 0;
+
+	for (i = 0; i < w->n; i++) {
+		if (atomic_load(&w->coros[i].issued) ==
+		    atomic_load(&w->coros[i].runs))
+			continue;
+		if (n < max && idx != NULL)
+			idx[n] = i;
+		n++;
+	}
+	return n;
 }
 
 void

@@ -142,12 +142,22 @@ uint64_t workload_count(struct workload *w, uint64_t *per);
 
 /*
  * Asks every coroutine to stop at its next resumption and waits up to
- * timeout_s for all of them, and for a separate I/O loop to leave its
- * last dispatch. False if some never came back: a task was lost, and the
- * dispatcher cannot be shut down safely. Then d is shut down before the
- * I/O loop, which d's workers dispatch to until they are joined.
+ * timeout_s for all of them, then as long again for a separate I/O loop to
+ * leave its last dispatch to d, and joins the starting thread. False if
+ * some coroutine did not come back in time (its task is lost, or stranded
+ * in the design, which then runs it at shutdown) or the loop did not
+ * leave. Either way d is shut down next, before the I/O loop, which d's
+ * workers dispatch to until they are joined; a stopped coroutine that
+ * runs again retires at once.
  */
 bool workload_stop(struct workload *w, double timeout_s);
+
+/*
+ * The coroutines whose last dispatch has not run yet: up to max of their
+ * indices into idx (if not NULL); returns how many there are.
+ */
+unsigned int workload_pending(struct workload *w, unsigned int *idx,
+    unsigned int max);
 
 /* Adds the latency histograms into s (sign -1: subtracts). */
 void workload_latency(struct workload *w, struct hist_snap *s, int sign);
@@ -161,9 +171,6 @@ workload_blocks_some(const struct workload_profile *p)
 
 /* Blocking resumptions so far. */
 uint64_t workload_blocked(struct workload *w);
-
-/* Gives up on a workload whose dispatcher hung: nothing will join it. */
-void workload_abandon(struct workload *w);
 
 /* After the dispatcher's shutdown: every dispatch ran exactly once? */
 void workload_check(struct workload *w, uint64_t ran, struct workload_check *c);

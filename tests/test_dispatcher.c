@@ -13,7 +13,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -22,8 +21,8 @@
 
 #include "dispatcher.h"
 #include "runq.h"
-#include "measure.h"
 #include "scale.h"
+#include "threads.h"
 
 #define DISPATCHERS	8	/* dispatching threads, > cores; DB_STRESS_DISPATCHERS */
 /*
@@ -341,27 +340,6 @@ Test(dispatcher, rendezvous_bounded_queues_instead_of_recursing, .timeout = 120)
 static size_t design_index[] = { 0, 1, 2, 3, 4, 5, 6, 7 };
 
 /* A thread that only says who it is. */
-static void *
-helper_main(void *arg)
-{
-
-	*(pid_t *)arg = (pid_t)syscall(SYS_gettid);
-	return NULL;
-}
-
-/* Until /proc stops listing it: pthread_join returns a moment before. */
-static void
-wait_gone(pid_t tid)
-{
-	char path[64];
-	int k;
-
-	snprintf(path, sizeof(path), "/proc/self/task/%d", (int)tid);
-	for (k = 0; k < 10000 && access(path, F_OK) == 0; k++)
-		usleep(1000);
-	return;
-}
-
 ParameterizedTestParameters(dispatcher, shutdown_joins_every_thread)
 {
 
@@ -376,15 +354,9 @@ ParameterizedTest(size_t *i, dispatcher, shutdown_joins_every_thread, .timeout =
 	struct chain c[32];
 	struct disp_stats st;
 	struct dispatcher *d;
-	pthread_t helper;
-	pid_t helper_tid;
 	int k;
 
-	/* A runtime's helper threads (a sanitizer's) start with the first. */
-	pthread_create(&helper, NULL, helper_main, &helper_tid);
-	pthread_join(helper, NULL);
-	wait_gone(helper_tid);
-	before = measure_status("Threads");
+	before = threads_baseline();
 	cr_assert_eq(ops->create(&d, &cfg), 0);
 	atomic_store(&done, 0);
 	for (k = 0; k < 32; k++) {
@@ -393,14 +365,8 @@ ParameterizedTest(size_t *i, dispatcher, shutdown_joins_every_thread, .timeout =
 	}
 	wait_for(&done, 32);
 	disp_shutdown(d, &st);
-	/*
-	 * pthread_join returns when the kernel clears the thread's tid, a
-	 * moment before /proc stops counting it: wait for the count, up to 10 s.
-	 */
-	for (k = 0; k < 10000 && measure_status("Threads") != before; k++)
-		usleep(1000);
-	cr_assert_eq(measure_status("Threads"), before, "%s left threads "
-	    "behind", ops->name);
+	cr_assert_eq(threads_settle(before), before, "%s left threads behind",
+	    ops->name);
 }
 
 /*

@@ -9,12 +9,14 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <criterion/criterion.h>
 #include <criterion/parameterized.h>
 
 #include "cell.h"
+#include "threads.h"
 #include "workload.h"
 
 #define PLANT_AT	1000	/* the dispatch the faulty wrapper mangles */
@@ -298,16 +300,46 @@ hanging_dispatch(struct dispatcher *d, struct disp_task *t)
 	return;
 }
 
+static void
+hanging_shutdown(struct dispatcher *d, struct disp_stats *st)
+{
+
+	faulty_shutdown(d, st);
+	free(d);
+	return;
+}
+
+/* A cell of a planted design: small, with a watchdog that waits 0.5 s. */
+static struct cell
+planted(const struct disp_ops *design)
+{
+	struct cell c = { .disp = design, .queue = &queue_lfseg,
+	    .workers = 2, .coroutines = 8, .pin = "none",
+	    .spins = DISP_SPINS_DEFAULT, .keepalive_s = 60, .capacity = 4096,
+	    .stall_s = 0.5 };
+
+	return c;
+}
+
+/* A planted design over a `shared` pool, as cell_run creates a design. */
+static int
+faulty_create(struct faulty *f, const struct disp_ops *ops,
+    struct dispatcher **dp, const struct disp_config *cfg)
+{
+
+	cr_assert_not_null(f);
+	f->base.ops = ops;
+	*dp = &f->base;
+	return disp_shared.create(&f->inner, cfg);
+}
+
 static int
 hanging_create(struct dispatcher **dp, const struct disp_config *cfg)
 {
 	static const struct disp_ops ops = { .name = "hanging",
-	    .dispatch = hanging_dispatch, .shutdown = faulty_shutdown };
-	struct faulty *f = calloc(1, sizeof(*f));
+	    .dispatch = hanging_dispatch, .shutdown = hanging_shutdown };
 
-	f->base.ops = &ops;
-	*dp = &f->base;
-	return disp_shared.create(&f->inner, cfg);
+	return faulty_create(calloc(1, sizeof(struct faulty)), &ops, dp, cfg);
 }
 
 /*
@@ -318,11 +350,9 @@ Test(workload, a_hanging_design_is_reported_hung, .timeout = 120)
 {
 	static const struct disp_ops hanging = { .name = "hanging",
 	    .create = hanging_create };
-	struct cell c = { .disp = &hanging, .queue = &queue_lfseg,
-	    .workers = 2, .coroutines = 8, .pin = "none",
-	    .spins = DISP_SPINS_DEFAULT, .keepalive_s = 60, .capacity = 4096,
-	    .stall_s = 0.5 };
+	struct cell c = planted(&hanging);
 	struct cell_window win = { 0.1, 30 };
+	long before = threads_baseline();
 	cJSON *run = cell_run(&c, &win), *wd, *threads;
 	const char *stacks;
 
@@ -339,6 +369,151 @@ Test(workload, a_hanging_design_is_reported_hung, .timeout = 120)
 	stacks = cJSON_GetObjectItem(wd, "stacks")->valuestring;
 	if (access("/usr/bin/gdb", X_OK) == 0)
 		cr_assert(strstr(stacks, "Thread") != NULL, "%s", stacks);
+	cr_assert_eq(threads_settle(before), before, "the hung run left "
+	    "threads running");
+	cJSON_Delete(run);
+}
+
+/*
+ * A design that strands one task: the PLANT_AT-th dispatch is held, as a
+ * lost wake-up leaves a task queued with no worker to run it, and runs
+ * only when the design is shut down.
+ */
+struct stranding {
+	struct faulty f;
+	struct disp_task *held;
+};
+
+static void
+stranding_dispatch(struct dispatcher *d, struct disp_task *t)
+{
+	struct stranding *s = (struct stranding *)d;
+
+	if (atomic_fetch_add(&s->f.n, 1) + 1 == PLANT_AT)
+		s->held = t;
+	else
+		disp_dispatch(s->f.inner, t);
+	return;
+}
+
+static void
+stranding_shutdown(struct dispatcher *d, struct disp_stats *st)
+{
+	struct stranding *s = (struct stranding *)d;
+
+	disp_shutdown(s->f.inner, st);
+	if (s->held != NULL) {
+		s->held->fn(s->held);
+		st->ran++;
+	}
+	free(s);
+	return;
+}
+
+static int
+stranding_create(struct dispatcher **dp, const struct disp_config *cfg)
+{
+	static const struct disp_ops ops = { .name = "stranding",
+	    .dispatch = stranding_dispatch, .shutdown = stranding_shutdown };
+	struct stranding *s = calloc(1, sizeof(*s));
+
+	return faulty_create(s != NULL ? &s->f : NULL, &ops, dp, cfg);
+}
+
+/*
+ * A stranded task fails the run, which names the coroutine, says the
+ * design ran it only at its shutdown, and leaves no thread behind.
+ */
+Test(workload, a_stranded_task_fails_the_run_and_is_unwound, .timeout = 120)
+{
+	static const struct disp_ops stranding = { .name = "stranding",
+	    .create = stranding_create };
+	struct cell c = planted(&stranding);
+	struct cell_window win = { 0.05, 0.1 };
+	long before = threads_baseline();
+	cJSON *run = cell_run(&c, &win), *stranded;
+
+	cr_assert_str_eq(cJSON_GetObjectItem(run, "status")->valuestring,
+	    "failed");
+	cr_assert_str_eq(cJSON_GetObjectItem(run, "error")->valuestring,
+	    "1 coroutine did not come back within 0.5 s of the stop: 1 ran "
+	    "only when the design was shut down (stranded), 0 never ran "
+	    "(lost)");
+	stranded = cJSON_GetObjectItem(run, "stranded_coroutines");
+	cr_assert_eq(cJSON_GetArraySize(stranded), 1);
+	cr_assert(cJSON_IsObject(cJSON_GetObjectItem(run, "watchdog_at_stop")));
+	cr_assert_eq(num(run, "lost"), 0);
+	cr_assert_eq(num(run, "doubled"), 0);
+	cr_assert_eq(threads_settle(before), before, "the run left threads "
+	    "running");
+	cJSON_Delete(run);
+}
+
+/* A design whose worker never returns from the PLANT_AT-th task. */
+static void
+wedging_dispatch(struct dispatcher *d, struct disp_task *t)
+{
+	struct faulty *f = (struct faulty *)d;
+
+	if (atomic_fetch_add(&f->n, 1) + 1 == PLANT_AT)
+		for (;;)
+			pause();
+	disp_dispatch(f->inner, t);
+	return;
+}
+
+static int
+wedging_create(struct dispatcher **dp, const struct disp_config *cfg)
+{
+	static const struct disp_ops ops = { .name = "wedging",
+	    .dispatch = wedging_dispatch, .shutdown = faulty_shutdown };
+
+	return faulty_create(calloc(1, sizeof(struct faulty)), &ops, dp, cfg);
+}
+
+/*
+ * A thread that cannot be stopped: cell_run never returns to its caller,
+ * whose frame the thread still uses; the process prints the run, hung,
+ * and ends with status 1.
+ */
+Test(workload, a_run_that_cannot_be_stopped_ends_the_process, .timeout = 180)
+{
+	static const struct disp_ops wedging = { .name = "wedging",
+	    .create = wedging_create };
+	struct cell c = planted(&wedging);
+	struct cell_window win = { 0.05, 0.1 };
+	char out[1 << 20];
+	int fds[2], status;
+	ssize_t r;
+	size_t len = 0;
+	cJSON *run;
+	pid_t pid;
+
+	cr_assert_eq(pipe(fds), 0);
+	if ((pid = fork()) == 0) {
+		dup2(fds[1], STDOUT_FILENO);
+		close(fds[0]);
+		cJSON_Delete(cell_run(&c, &win));
+		printf("cell_run returned\n");
+		fflush(stdout);
+		_exit(0);
+	}
+	close(fds[1]);
+	while (len < sizeof(out) - 1 &&
+	    (r = read(fds[0], out + len, sizeof(out) - 1 - len)) > 0)
+		len += (size_t)r;
+	out[len] = '\0';
+	close(fds[0]);
+	cr_assert_eq(waitpid(pid, &status, 0), pid);
+	cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 1, "status %d: %s",
+	    status, out);
+	cr_assert_null(strstr(out, "cell_run returned"));
+	run = cJSON_Parse(out);
+	cr_assert_not_null(run, "%s", out);
+	cr_assert_str_eq(cJSON_GetObjectItem(run, "status")->valuestring, "hung");
+	cr_assert(strstr(cJSON_GetObjectItem(run, "error")->valuestring,
+	    "could not be stopped") != NULL);
+	cr_assert(cJSON_IsObject(cJSON_GetObjectItem(run, "watchdog_at_stop")));
 	cJSON_Delete(run);
 }
 
