@@ -69,113 +69,23 @@ stats_summarize(const double *v, size_t n, struct stats_summary *s)
 	return;
 }
 
-/* Standard normal upper tail. */
-static double
+double
 stats_norm_upper(double z)
 {
 
 	return 0.5 * erfc(z / sqrt(2.0));
 }
 
-/*
- * Exact null distribution of U for sizes m and n without ties: the count
- * of arrangements with each U, by the recurrence f(m, n, u) = f(m-1, n,
- * u-n) + f(m, n-1, u). Returns P(U <= u).
- */
-static double
-stats_u_exact_cdf(size_t m, size_t n, double u)
-{
-	size_t maxu = m * n, i, j, k;
-	double *f = calloc((m + 1) * (n + 1) * (maxu + 1), sizeof(*f));
-	double below = 0, total = 0;
-
-#define F(a, b, c)	f[((a) * (n + 1) + (b)) * (maxu + 1) + (c)]
-	if (f == NULL)
-		abort();
-	for (i = 0; i <= m; i++) {
-		for (j = 0; j <= n; j++) {
-			if (i == 0 || j == 0) {
-				F(i, j, 0) = 1;
-				continue;
-			}
-			for (k = 0; k <= i * j; k++)
-				F(i, j, k) = (k >= j ? F(i - 1, j, k - j) : 0) +
-				    F(i, j - 1, k);
-		}
-	}
-	for (k = 0; k <= maxu; k++) {
-		total += F(m, n, k);
-		if ((double)k <= u + STATS_REL_EPS)
-			below += F(m, n, k);
-	}
-#undef F
-	free(f);
-	return below / total;
-}
-
+/* By bisection on erfc: slow, exact to the last bits, called rarely. */
 double
-stats_mann_whitney(const double *a, size_t na, const double *b, size_t nb)
+stats_norm_quantile(double p)
 {
-	size_t n = na + nb, i, j, t;
-	double *all = malloc(n * sizeof(*all)), *rank = malloc(n * sizeof(*rank));
-	double ra = 0, u, mu, ties = 0, sigma, z, p;
-	int tied = 0;
-
-	if (all == NULL || rank == NULL)
-		abort();
-	memcpy(all, a, na * sizeof(*a));
-	memcpy(all + na, b, nb * sizeof(*b));
-	/* Midranks: the rank of a value is the mean of the ranks it ties on. */
-	for (i = 0; i < n; i++) {
-		double below = 0, equal = 0;
-
-		for (j = 0; j < n; j++) {
-			below += all[j] < all[i];
-			equal += all[j] == all[i];
-		}
-		rank[i] = below + (equal + 1) / 2;
-		tied |= equal > 1;
-	}
-	for (i = 0; i < na; i++)
-		ra += rank[i];
-	u = ra - (double)na * (double)(na + 1) / 2;	/* R's W */
-	if (!tied && na < 50 && nb < 50) {
-		double lo = stats_u_exact_cdf(na, nb, u);
-		double hi = 1 - stats_u_exact_cdf(na, nb, u - 1);
-
-		p = 2 * (lo < hi ? lo : hi);
-	} else {
-		double *s = stats_sorted(all, n);
-
-		for (i = 0; i < n; i += t) {
-			for (t = 1; i + t < n && s[i + t] == s[i]; t++)
-				;
-			ties += (double)t * t * t - (double)t;
-		}
-		free(s);
-		mu = (double)na * (double)nb / 2;
-		sigma = sqrt((double)na * nb / 12 *
-		    ((double)(n + 1) - ties / ((double)n * (n - 1))));
-		z = u - mu;
-		/* Continuity, signed as R's: a zero shift is not corrected. */
-		z -= z > 0 ? 0.5 : z < 0 ? -0.5 : 0;
-		p = sigma > 0 ? 2 * stats_norm_upper(fabs(z) / sigma) : 1;
-	}
-	free(all);
-	free(rank);
-	return p > 1 ? 1 : p;
-}
-
-/* The normal quantile by bisection on erfc: exact enough for intervals. */
-static double
-stats_norm_quantile_upper(double tail)
-{
-	double lo = 0, hi = 40, mid;
+	double lo = -40, hi = 40, mid;
 	int i;
 
 	for (i = 0; i < 200; i++) {
 		mid = (lo + hi) / 2;
-		if (stats_norm_upper(mid) > tail)
+		if (1 - stats_norm_upper(mid) < p)
 			lo = mid;
 		else
 			hi = mid;
@@ -183,36 +93,30 @@ stats_norm_quantile_upper(double tail)
 	return (lo + hi) / 2;
 }
 
-bool
-stats_ratio_interval(const double *a, size_t na, const double *b, size_t nb,
-    double alpha, double *ratio, double *lo, double *hi)
+void
+stats_holm(const double *p, size_t n, double *adj)
 {
-	size_t m = na * nb, i, j, k = 0;
-	double *d = malloc((m ? m : 1) * sizeof(*d)), *s, z, c;
-	bool ok;
+	size_t *order = malloc((n ? n : 1) * sizeof(*order)), i, j, k;
+	double run = 0, v;
 
-	if (d == NULL)
+	if (order == NULL)
 		abort();
-	for (i = 0; i < na; i++)
-		for (j = 0; j < nb; j++)
-			d[k++] = log(b[j]) - log(a[i]);
-	s = stats_sorted(d, m);
-	*ratio = exp(stats_quantile(s, m, 0.5));
-	/*
-	 * Moses: the interval runs from the c-th smallest to the c-th largest
-	 * pairwise difference, c from the null distribution of U (normal).
-	 */
-	z = stats_norm_quantile_upper(alpha / 2);
-	c = floor((double)m / 2 - z * sqrt((double)m * (double)(na + nb + 1) /
-	    12));
-	ok = c >= 1;
-	if (!ok)
-		c = 1;
-	*lo = exp(s[(size_t)c - 1]);
-	*hi = exp(s[m - (size_t)c]);
-	free(d);
-	free(s);
-	return ok;
+	for (i = 0; i < n; i++)
+		order[i] = i;
+	for (i = 1; i < n; i++)		/* by p, ascending; n is a sweep's cells */
+		for (j = i; j > 0 && p[order[j - 1]] > p[order[j]]; j--) {
+			k = order[j];
+			order[j] = order[j - 1];
+			order[j - 1] = k;
+		}
+	/* The i-th smallest times the hypotheses left, never below its predecessor. */
+	for (i = 0; i < n; i++) {
+		v = fmin(1, (double)(n - i) * p[order[i]]);
+		run = v > run ? v : run;
+		adj[order[i]] = run;
+	}
+	free(order);
+	return;
 }
 
 /* The interquartile range of sorted x[lo..hi]. */

@@ -1,8 +1,8 @@
 /*
- * stats.h - the statistics a verdict rests on: order statistics, a
- * rank test, an interval for a ratio, a gap test for two regimes, and
- * Fisher's exact test. Pure functions of arrays; nothing here allocates
- * beyond its own scratch or prints.
+ * stats.h - the statistics beside the rank tests (rank.h): order
+ * statistics, the normal tail, Holm's adjustment, a gap test for two
+ * regimes, Fisher's exact test and a least-squares line. Pure functions
+ * of arrays; nothing here allocates beyond its own scratch or prints.
  */
 #ifndef BENCH_STATS_H
 #define BENCH_STATS_H
@@ -22,24 +22,17 @@ double stats_quantile(const double *sorted, size_t n, double p);
 /* Summary of v[0..n) (v is not changed); n >= 1. */
 void stats_summarize(const double *v, size_t n, struct stats_summary *s);
 
-/*
- * Two-sided Mann-Whitney U (Wilcoxon rank-sum) p-value, as R's
- * wilcox.test computes it: exact when both samples are under 50 and have
- * no ties, else the normal approximation with tie and continuity
- * corrections.
- */
-double stats_mann_whitney(const double *a, size_t na, const double *b,
-    size_t nb);
+/* The standard normal's upper tail, and its quantile: Phi(z) = p. */
+double stats_norm_upper(double z);
+double stats_norm_quantile(double p);
 
 /*
- * The ratio b/a as exp of the Hodges-Lehmann shift of log b against
- * log a, with its distribution-free (Moses) interval of coverage
- * 1 - alpha. Values must be positive. Returns false when the samples are
- * too small for that coverage (the interval is then the whole range of
- * pairwise ratios).
+ * Holm's step-down adjustment of n p-values (R's p.adjust "holm"): a cell
+ * is flagged when its adjusted p is below alpha, and the chance of
+ * flagging any cell that did not change stays below alpha whatever the
+ * dependence between cells.
  */
-bool stats_ratio_interval(const double *a, size_t na, const double *b,
-    size_t nb, double alpha, double *ratio, double *lo, double *hi);
+void stats_holm(const double *p, size_t n, double *adj);
 
 /*
  * Gap test for two regimes: in log scale, the widest gap between sorted

@@ -1,12 +1,16 @@
 /*
- * test_stats.c - the statistics pinned to known values: R's fisher.test
- * and wilcox.test, order statistics, the ratio interval and the gap test,
- * with the edge cases n = 1, 2, ties and identical samples.
+ * test_stats.c - the statistics pinned to values computed elsewhere: R's
+ * fisher.test, wilcox.test and p.adjust, scipy's mannwhitneyu and
+ * linregress, gsDesign's boundaries, and the test vectors of the research
+ * note on verdict statistics; order statistics and the gap test, with the
+ * edge cases n = 1, 2, 3, ties and identical samples.
  */
 #include <math.h>
 
 #include <criterion/criterion.h>
 
+#include "rank.h"
+#include "seq.h"
 #include "stats.h"
 
 #define CLOSE(x, y, rel)	(fabs((x) - (y)) <= (rel) * fabs(y))
@@ -31,30 +35,209 @@ Test(stats, fisher_matches_r)
 	cr_assert(CLOSE(stats_fisher(0, 1, 0, 1), 1.0, 1e-9));
 }
 
-Test(stats, mann_whitney_exact_matches_r)
+/* b against a with one regime: the rank-sum test and the Moses interval. */
+static void
+compare(const double *a, size_t na, const double *b, size_t nb, bool logs,
+    struct rank_test *r)
+{
+	double la[32], lb[32];
+	size_t i;
+
+	for (i = 0; i < na; i++)
+		la[i] = logs ? log(a[i]) : a[i];
+	for (i = 0; i < nb; i++)
+		lb[i] = logs ? log(b[i]) : b[i];
+	rank_compare(la, na, lb, nb, NAN, 0.05, r);
+	return;
+}
+
+/*
+ * The note's T1 and T1b: R's wilcox.test(log(B), log(A), conf.int = TRUE)
+ * and scipy's mannwhitneyu(method = "exact") give these.
+ */
+static const double t1a[] = { 10.21, 10.35, 10.08, 10.42, 10.30, 10.15, 10.27,
+    10.38 };
+static const double t1b[] = { 10.52, 10.31, 10.71, 10.45, 10.60, 10.28, 10.56,
+    10.49 };
+
+Test(stats, rank_sum_and_moses_interval_match_r)
+{
+	struct rank_test r;
+
+	compare(t1a, 8, t1b, 8, true, &r);
+	cr_assert_eq(r.u, 57);
+	cr_assert(CLOSE(r.p, 0.00699301, 1e-6), "p %.8g", r.p);
+	cr_assert(CLOSE(exp(r.shift), 1.021277, 1e-6));
+	cr_assert(CLOSE(exp(r.lo), 1.006856, 1e-6), "lo %.7g", exp(r.lo));
+	cr_assert(CLOSE(exp(r.hi), 1.036453, 1e-6), "hi %.7g", exp(r.hi));
+	cr_assert(CLOSE(r.conf, 0.950117, 1e-6));
+	cr_assert(r.exact && isnan(r.p_share));
+	/* Unequal sizes: qwilcox(.025, 6, 8) = 9. */
+	compare(t1a, 6, t1b, 8, true, &r);
+	cr_assert_eq(r.u, 43);
+	cr_assert(CLOSE(r.p, 0.012654, 1e-4), "p %.8g", r.p);
+	cr_assert(CLOSE(exp(r.lo), 1.006856, 1e-6) &&
+	    CLOSE(exp(r.hi), 1.040394, 1e-6), "[%.7g, %.7g]", exp(r.lo),
+	    exp(r.hi));
+	cr_assert(CLOSE(r.conf, 0.957376, 1e-6));
+}
+
+Test(stats, rank_sum_small_and_tied)
 {
 	double a3[] = { 1, 2, 3 }, b3[] = { 4, 5, 6 };
 	double a5[] = { 1, 2, 3, 4, 5 }, b5[] = { 6, 7, 8, 9, 10 };
 	double odd[] = { 1, 3, 5 }, even[] = { 2, 4, 6 };
-	double one[] = { 1 }, two[] = { 2 }, p12[] = { 1, 2 }, p34[] = { 3, 4 };
+	double p12[] = { 1, 2 }, p34[] = { 3, 4 };
+	double ta[] = { 1, 2, 2, 3 }, tb[] = { 2, 3, 4, 5 }, same[] = { 1, 1, 1 };
+	struct rank_test r;
 
-	cr_assert(CLOSE(stats_mann_whitney(a3, 3, b3, 3), 0.1, 1e-9));
-	cr_assert(CLOSE(stats_mann_whitney(b3, 3, a3, 3), 0.1, 1e-9));
-	cr_assert(CLOSE(stats_mann_whitney(a5, 5, b5, 5), 2.0 / 252, 1e-9));
-	cr_assert(CLOSE(stats_mann_whitney(odd, 3, even, 3), 0.7, 1e-9));
-	cr_assert(CLOSE(stats_mann_whitney(one, 1, two, 1), 1.0, 1e-9));
-	cr_assert(CLOSE(stats_mann_whitney(p12, 2, p34, 2), 1.0 / 3, 1e-9));
+	compare(a3, 3, b3, 3, false, &r);
+	cr_assert(CLOSE(r.p, 0.1, 1e-9));
+	/* 3 a side cannot reach 95 %: said, not hidden. */
+	cr_assert_eq(r.conf, 0);
+	cr_assert(CLOSE(rank_p_min(3, 3), 0.1, 1e-9));
+	compare(a5, 5, b5, 5, false, &r);
+	cr_assert(CLOSE(r.p, 2.0 / 252, 1e-9));
+	compare(odd, 3, even, 3, false, &r);
+	cr_assert(CLOSE(r.p, 0.7, 1e-9));
+	compare(p12, 2, p34, 2, false, &r);
+	cr_assert(CLOSE(r.p, 1.0 / 3, 1e-9));
+	/*
+	 * Ties: the exact conditional distribution of the mid-rank sum
+	 * (coin::wilcox_test(distribution = "exact")): 0.2, where R's normal
+	 * approximation says 0.1367.
+	 */
+	compare(ta, 4, tb, 4, false, &r);
+	cr_assert_eq(r.u, 13.5);
+	cr_assert(CLOSE(r.p, 0.2, 1e-9), "p %.8g", r.p);
+	cr_assert(r.exact);
+	compare(same, 3, same, 3, false, &r);
+	cr_assert(CLOSE(r.p, 1.0, 1e-9));
+	cr_assert_eq(r.shift, 0);
 }
 
-Test(stats, mann_whitney_ties_and_identical)
+/* Runs of b against a with the pooled split of the gap test. */
+static void
+compare_regimes(const double *a, size_t na, const double *b, size_t nb,
+    struct rank_test *r)
 {
-	double a[] = { 1, 2, 2, 3 }, b[] = { 2, 3, 4, 5 };
-	double same[] = { 1, 1, 1 };
+	double all[32], la[32], lb[32], boundary;
+	size_t i;
 
-	/* R: W = 2.5, p-value = 0.1367 (normal, tie- and continuity-corrected). */
-	cr_assert(CLOSE(stats_mann_whitney(a, 4, b, 4), 0.1366582, 1e-5),
-	    "p = %g", stats_mann_whitney(a, 4, b, 4));
-	cr_assert(CLOSE(stats_mann_whitney(same, 3, same, 3), 1.0, 1e-9));
+	for (i = 0; i < na; i++)
+		la[i] = log(all[i] = a[i]);
+	for (i = 0; i < nb; i++)
+		lb[i] = log(all[na + i] = b[i]);
+	cr_assert(stats_bimodal(all, na + nb, &boundary));
+	rank_compare(la, na, lb, nb, log(boundary), 0.05, r);
+	return;
+}
+
+/*
+ * The note's §2: two regimes in A, B all slower than A's slow ones. Fisher
+ * alone (3/6 slow against 6/6) says 0.18; the min-p test sees the shift.
+ */
+Test(stats, min_p_sees_a_shift_across_regimes)
+{
+	double a[] = { 0.0400, 0.0401, 0.0402, 0.750, 0.751, 0.752 };
+	double tied[] = { 0.04, 0.04, 0.04, 0.75, 0.75, 0.75 };
+	double b[] = { 1.95, 1.97, 1.98, 1.99, 2.00, 2.01 };
+	struct rank_test r;
+
+	compare_regimes(a, 6, b, 6, &r);
+	cr_assert_eq(r.slow_a, 3);
+	cr_assert_eq(r.slow_b, 6);
+	cr_assert(CLOSE(r.p_share, 0.181818, 1e-5), "Fisher %.7g", r.p_share);
+	cr_assert(CLOSE(r.p_shift, 0.0021645, 1e-4));
+	cr_assert(CLOSE(r.p, 0.0021645, 1e-4), "min-p %.7g", r.p);
+	compare_regimes(tied, 6, b, 6, &r);
+	cr_assert(CLOSE(r.p, 0.0021645, 1e-4), "min-p %.7g", r.p);
+	cr_assert(CLOSE(exp(r.lo), 1.97 / 0.75, 1e-6) &&
+	    CLOSE(exp(r.hi), 50.0, 1e-6), "[%.7g, %.7g]", exp(r.lo),
+	    exp(r.hi));
+}
+
+/* The note's T2d: only the slow share moves; the rank sum alone misses it. */
+Test(stats, min_p_sees_a_share_change)
+{
+	double a[] = { 0.0396, 0.0398, 0.0401, 0.0403, 0.0405, 0.0407, 0.772,
+	    0.779, 0.786, 0.793 };
+	double b[] = { 0.741, 0.747, 0.752, 0.758, 0.763, 0.769, 0.775, 0.781,
+	    0.788, 0.795 };
+	struct rank_test r;
+
+	compare_regimes(a, 10, b, 10, &r);
+	cr_assert_eq(r.u, 70);
+	cr_assert(CLOSE(r.p_shift, 0.143140, 1e-5), "rank sum %.7g", r.p_shift);
+	cr_assert(CLOSE(r.p_share, 0.010836, 1e-4), "Fisher %.7g", r.p_share);
+	cr_assert(CLOSE(r.p, 0.016324, 1e-4), "min-p %.7g", r.p);
+	cr_assert(CLOSE(exp(r.lo), 0.9860, 1e-4) && CLOSE(exp(r.hi), 19.2308,
+	    1e-5), "[%.7g, %.7g]", exp(r.lo), exp(r.hi));
+}
+
+/* The note's T4: no change; the smallest one 8 runs a side see is 2.05 %. */
+Test(stats, smallest_detectable_change)
+{
+	double b[] = { 10.25, 10.19, 10.40, 10.31, 10.12, 10.36, 10.22, 10.29 };
+	double la[8], lb[8];
+	struct rank_test r;
+	size_t i;
+
+	compare(t1a, 8, b, 8, true, &r);
+	cr_assert(CLOSE(r.p, 0.95913, 1e-4), "p %.7g", r.p);
+	cr_assert(CLOSE(exp(r.lo), 0.98752, 1e-5) &&
+	    CLOSE(exp(r.hi), 1.01091, 1e-5));
+	for (i = 0; i < 8; i++) {
+		la[i] = log(t1a[i]);
+		lb[i] = log(b[i]);
+	}
+	cr_assert(CLOSE(rank_spread(la, 8, lb, 8), 0.013077, 1e-4));
+	cr_assert(CLOSE(exp(rank_mde_factor(8, 8, 0.05) * rank_spread(la, 8, lb, 8)) -
+	    1, 0.0205, 1e-2));
+	cr_assert(isinf(rank_mde_factor(3, 3, 0.05)), "3 a side see nothing");
+}
+
+/* The note's T3, R's p.adjust(p, "holm"). */
+Test(stats, holm_matches_r)
+{
+	double p[] = { 0.0130, 0.7300, 0.0021, 0.0420, 0.0600, 0.0090, 0.2100,
+	    0.0410 };
+	double want[] = { 0.078, 0.73, 0.0168, 0.205, 0.205, 0.063, 0.42,
+	    0.205 };
+	double adj[8];
+	size_t i;
+
+	stats_holm(p, 8, adj);
+	for (i = 0; i < 8; i++)
+		cr_assert(CLOSE(adj[i], want[i], 1e-9), "%zu: %g", i, adj[i]);
+}
+
+/* gsDesign's O'Brien-Fleming-like boundaries (the note's §5 table). */
+Test(stats, sequential_boundaries_match_gsdesign)
+{
+	double t2[] = { 0.5, 1 }, t5[] = { 0.2, 0.4, 0.6, 0.8, 1 };
+	double t10[] = { 0.48810, 1 }, level[5];
+	double c2[] = { 2.9626, 1.9686 };
+	double c5[] = { 4.8769, 3.3570, 2.6803, 2.2898, 2.0310 };
+	double c10[] = { 3.0033, 1.9675 };
+	size_t i;
+
+	seq_levels(t2, 2, 0.05, false, level);
+	for (i = 0; i < 2; i++)
+		cr_assert(CLOSE(stats_norm_quantile(1 - level[i] / 2), c2[i],
+		    1e-4));
+	seq_levels(t5, 5, 0.05, false, level);
+	for (i = 0; i < 5; i++)
+		cr_assert(CLOSE(stats_norm_quantile(1 - level[i] / 2), c5[i],
+		    1e-4), "look %zu", i);
+	seq_levels(t10, 2, 0.05, false, level);
+	for (i = 0; i < 2; i++)
+		cr_assert(CLOSE(stats_norm_quantile(1 - level[i] / 2), c10[i],
+		    1e-4));
+	/* A budget that ends at the first look spends all of alpha there. */
+	seq_levels(t2, 1, 0.05, true, level);
+	cr_assert(CLOSE(level[0], 0.05, 1e-6));
+	cr_assert(CLOSE(seq_information(10, 10), 100.0 / 21, 1e-12));
 }
 
 Test(stats, summary_quantiles)
@@ -70,24 +253,6 @@ Test(stats, summary_quantiles)
 	cr_assert(CLOSE(s.cv, sqrt(5.0 / 3) / 2.5, 1e-12));
 	stats_summarize(one, 1, &s);
 	cr_assert(s.median == 7 && s.q1 == 7 && s.q3 == 7 && s.cv == 0);
-}
-
-Test(stats, ratio_interval)
-{
-	double a[] = { 1, 1.1, 0.9, 1.05, 0.95, 1 }, b[6], one[] = { 1 };
-	double r, lo, hi;
-	int i;
-
-	for (i = 0; i < 6; i++)
-		b[i] = 2 * a[i];
-	cr_assert(stats_ratio_interval(a, 6, b, 6, 0.05, &r, &lo, &hi));
-	cr_assert(CLOSE(r, 2.0, 1e-9), "ratio %g", r);
-	cr_assert(lo <= 2.0 && hi >= 2.0 && lo > 1.5 && hi < 2.6,
-	    "[%g, %g]", lo, hi);
-	cr_assert(stats_ratio_interval(a, 6, a, 6, 0.05, &r, &lo, &hi));
-	cr_assert(CLOSE(r, 1.0, 1e-9) && lo < 1 && hi > 1);
-	/* One run a side cannot give 95 %: said, not hidden. */
-	cr_assert_not(stats_ratio_interval(one, 1, one, 1, 0.05, &r, &lo, &hi));
 }
 
 Test(stats, bimodal_gap)
@@ -121,4 +286,17 @@ Test(stats, linfit_recovers_a_line)
 	cr_assert(CLOSE(r2, 1.0, 1e-12));
 	cr_assert_not(stats_linfit(same, y, 3, &slope, &icpt, &r2),
 	    "one x: no line");
+}
+
+/* A noisy line, against scipy.stats.linregress. */
+Test(stats, linfit_matches_scipy)
+{
+	double x[] = { 2, 5, 9, 17, 33, 65 };
+	double y[] = { 722.4, 751.9, 787.1, 871.3, 1043.8, 1381.2 };
+	double slope, icpt, r2;
+
+	cr_assert(stats_linfit(x, y, 6, &slope, &icpt, &r2));
+	cr_assert(CLOSE(slope, 10.50905533, 1e-8), "%.10g", slope);
+	cr_assert(CLOSE(icpt, 696.8356254, 1e-8), "%.10g", icpt);
+	cr_assert(CLOSE(r2, 0.9997941837, 1e-9), "%.10g", r2);
 }

@@ -1,0 +1,502 @@
+/*
+ * rank.c - see rank.h.
+ */
+#include <float.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rank.h"
+#include "stats.h"
+
+/* R compares probabilities that should tie with this slack. */
+#define RANK_EPS	1e-7
+/* A joint distribution larger than this is sampled, not counted. */
+#define RANK_DP_CELLS	((size_t)1 << 22)
+#define RANK_DRAWS	20000
+
+/* The runs of both arms in one array: value, arm, doubled mid-rank, slow. */
+struct rank_pool {
+	size_t n;		/* na + nb */
+	size_t na, nb;
+	double *v;
+	bool *in_b;
+	unsigned int *score;	/* 2 x mid-rank: an integer even with ties */
+	bool *slow;
+	unsigned int nslow;
+	double ties;		/* sum of t^3 - t over groups of ties */
+};
+
+static int
+rank_cmp(const void *x, const void *y)
+{
+	double a = *(const double *)x, b = *(const double *)y;
+
+	return (a > b) - (a < b);
+}
+
+static void *
+rank_alloc(size_t n, size_t size)
+{
+	void *p = calloc(n ? n : 1, size);
+
+	if (p == NULL)
+		abort();
+	return p;
+}
+
+/* The n * m pairwise differences b_j - a_i, sorted. */
+static double *
+rank_diffs(const double *a, size_t na, const double *b, size_t nb)
+{
+	double *d = rank_alloc(na * nb, sizeof(*d));
+	size_t i, j, k = 0;
+
+	for (i = 0; i < na; i++)
+		for (j = 0; j < nb; j++)
+			d[k++] = b[j] - a[i];
+	qsort(d, na * nb, sizeof(*d), rank_cmp);
+	return d;
+}
+
+static double
+rank_median_sorted(const double *s, size_t n)
+{
+
+	return n % 2 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
+}
+
+/*
+ * The number of arrangements of sizes n and m without ties that give each
+ * U, as the coefficients of the Gaussian binomial: a product of (1 -
+ * q^(m+i)) / (1 - q^i), truncated at degree nm, which loses nothing.
+ */
+static double *
+rank_counts(size_t n, size_t m)
+{
+	size_t top = n * m, i, u, s;
+	double *c = rank_alloc(top + 1, sizeof(*c));
+
+	c[0] = 1;
+	for (i = 1; i <= n; i++) {
+		s = m + i;
+		for (u = top; u >= s && s <= top; u--)
+			c[u] -= c[u - s];
+		for (u = i; u <= top; u++)
+			c[u] += c[u - i];
+	}
+	return c;
+}
+
+/* R's qwilcox: the smallest q with P(U <= q) >= p; c sums to total. */
+static size_t
+rank_quantile(double p, const double *c, size_t top, double total)
+{
+	double acc = 0;
+	size_t q;
+
+	p -= 10 * DBL_EPSILON;
+	for (q = 0; q <= top; q++) {
+		acc += c[q];
+		if (acc / total >= p)
+			return q;
+	}
+	return top;
+}
+
+double
+rank_p_min(size_t n, size_t m)
+{
+
+	return fmin(1, 2 * exp(lgamma(n + 1.0) + lgamma(m + 1.0) -
+	    lgamma((double)(n + m) + 1)));
+}
+
+/*
+ * The Moses interval: from the k-th smallest to the k-th largest pairwise
+ * difference, k = qwilcox(alpha / 2) from the exact distribution below
+ * RANK_EXACT_MAX a side (with ties too: the untied index gives a closed
+ * interval that covers at least 1 - alpha), else from the normal one.
+ */
+static double
+rank_moses(const double *d, size_t na, size_t nb, double alpha, double *lo,
+    double *hi)
+{
+	size_t top = na * nb, k, u;
+	double *c, total = 0, below = 0, conf;
+
+	if (na < RANK_EXACT_MAX && nb < RANK_EXACT_MAX) {
+		c = rank_counts(na, nb);
+		for (u = 0; u <= top; u++)
+			total += c[u];
+		k = rank_quantile(alpha / 2, c, top, total);
+		for (u = 0; k > 0 && u < k; u++)
+			below += c[u];
+		conf = 1 - 2 * below / total;
+		free(c);
+	} else {
+		conf = floor((double)top / 2 - stats_norm_quantile(1 -
+		    alpha / 2) * sqrt((double)top * (double)(na + nb + 1) / 12));
+		k = conf < 1 ? 0 : (size_t)conf;
+		conf = 1 - alpha;
+	}
+	if (k == 0) {
+		*lo = d[0];
+		*hi = d[top - 1];
+		return 0;
+	}
+	*lo = d[k - 1];
+	*hi = d[top - k];
+	return conf;
+}
+
+double
+rank_interval(const double *a, size_t na, const double *b, size_t nb,
+    double alpha, double *lo, double *hi)
+{
+	double *d = rank_diffs(a, na, b, nb), conf;
+
+	conf = rank_moses(d, na, nb, alpha, lo, hi);
+	free(d);
+	return conf;
+}
+
+static void
+rank_pool_init(struct rank_pool *p, const double *a, size_t na,
+    const double *b, size_t nb, double split)
+{
+	size_t *idx, i, j, k, t;
+
+	p->na = na;
+	p->nb = nb;
+	p->n = na + nb;
+	p->v = rank_alloc(p->n, sizeof(*p->v));
+	p->in_b = rank_alloc(p->n, sizeof(*p->in_b));
+	p->score = rank_alloc(p->n, sizeof(*p->score));
+	p->slow = rank_alloc(p->n, sizeof(*p->slow));
+	idx = rank_alloc(p->n, sizeof(*idx));
+	memcpy(p->v, a, na * sizeof(*a));
+	memcpy(p->v + na, b, nb * sizeof(*b));
+	p->nslow = 0;
+	p->ties = 0;
+	for (i = 0; i < p->n; i++) {
+		p->in_b[i] = i >= na;
+		p->slow[i] = !isnan(split) && p->v[i] > split;
+		p->nslow += p->slow[i];
+		idx[i] = i;
+	}
+	/* Insertion sort of indices by value: n is a few dozen. */
+	for (i = 1; i < p->n; i++)
+		for (j = i; j > 0 && p->v[idx[j - 1]] > p->v[idx[j]]; j--) {
+			k = idx[j];
+			idx[j] = idx[j - 1];
+			idx[j - 1] = k;
+		}
+	/* A run of t equal values at ranks i+1..i+t: each gets 2i + t + 1. */
+	for (i = 0; i < p->n; i += t) {
+		for (t = 1; i + t < p->n && p->v[idx[i + t]] == p->v[idx[i]]; t++)
+			;
+		for (k = i; k < i + t; k++)
+			p->score[idx[k]] = (unsigned int)(2 * i + t + 1);
+		p->ties += (double)t * t * t - (double)t;
+	}
+	free(idx);
+	return;
+}
+
+static void
+rank_pool_fini(struct rank_pool *p)
+{
+
+	free(p->v);
+	free(p->in_b);
+	free(p->score);
+	free(p->slow);
+	return;
+}
+
+/* b's doubled rank sum, and how many of b's runs are slow. */
+static void
+rank_observed(const struct rank_pool *p, size_t *sum, unsigned int *slow)
+{
+	size_t i;
+
+	*sum = 0;
+	*slow = 0;
+	for (i = 0; i < p->n; i++) {
+		if (!p->in_b[i])
+			continue;
+		*sum += p->score[i];
+		*slow += p->slow[i];
+	}
+	return;
+}
+
+/* Fisher on [[slow b, fast b], [slow a, fast a]] for c slow runs in b. */
+static double
+rank_share_p(const struct rank_pool *p, unsigned int c)
+{
+
+	return stats_fisher(c, (unsigned int)p->nb - c, p->nslow - c,
+	    (unsigned int)p->na - (p->nslow - c));
+}
+
+/*
+ * The rank-sum p by the normal approximation, with R's tie and continuity
+ * corrections, from b's doubled rank sum.
+ */
+static double
+rank_shift_p_normal(const struct rank_pool *p, size_t sum)
+{
+	double n = (double)p->n, u, z, sigma;
+
+	u = (double)sum / 2 - (double)p->nb * (double)(p->nb + 1) / 2;
+	sigma = sqrt((double)p->na * (double)p->nb / 12 * ((n + 1) -
+	    p->ties / (n * (n - 1))));
+	z = u - (double)p->na * (double)p->nb / 2;
+	z -= z > 0 ? 0.5 : z < 0 ? -0.5 : 0;
+	return sigma > 0 ? fmin(1, 2 * stats_norm_upper(fabs(z) / sigma)) : 1;
+}
+
+/*
+ * The joint permutation distribution of b's doubled rank sum and slow
+ * count: cnt[(k, S, c)] subsets of size k, by a subset-sum recurrence.
+ * Returns the table of the full size nb, or NULL when it would be too big.
+ */
+static double *
+rank_joint(const struct rank_pool *p, size_t *smax, unsigned int *cmax)
+{
+	size_t m = p->nb, k, s, i, layer, cells;
+	unsigned int *top = rank_alloc(p->n, sizeof(*top)), c, w, f;
+	double *cnt, *from, *to;
+
+	memcpy(top, p->score, p->n * sizeof(*top));
+	for (i = 1; i < p->n; i++)	/* the m largest scores bound S */
+		for (k = i; k > 0 && top[k - 1] < top[k]; k--) {
+			w = top[k];
+			top[k] = top[k - 1];
+			top[k - 1] = w;
+		}
+	for (*smax = 0, i = 0; i < m; i++)
+		*smax += top[i];
+	free(top);
+	*cmax = p->nslow < m ? p->nslow : (unsigned int)m;
+	layer = (*smax + 1) * (*cmax + 1);
+	cells = (m + 1) * layer;
+	if (p->na >= RANK_EXACT_MAX || m >= RANK_EXACT_MAX ||
+	    cells > RANK_DP_CELLS)
+		return NULL;
+	cnt = rank_alloc(cells, sizeof(*cnt));
+	cnt[0] = 1;
+	for (i = 0; i < p->n; i++) {
+		w = p->score[i];
+		f = p->slow[i];
+		for (k = (i + 1 < m ? i + 1 : m); k >= 1; k--) {
+			from = cnt + (k - 1) * layer;
+			to = cnt + k * layer;
+			for (s = 0; s + w <= *smax; s++)
+				for (c = 0; c + f <= *cmax; c++)
+					to[(s + w) * (*cmax + 1) + c + f] +=
+					    from[s * (*cmax + 1) + c];
+		}
+	}
+	memmove(cnt, cnt + m * layer, layer * sizeof(*cnt));
+	return cnt;
+}
+
+/*
+ * Exact: the rank-sum p of each S (two-sided, R's: twice the smaller
+ * tail), Fisher's of each c, and the share of subsets whose smaller p is
+ * at most the observed one.
+ */
+static void
+rank_exact(const struct rank_pool *p, const double *joint, size_t smax,
+    unsigned int cmax, size_t sum, unsigned int slow, bool split,
+    struct rank_test *r)
+{
+	double *ps = rank_alloc(smax + 1, sizeof(*ps));
+	double *lower = rank_alloc(smax + 1, sizeof(*lower));
+	double *pu = rank_alloc(smax + 1, sizeof(*pu));
+	double *pf = rank_alloc(cmax + 1, sizeof(*pf));
+	double total = 0, acc = 0, tobs, hit = 0;
+	unsigned int c;
+	size_t s;
+
+	for (s = 0; s <= smax; s++) {
+		for (c = 0; c <= cmax; c++)
+			ps[s] += joint[s * (cmax + 1) + c];
+		total += ps[s];
+		lower[s] = total;
+	}
+	for (s = 0; s <= smax; s++) {
+		acc = total - (s > 0 ? lower[s - 1] : 0);	/* P(S >= s) */
+		pu[s] = fmin(1, 2 * fmin(lower[s], acc) / total);
+	}
+	for (c = 0; c <= cmax; c++)
+		pf[c] = split ? rank_share_p(p, c) : 1;
+	r->p_shift = pu[sum];
+	tobs = fmin(pu[sum], pf[slow]) * (1 + RANK_EPS);
+	for (s = 0; s <= smax; s++)
+		for (c = 0; c <= cmax; c++)
+			if (fmin(pu[s], pf[c]) <= tobs)
+				hit += joint[s * (cmax + 1) + c];
+	r->p = fmin(1, hit / total);
+	r->exact = true;
+	free(ps);
+	free(lower);
+	free(pu);
+	free(pf);
+	return;
+}
+
+/* xorshift64: a fixed seed, so the same runs give the same p. */
+static uint64_t
+rank_next(uint64_t *x)
+{
+
+	*x ^= *x << 13;
+	*x ^= *x >> 7;
+	*x ^= *x << 17;
+	return *x;
+}
+
+/*
+ * Too large to count: the rank-sum p from the normal approximation, and
+ * with two regimes the min-p's permutation distribution sampled.
+ */
+static void
+rank_sampled(const struct rank_pool *p, size_t sum, unsigned int slow,
+    bool split, struct rank_test *r)
+{
+	size_t *idx = rank_alloc(p->n, sizeof(*idx)), i, j, k, s;
+	uint64_t seed = 0x9e3779b97f4a7c15u;
+	unsigned int c, hits = 0, d;
+	double tobs;
+
+	r->p_shift = rank_shift_p_normal(p, sum);
+	r->p = r->p_shift;
+	r->exact = false;
+	if (!split) {
+		free(idx);
+		return;
+	}
+	tobs = fmin(r->p_shift, rank_share_p(p, slow)) * (1 + RANK_EPS);
+	for (i = 0; i < p->n; i++)
+		idx[i] = i;
+	for (d = 0; d < RANK_DRAWS; d++) {
+		s = 0;
+		c = 0;
+		for (i = 0; i < p->nb; i++) {	/* a random nb-subset */
+			j = i + rank_next(&seed) % (p->n - i);
+			k = idx[i];
+			idx[i] = idx[j];
+			idx[j] = k;
+			s += p->score[idx[i]];
+			c += p->slow[idx[i]];
+		}
+		hits += fmin(rank_shift_p_normal(p, s), rank_share_p(p, c)) <=
+		    tobs;
+	}
+	r->p = (1.0 + hits) / (1.0 + RANK_DRAWS);
+	free(idx);
+	return;
+}
+
+void
+rank_compare(const double *a, size_t na, const double *b, size_t nb,
+    double split, double alpha, struct rank_test *r)
+{
+	struct rank_pool p;
+	unsigned int slow, cmax;
+	size_t sum, smax;
+	double *joint, *d;
+
+	rank_pool_init(&p, a, na, b, nb, split);
+	rank_observed(&p, &sum, &slow);
+	r->u = (double)sum / 2 - (double)nb * (double)(nb + 1) / 2;
+	r->slow_b = slow;
+	r->slow_a = p.nslow - slow;
+	r->p_share = isnan(split) ? NAN : rank_share_p(&p, slow);
+	if ((joint = rank_joint(&p, &smax, &cmax)) != NULL)
+		rank_exact(&p, joint, smax, cmax, sum, slow, !isnan(split), r);
+	else
+		rank_sampled(&p, sum, slow, !isnan(split), r);
+	free(joint);
+	d = rank_diffs(a, na, b, nb);
+	r->shift = rank_median_sorted(d, na * nb);
+	r->conf = rank_moses(d, na, nb, alpha, &r->lo, &r->hi);
+	free(d);
+	rank_pool_fini(&p);
+	return;
+}
+
+/* Linear interpolation in a table of (x, y), x increasing. */
+static double
+rank_lerp(const double *x, const double *y, size_t n, double at)
+{
+	size_t i;
+
+	if (at <= x[0])
+		return y[0];
+	for (i = 1; i < n; i++)
+		if (at <= x[i])
+			return y[i - 1] + (y[i] - y[i - 1]) * (at - x[i - 1]) /
+			    (x[i] - x[i - 1]);
+	return y[n - 1];
+}
+
+/*
+ * The note's table (§4): the 80 %-power shift of the exact two-sided
+ * rank-sum test at 0.05 for n = m, simulated with normal runs; unequal
+ * sizes by their harmonic mean, past 20 a side as 1/sqrt(n); another
+ * alpha by the normal quantiles, (z(alpha / 2) + z(0.2)) against 0.05's.
+ */
+double
+rank_mde_factor(size_t n, size_t m, double alpha)
+{
+	static const double x[] = { 4, 5, 6, 7, 8, 9, 10, 11, 12, 14, 16, 18,
+	    20 };
+	static const double y[] = { 2.88, 2.31, 1.93, 1.77, 1.55, 1.51, 1.40,
+	    1.30, 1.26, 1.13, 1.06, 1.00, 0.93 };
+	double h = n + m > 0 ? 2.0 * (double)n * (double)m / (double)(n + m) : 0;
+	double z80 = stats_norm_quantile(0.8), scale;
+
+	if (n == 0 || m == 0 || rank_p_min(n, m) > alpha)
+		return INFINITY;
+	scale = (stats_norm_quantile(1 - alpha / 2) + z80) /
+	    (stats_norm_quantile(0.975) + z80);
+	if (h > 20)
+		return scale * 0.93 * sqrt(20 / h);
+	return scale * rank_lerp(x, y, sizeof(x) / sizeof(x[0]), h);
+}
+
+double
+rank_spread(const double *a, size_t na, const double *b, size_t nb)
+{
+	/* The bias of the scaled MAD in small samples (§4), then 1 - 1/n. */
+	static const double x[] = { 3, 4, 5, 6, 8, 10, 12, 16, 20 };
+	static const double y[] = { 0.598, 0.724, 0.783, 0.802, 0.858, 0.891,
+	    0.912, 0.936, 0.950 };
+	double *s = rank_alloc(na + nb, sizeof(*s)), *r, ma, mb, mad, h, bias;
+	size_t i;
+
+	memcpy(s, a, na * sizeof(*a));
+	qsort(s, na, sizeof(*s), rank_cmp);
+	ma = rank_median_sorted(s, na);
+	memcpy(s, b, nb * sizeof(*b));
+	qsort(s, nb, sizeof(*s), rank_cmp);
+	mb = rank_median_sorted(s, nb);
+	r = s;
+	for (i = 0; i < na; i++)
+		r[i] = fabs(a[i] - ma);
+	for (i = 0; i < nb; i++)
+		r[na + i] = fabs(b[i] - mb);
+	qsort(r, na + nb, sizeof(*r), rank_cmp);
+	mad = 1.4826 * rank_median_sorted(r, na + nb);
+	free(s);
+	h = 2.0 * (double)na * (double)nb / (double)(na + nb);
+	bias = h > 20 ? 1 - 1 / h : rank_lerp(x, y, sizeof(x) / sizeof(x[0]),
+	    h);
+	return mad / bias;
+}

@@ -1,0 +1,69 @@
+/*
+ * rank.h - two samples compared by their ranks, as R's wilcox.test and
+ * fisher.test do it, with the exact distributions a benchmark's 6 to 50
+ * runs a side call for (the research note on verdict statistics, §1-§4):
+ *
+ *  - the rank-sum (Mann-Whitney U) test, its p from the exact permutation
+ *    distribution of the mid-rank sum, so ties are exact too;
+ *  - the Hodges-Lehmann shift with its exact Moses interval;
+ *  - for runs that fall into two regimes, one test of both what moved
+ *    (the rank sum) and how many runs are slow (Fisher's count): Tippett's
+ *    min-p over their joint permutation distribution, exact at its level;
+ *  - the smallest shift a test of that size sees 80 % of the time.
+ *
+ * The rank_* namespace: pure functions of arrays; nothing prints.
+ */
+#ifndef BENCH_RANK_H
+#define BENCH_RANK_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* Exact distributions below this many runs a side, as R's wilcox.test. */
+#define RANK_EXACT_MAX	50
+
+struct rank_test {
+	double u;		/* #{b > a} + #{b == a} / 2: pairs where b is higher */
+	double p;		/* two-sided p of the test made (min-p with regimes) */
+	double p_shift;		/* the rank-sum test alone */
+	double p_share;		/* Fisher on the slow counts; NAN with one regime */
+	unsigned int slow_a;	/* runs above the split, of a and of b */
+	unsigned int slow_b;
+	double shift;		/* Hodges-Lehmann: the median of every b - a */
+	double lo, hi;		/* Moses interval of the shift */
+	double conf;		/* its coverage; 0: 1 - alpha is not attainable */
+	bool exact;		/* p from the exact distribution, not an approximation */
+};
+
+/*
+ * Compares b against a, values on the scale compared (logs for a ratio).
+ * split: values above it are slow, a boundary found in the pooled runs of
+ * both (never per arm), or NAN for one regime. alpha: the interval's.
+ */
+void rank_compare(const double *a, size_t na, const double *b, size_t nb,
+    double split, double alpha, struct rank_test *r);
+
+/*
+ * The same interval at coverage 1 - alpha alone (a repeated confidence
+ * interval at a look's nominal level): lo, hi and the coverage reached.
+ */
+double rank_interval(const double *a, size_t na, const double *b, size_t nb,
+    double alpha, double *lo, double *hi);
+
+/* The smallest two-sided p an exact rank-sum test of sizes n, m can give. */
+double rank_p_min(size_t n, size_t m);
+
+/*
+ * The shift a two-sided rank-sum test at level alpha detects 80 % of the
+ * time with n and m runs, in units of the runs' spread; INFINITY when no
+ * shift can be detected at all (the smallest p is above alpha).
+ */
+double rank_mde_factor(size_t n, size_t m, double alpha);
+
+/*
+ * The runs' spread for it: 1.4826 times the median absolute residual from
+ * each arm's own median, pooled, and corrected for its bias in small n.
+ */
+double rank_spread(const double *a, size_t na, const double *b, size_t nb);
+
+#endif /* BENCH_RANK_H */
