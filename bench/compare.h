@@ -1,6 +1,8 @@
 /*
- * compare.h - two results, cell by cell: the ratio of medians NEW/BASE
- * with its interval, a rank test, and a verdict a CI job can act on.
+ * compare.h - two results, cell by cell: what failed, the change NEW/BASE
+ * with its interval, one test per cell, the family of cells under Holm's
+ * correction, the smallest change the campaign could have seen, and a
+ * verdict a CI job can act on.
  */
 #ifndef BENCH_COMPARE_H
 #define BENCH_COMPARE_H
@@ -15,25 +17,41 @@ enum compare_format { COMPARE_TABLE, COMPARE_MARKDOWN, COMPARE_JSON,
 
 struct compare_opts {
 	double threshold;		/* the effect worth detecting, 0.05 = 5 % */
-	double alpha;			/* per cell */
+	double alpha;			/* of the whole comparison (Holm) */
 	enum compare_format format;
 	bool allow_other_machine;
+	bool by_position;		/* cell i against cell i (`ab`), not by key */
 	const char *metric;		/* a run field; default cpu_us_per_dispatch */
 	const char *plot_dir;		/* draws ratio.png/.svg there; NULL: not */
+	/*
+	 * A sequential campaign's nominal level for each cell (by position),
+	 * in place of Holm over alpha; NULL for a fixed one.
+	 */
+	const double *levels;
 };
 
 #define COMPARE_NO_REGRESSION	0
-#define COMPARE_REGRESSED	1
+#define COMPARE_REGRESSED	1	/* a cell regressed or is broken */
 #define COMPARE_BAD_INPUT	(-1)
 
 void compare_defaults(struct compare_opts *o);
 
 /*
  * Writes the comparison of new against base to out. Returns
- * COMPARE_REGRESSED when a cell regressed, COMPARE_BAD_INPUT with a
- * one-line reason in err when the two cannot be compared.
+ * COMPARE_REGRESSED when a cell regressed or NEW failed a run
+ * (`broken`), COMPARE_BAD_INPUT with a one-line reason in err when the
+ * two cannot be compared.
  */
 int compare_docs(const cJSON *base, const cJSON *new, const struct compare_opts *o,
     FILE *out, char *err, size_t errlen);
+
+/*
+ * One cell's analysis, for a sequential campaign (`ab --budget`): the
+ * verdict of new against base at nominal level `level` for the test and
+ * for the interval (a repeated confidence interval), or NULL while
+ * undecided. "broken" as compare_docs says it.
+ */
+const char *compare_look(const cJSON *base_cell, const cJSON *new_cell,
+    const struct compare_opts *o, double level);
 
 #endif /* BENCH_COMPARE_H */

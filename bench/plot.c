@@ -250,9 +250,9 @@ plot_compare(const cJSON *rows, const cJSON *ctx, const char *metric,
 	char datpath[4096], label[160], tics[8192];
 	const cJSON *row;
 	FILE *data, *gp;
+	const char *why;
 	size_t used = 0;
 	int i, n = 0;
-	bool drawn;
 
 	snprintf(datpath, sizeof(datpath), "%s/ratio.dat", dir);
 	if ((data = fopen(datpath, "w")) == NULL) {
@@ -260,21 +260,22 @@ plot_compare(const cJSON *rows, const cJSON *ctx, const char *metric,
 		    strerror(errno));
 		return -1;
 	}
-	/* A cell in two regimes or with too few runs has no ratio to draw. */
+	/* A cell without one ratio to draw says why under its tic. */
 	cJSON_ArrayForEach(row, rows) {
-		plot_short_cell(cJSON_GetObjectItem(row, "cell")->valuestring,
-		    label, sizeof(label));
-		drawn = isfinite(cJSON_GetObjectItem(row, "ratio")->valuedouble) &&
-		    !cJSON_IsTrue(cJSON_GetObjectItem(row, "bimodal"));
-		if (drawn)
-			fprintf(data, "%d %g %g %g\n", n,
-			    cJSON_GetObjectItem(row, "ratio")->valuedouble,
-			    cJSON_GetObjectItem(row, "ratio_lo")->valuedouble,
-			    cJSON_GetObjectItem(row, "ratio_hi")->valuedouble);
+		plot_short_cell(results_str(row, "cell", "?"), label,
+		    sizeof(label));
+		why = strcmp(results_str(row, "verdict", ""), "broken") == 0 ?
+		    " (broken)" : cJSON_IsTrue(cJSON_GetObjectItem(row,
+		    "bimodal")) ? " (two regimes)" : strcmp(results_str(row,
+		    "compared_as", ""), "difference") == 0 ?
+		    " (a difference)" : !isfinite(results_num(row, "ratio")) ?
+		    " (too few runs)" : "";
+		if (why[0] == '\0')
+			fprintf(data, "%d %g %g %g\n", n, results_num(row,
+			    "ratio"), results_num(row, "ratio_lo"),
+			    results_num(row, "ratio_hi"));
 		used += (size_t)snprintf(tics + used, sizeof(tics) - used,
-		    "%s\"%s%s\" %d", n ? ", " : "", label, drawn ? "" :
-		    cJSON_IsTrue(cJSON_GetObjectItem(row, "bimodal")) ?
-		    " (two regimes)" : " (too few runs)", n);
+		    "%s\"%s%s\" %d", n ? ", " : "", label, why, n);
 		used = used < sizeof(tics) ? used : sizeof(tics) - 1;
 		n++;
 	}
