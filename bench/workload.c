@@ -202,14 +202,47 @@ coro_work(struct coro *c, uint64_t k)
 	if (w->payload_iters != 0)
 		workload_burn(w->payload_iters);
 	if (workload_blocks_some(&w->profile) &&
-	    workload_blocks(w, c->phase + k, 1) != 0)
+	    workload_blocks(w, c->phase + k, 1) != 0) {
+		coro_bump(&c->blocked);
 		workload_block(w);
+	}
+	return;
+}
+
+static __attribute__((noinline, cold)) void
+coro_out_of_turn(struct coro *c)
+{
+
+	atomic_fetch_add(&c->out_of_turn, 1);
+	return;
+}
+
+/*
+ * Resumption k + 1 must come through task[(k + 1) & 1], where dispatch
+ * k + 1 sent it; k is the count of resumptions before this one.
+ */
+static inline void
+coro_turn(struct coro *c, uint64_t k, unsigned int idx)
+{
+
+	if (__builtin_expect(((k + 1) & 1) != idx, 0))
+		coro_out_of_turn(c);
+	return;
+}
+
+/* Dispatch k + 1 of c, k its dispatches so far, through task[(k + 1) & 1]. */
+static inline void
+coro_dispatch(struct dispatcher *d, struct coro *c, uint64_t k)
+{
+
+	coro_bump(&c->issued);
+	disp_dispatch(d, &c->task[(k + 1) & 1]);
 	return;
 }
 
 /* One resumption; with full false, the compiler drops the extra work. */
 static inline __attribute__((always_inline)) void
-coro_run(struct coro *c, bool full)
+coro_run(struct coro *c, unsigned int idx, bool full)
 {
 	struct workload *w = c->w;
 	uint64_t k;
@@ -217,6 +250,7 @@ coro_run(struct coro *c, bool full)
 	if (full && c->stamp != 0)
 		coro_sampled(c);
 	k = atomic_load_explicit(&c->runs, memory_order_relaxed);
+	coro_turn(c, k, idx);
 	coro_bump(&c->runs);
 	if (full && w->works)
 		coro_work(c, k);
@@ -228,16 +262,15 @@ coro_run(struct coro *c, bool full)
 	k = atomic_load_explicit(&c->issued, memory_order_relaxed);
 	if (full && (k & w->latency_mask) == 0)
 		coro_stamp(c);
-	coro_bump(&c->issued);
-	disp_dispatch(w->d, &c->task);
+	coro_dispatch(w->d, c, k);
 	return;
 }
 
 static __attribute__((noinline)) void
-coro_run_full(struct coro *c)
+coro_run_full(struct coro *c, unsigned int idx)
 {
 
-	coro_run(c, true);
+	coro_run(c, idx, true);
 	return;
 }
 
@@ -247,17 +280,33 @@ coro_run_full(struct coro *c)
  * coroutine's issued count is never 0 here (its first dispatch counted
  * it), so a mask of all ones never samples.
  */
-static void
-coro_resume(struct disp_task *t)
+static inline __attribute__((always_inline)) void
+coro_resume(struct coro *c, unsigned int idx)
 {
-	struct coro *c = (struct coro *)t;
 	uint64_t k = atomic_load_explicit(&c->issued, memory_order_relaxed);
 
 	if (__builtin_expect(c->stamp != 0 || c->w->works ||
 	    (k & c->w->latency_mask) == 0, 0))
-		coro_run_full(c);
+		coro_run_full(c, idx);
 	else
-		coro_run(c, false);
+		coro_run(c, idx, false);
+	return;
+}
+
+static void
+coro_resume0(struct disp_task *t)
+{
+
+	coro_resume((struct coro *)((char *)t - offsetof(struct coro, task)), 0);
+	return;
+}
+
+static void
+coro_resume1(struct disp_task *t)
+{
+
+	coro_resume((struct coro *)((char *)(t - 1) - offsetof(struct coro,
+	    task)), 1);
 	return;
 }
 
@@ -268,16 +317,15 @@ coro_resume(struct disp_task *t)
  * handler's dispatch to the continuation's start.
  */
 static void
-coro_request(struct disp_task *t)
+coro_request(struct coro *c, unsigned int idx)
 {
-	struct coro *c = (struct coro *)t;
 	struct workload *w = c->w;
-	bool on_io = (atomic_load_explicit(&c->runs, memory_order_relaxed) &
-	    1) == 0;
-	uint64_t k;
+	uint64_t k = atomic_load_explicit(&c->runs, memory_order_relaxed);
+	bool on_io = (k & 1) == 0;
 
 	if (on_io && c->stamp != 0)
 		coro_sampled(c);
+	coro_turn(c, k, idx);
 	coro_bump(&c->runs);
 	if (!on_io && w->payload_iters != 0)
 		workload_burn(w->payload_iters);
@@ -289,8 +337,25 @@ coro_request(struct disp_task *t)
 	k = atomic_load_explicit(&c->issued, memory_order_relaxed);
 	if (on_io && ((k + 1) / WORKLOAD_RESUMES_PER_TRIP & w->latency_mask) == 0)
 		coro_stamp(c);
-	coro_bump(&c->issued);
-	disp_dispatch(on_io ? w->d : w->io, &c->task);
+	coro_dispatch(on_io ? w->d : w->io, c, k);
+	return;
+}
+
+static void
+coro_request0(struct disp_task *t)
+{
+
+	coro_request((struct coro *)((char *)t - offsetof(struct coro, task)),
+	    0);
+	return;
+}
+
+static void
+coro_request1(struct disp_task *t)
+{
+
+	coro_request((struct coro *)((char *)(t - 1) - offsetof(struct coro,
+	    task)), 1);
 	return;
 }
 
@@ -309,10 +374,8 @@ workload_spawn(struct disp_task *t)
 	    offsetof(struct workload, spawner));
 	unsigned int i;
 
-	for (i = 0; i < w->n; i++) {
-		coro_bump(&w->coros[i].issued);
-		disp_dispatch(workload_first(w), &w->coros[i].task);
-	}
+	for (i = 0; i < w->n; i++)
+		coro_dispatch(workload_first(w), &w->coros[i], 0);
 	return;
 }
 
@@ -372,11 +435,16 @@ workload_start(struct workload *w, struct dispatcher *d, unsigned int n,
 		return -error;
 	}
 	for (i = 0; i < n; i++) {
-		w->coros[i].task = (struct disp_task)DISP_TASK_INIT(
-		    o->profile.kind == WORKLOAD_REQUEST ? coro_request :
-		    coro_resume);
+		w->coros[i].task[0] = (struct disp_task)DISP_TASK_INIT(
+		    o->profile.kind == WORKLOAD_REQUEST ? coro_request0 :
+		    coro_resume0);
+		w->coros[i].task[1] = (struct disp_task)DISP_TASK_INIT(
+		    o->profile.kind == WORKLOAD_REQUEST ? coro_request1 :
+		    coro_resume1);
 		atomic_init(&w->coros[i].runs, 0);
 		atomic_init(&w->coros[i].issued, 0);
+		atomic_init(&w->coros[i].blocked, 0);
+		atomic_init(&w->coros[i].out_of_turn, 0);
 		w->coros[i].stamp = 0;
 		w->coros[i].phase = period * i / n;
 		w->coros[i].w = w;
@@ -455,20 +523,22 @@ workload_check(struct workload *w, uint64_t ran, struct workload_check *c)
 	uint64_t runs, issued;
 	unsigned int i;
 
-	c->runs = c->lost = c->doubled = 0;
+	memset(c, 0, sizeof(*c));
 	c->retired = atomic_load(&w->retired);
 	for (i = 0; i < w->n; i++) {
 		runs = atomic_load(&w->coros[i].runs);
 		issued = atomic_load(&w->coros[i].issued);
 		c->runs += runs;
+		c->out_of_turn += atomic_load(&w->coros[i].out_of_turn);
 		if (issued > runs)
 			c->lost += issued - runs;
 		else
 			c->doubled += runs - issued;
 	}
+	c->figures_exact = c->out_of_turn == 0;
 	/* The dispatchers ran every resumption, the spawner and the fence. */
-	c->ok = c->lost == 0 && c->doubled == 0 && c->retired == w->n &&
-	    ran == c->runs + 1 + (w->io != w->d);
+	c->ok = c->lost == 0 && c->doubled == 0 && c->figures_exact &&
+	    c->retired == w->n && ran == c->runs + 1 + (w->io != w->d);
 	return;
 }
 
@@ -488,12 +558,9 @@ workload_blocked(struct workload *w)
 	uint64_t sum = 0;
 	unsigned int i;
 
-	if (!workload_blocks_some(&w->profile))
-		return 0;
 	for (i = 0; i < w->n; i++)
-		sum += workload_blocks(w, w->coros[i].phase,
-		    atomic_load_explicit(&w->coros[i].runs,
-		    memory_order_relaxed));
+		sum += atomic_load_explicit(&w->coros[i].blocked,
+		    memory_order_relaxed);
 	return sum;
 }
 

@@ -63,13 +63,22 @@ struct workload_opts {
 	struct dispatcher *io;		/* request: the I/O loop, NULL: d's own */
 };
 
+/*
+ * Dispatch k of a coroutine travels as task[k & 1], and resumption k must
+ * come through that task: a design that runs one dispatch twice makes a
+ * resumption come through the wrong one, which counts as out of turn. One
+ * task would let a doubled dispatch and a lost one on the same coroutine
+ * cancel out in its totals.
+ */
 struct coro {
-	struct disp_task task;
+	struct disp_task task[2];
 	_Atomic uint64_t runs;		/* resumptions */
 	_Atomic uint64_t issued;	/* dispatches of this coroutine */
+	struct workload *w;
 	uint64_t stamp;			/* ns at a sampled dispatch, else 0 */
 	uint64_t phase;			/* where its blocking pattern starts */
-	struct workload *w;
+	_Atomic uint64_t blocked;	/* resumptions that blocked */
+	_Atomic uint64_t out_of_turn;	/* resumptions through the wrong task */
 } __attribute__((aligned(64)));
 
 /*
@@ -109,7 +118,13 @@ struct workload_check {
 	uint64_t runs;			/* sum of resumptions */
 	uint64_t lost;			/* dispatched, never run */
 	uint64_t doubled;		/* run more often than dispatched */
+	uint64_t out_of_turn;		/* resumptions through the wrong task */
 	unsigned int retired;
+	/*
+	 * False when a resumption came out of turn: two copies of a coroutine
+	 * ran, its counters raced, and lost and doubled are not to be trusted.
+	 */
+	bool figures_exact;
 };
 
 /*
@@ -169,7 +184,7 @@ workload_blocks_some(const struct workload_profile *p)
 	return p->kind == WORKLOAD_SLEEP || p->kind == WORKLOAD_SPIN;
 }
 
-/* Blocking resumptions so far. */
+/* Resumptions that blocked so far, counted where they block. */
 uint64_t workload_blocked(struct workload *w);
 
 /* After the dispatcher's shutdown: every dispatch ran exactly once? */

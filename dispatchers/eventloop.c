@@ -1,7 +1,9 @@
 /*
  * eventloop.c - N event loops, Netty's design as Ktor's NettyDispatcher
- * uses it: every task has a home loop, chosen round-robin on its first
- * dispatch and kept (pinnedCallExecutor caches the loop per channel).
+ * uses it: every task has a home loop, kept from its first dispatch
+ * (pinnedCallExecutor caches the loop per channel): the loop that
+ * dispatched it, as a continuation made by a handler belongs to the
+ * handler's loop, or one chosen round-robin when it came from elsewhere.
  *
  *  - Dispatched on its home loop's own thread (inEventLoop), a task goes to
  *    that thread's local FIFO: plain loads and stores, no atomic
@@ -78,7 +80,8 @@ eventloop_dispatch(struct dispatcher *d, struct disp_task *t)
 	struct el_loop *home = t->home;
 
 	if (home == NULL) {
-		home = &e->loops[atomic_fetch_add_explicit(&e->next, 1,
+		home = el_current != NULL && el_current->group == e ? el_current :
+		    &e->loops[atomic_fetch_add_explicit(&e->next, 1,
 		    memory_order_relaxed) % e->nloops];
 		t->home = home;
 	}

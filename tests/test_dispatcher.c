@@ -20,6 +20,7 @@
 #include <criterion/parameterized.h>
 
 #include "dispatcher.h"
+#include "params.h"
 #include "runq.h"
 #include "scale.h"
 #include "threads.h"
@@ -337,13 +338,11 @@ Test(dispatcher, rendezvous_bounded_queues_instead_of_recursing, .timeout = 120)
 	cr_assert_eq(st.ran, 64 * 20000);
 }
 
-static size_t design_index[] = { 0, 1, 2, 3, 4, 5, 6, 7 };
-
 /* A thread that only says who it is. */
 ParameterizedTestParameters(dispatcher, shutdown_joins_every_thread)
 {
 
-	return cr_make_param_array(size_t, design_index, disp_count());
+	return PARAMS_INDICES(disp_count());
 }
 
 ParameterizedTest(size_t *i, dispatcher, shutdown_joins_every_thread, .timeout = 60)

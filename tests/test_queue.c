@@ -15,6 +15,7 @@
 #include <criterion/criterion.h>
 #include <criterion/parameterized.h>
 
+#include "params.h"
 #include "queue.h"
 #include "runq.h"
 #include "scale.h"
@@ -38,13 +39,11 @@
 #define TAG_SEQ(v)	((uint32_t)(UNTAG(v) & 0xffffffffu))
 
 /* Registry indices: plain values, the same in every test process. */
-static size_t queue_index[] = { 0, 1, 2, 3, 4, 5, 6, 7 };
-
 static struct criterion_test_params
 queue_params(void)
 {
 
-	return cr_make_param_array(size_t, queue_index, queue_count());
+	return PARAMS_INDICES(queue_count());
 }
 
 ParameterizedTestParameters(queue, fifo_single_thread) { return queue_params(); }

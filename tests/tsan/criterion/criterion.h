@@ -15,6 +15,7 @@
 
 #include <math.h>
 #include <stddef.h>
+#include <stdlib.h>
 #include <string.h>
 
 struct criterion_test_params {
@@ -32,6 +33,9 @@ struct crs_test {
 	double timeout;
 	struct crs_test *next;
 };
+
+#define cr_malloc	malloc
+#define cr_free		free
 
 void crs_register(struct crs_test *t);
 void crs_check(int ok, const char *file, int line, const char *expr,

@@ -7,7 +7,8 @@
 
 #include "criterion.h"
 
-#define cr_make_param_array(Type, Array, Len)				\
+/* The cleanup, if any, is not called: each test runs in its own child. */
+#define cr_make_param_array(Type, Array, Len, ...)			\
 	((struct criterion_test_params){ .size = sizeof(Type),		\
 	    .params = (Array), .length = (Len) })
 
