@@ -20,6 +20,7 @@
 #include "report.h"
 #include "results.h"
 #include "runner.h"
+#include "seq.h"
 
 #define EXIT_USAGE	2
 
@@ -38,6 +39,7 @@ static const char usage[] =
 "                         [--plot DIR] [--allow-other-machine]\n"
 "       dispatchbench ab --a 'BIN [OPTS]' --b 'BIN [OPTS]' [run options]\n"
 "                         [--threshold PCT] [--alpha A] [--format F] [--plot DIR]\n"
+"                         [--metric FIELD] [--budget DURATION]\n"
 "       dispatchbench advise [--dispatcher D] [--queue Q] [--coroutines N]\n"
 "                         [--blocking [sleep:|spin:]MS:SHARE] [--rate OPS]\n"
 "                         [--p99 MS] [--from RESULTS.json] [run options]\n"
@@ -123,8 +125,9 @@ cmd_run(int argc, char **argv, int all_argc, char **all_argv)
 	len = readlink("/proc/self/exe", self, sizeof(self) - 1);
 	self[len > 0 ? len : 0] = '\0';
 	arm.words[0] = self;
+	arm.cells = cells;
 	arm.out = o.out;
-	rc = runner_sweep(&o, cells, n, &arm, 1, all_argc, all_argv);
+	rc = runner_sweep(&o, n, &arm, 1, all_argc, all_argv);
 	/* With --quiet and a format, stdout holds the export alone. */
 	if (!o.quiet || o.format != EXPORT_TABLE)
 		export_write(stdout, arm.doc, o.format);
@@ -177,14 +180,35 @@ parse_compare_option(struct compare_opts *o, const char *opt, const char *v,
 	return 0;
 }
 
+/* A duration: seconds, or a number with s, m or h. */
+static int
+parse_duration(const char *opt, const char *v, double *x, char *err,
+    size_t errlen)
+{
+	char *end;
+
+	*x = strtod(v, &end);
+	if (end != v && strcmp(end, "m") == 0)
+		*x *= 60;
+	else if (end != v && strcmp(end, "h") == 0)
+		*x *= 3600;
+	else if (end == v || (*end != '\0' && strcmp(end, "s") != 0))
+		return snprintf(err, errlen, "%s: '%s' is not a duration (90s, "
+		    "2m, 1h)", opt, v), -1;
+	if (!(*x >= 1 && *x <= 7 * 86400))
+		return snprintf(err, errlen, "%s: %s is out of range 1s..7d",
+		    opt, v), -1;
+	return 0;
+}
+
 /*
- * Splits ab's arguments: --a, --b and compare's options here, the rest
- * (run options) into rest. Returns -1 with err on a bad one.
+ * Splits ab's arguments: --a, --b, --budget and compare's options here,
+ * the rest (run options) into rest. Returns -1 with err on a bad one.
  */
 static int
 parse_ab(int argc, char **argv, struct runner_arm *arms,
-    struct compare_opts *co, char **rest, int *nrest, char *err,
-    size_t errlen)
+    struct compare_opts *co, double *budget, char **rest, int *nrest,
+    char *err, size_t errlen)
 {
 	int i, k;
 
@@ -198,6 +222,13 @@ parse_ab(int argc, char **argv, struct runner_arm *arms,
 			if (access(arms[k].words[0], X_OK) != 0)
 				return snprintf(err, errlen, "%s: '%s' is not an "
 				    "executable", argv[i - 1], arms[k].words[0]), -1;
+			continue;
+		}
+		if (i + 1 < argc && strcmp(argv[i], "--budget") == 0) {
+			if (parse_duration(argv[i], argv[i + 1], budget, err,
+			    errlen) != 0)
+				return -1;
+			i++;
 			continue;
 		}
 		if (i + 1 < argc && (strcmp(argv[i], "--threshold") == 0 ||
@@ -219,6 +250,109 @@ parse_ab(int argc, char **argv, struct runner_arm *arms,
 	return 0;
 }
 
+/*
+ * The cells an arm runs: the sweep's, with the arm's own options on top.
+ * They may set a cell's parameters (--queue, --payload-ns, ...), which
+ * its cells then record; never the sweep's window or output, and never so
+ * that the arm's cells stop matching the sweep's one for one.
+ */
+static struct cell *
+ab_arm_cells(const struct cli_opts *sweep, const struct runner_arm *arm,
+    const char *flag, size_t n, char *err, size_t errlen)
+{
+	struct cli_opts o = *sweep;
+	struct cell *cells;
+	char why[400];
+	size_t m;
+
+	if (cli_parse(&o, arm->nwords - 1, (char **)arm->words + 1, why,
+	    sizeof(why)) != 0)
+		return snprintf(err, errlen, "%s: %s", flag, why), NULL;
+	if (o.win.warmup_s != sweep->win.warmup_s ||
+	    o.win.time_s != sweep->win.time_s || o.reps != sweep->reps ||
+	    o.out != sweep->out || o.format != sweep->format ||
+	    o.quiet != sweep->quiet || o.deadline_s != sweep->deadline_s)
+		return snprintf(err, errlen, "%s: the window, the repetitions "
+		    "and the output are the whole sweep's, not one arm's", flag),
+		    NULL;
+	if ((cells = cli_cells(&o, &m, why, sizeof(why))) == NULL)
+		return snprintf(err, errlen, "%s: %s", flag, why), NULL;
+	if (m != n) {
+		free(cells);
+		return snprintf(err, errlen, "%s: its options make %zu cells "
+		    "where the sweep has %zu: they conflict with the sweep's own "
+		    "lists", flag, m, n), NULL;
+	}
+	return cells;
+}
+
+/*
+ * `ab --budget`: the sweep's repetitions, then A B B A rounds of every
+ * cell still undecided, each cell looked at after each round at the
+ * nominal level of a group-sequential design (seq.h) that spends alpha / M
+ * on each of the M cells, until every cell is decided or the next round
+ * would not fit in the budget: that look is then the last, and spends
+ * what is left. levels gets the level each cell was decided (or left) at.
+ */
+static int
+ab_sequential(struct cli_opts *o, const struct compare_opts *co, size_t n,
+    struct runner_arm *arms, double budget, double *levels, int argc,
+    char **argv)
+{
+	double started = measure_now(), round_s, *t, *level;
+	const cJSON *ca, *cb;
+	size_t looks, k, ci, open = n, reps = o->reps;
+	bool *done = calloc(n, sizeof(*done)), last;
+	int failed;
+
+	runner_start(o, n, arms, 2, argc, argv);
+	failed = runner_reps(o, n, arms, 2);
+	/* One round of one cell: 4 runs, at the pace of the first sweep. */
+	round_s = (measure_now() - started) * 2 / (double)(n * o->reps);
+	looks = 1 + (size_t)fmax(0, (budget - (measure_now() - started)) /
+	    (round_s * (double)n));
+	looks = looks > SEQ_MAX_LOOKS ? SEQ_MAX_LOOKS : looks;
+	t = calloc(looks, sizeof(*t));
+	level = calloc(looks, sizeof(*level));
+	if (done == NULL || t == NULL || level == NULL)
+		abort();
+	for (k = 0; k < looks; k++)
+		t[k] = seq_information(reps + 2 * k, reps + 2 * k) /
+		    seq_information(reps + 2 * (looks - 1), reps + 2 * (looks - 1));
+	seq_levels(t, looks, co->alpha / (double)n, false, level);
+	for (k = 0; open > 0 && !runner_stopped(); k++) {
+		last = k + 1 == looks || budget - (measure_now() - started) <
+		    round_s * (double)open;
+		if (last && k + 1 < looks)
+			seq_levels(t, k + 1, co->alpha / (double)n, true, level);
+		for (ci = 0; ci < n; ci++) {
+			if (done[ci])
+				continue;
+			ca = cJSON_GetArrayItem(cJSON_GetObjectItem(arms[0].doc,
+			    "cells"), (int)ci);
+			cb = cJSON_GetArrayItem(cJSON_GetObjectItem(arms[1].doc,
+			    "cells"), (int)ci);
+			levels[ci] = level[k];
+			if (compare_look(ca, cb, co, level[k]) != NULL) {
+				done[ci] = true;
+				open--;
+			}
+		}
+		if (last)
+			break;
+		for (ci = 0; ci < n && !runner_stopped(); ci++)
+			if (!done[ci])
+				failed |= runner_round(o, ci, reps + 2 * k, arms);
+	}
+	fprintf(runner_talk(o), "\nsequential: %zu of %zu cells decided after "
+	    "%zu look%s in %.0f s of a %.0f s budget\n", n - open, n, k + 1,
+	    k ? "s" : "", measure_now() - started, budget);
+	free(done);
+	free(t);
+	free(level);
+	return runner_finish(o, arms, 2, failed);
+}
+
 /* Two builds, interleaved run by run, then compared: exit as compare. */
 static int
 cmd_ab(int argc, char **argv, int all_argc, char **all_argv)
@@ -228,27 +362,43 @@ cmd_ab(int argc, char **argv, int all_argc, char **all_argv)
 	    sizeof(*rest));
 	struct compare_opts co;
 	struct cli_opts o;
-	struct cell *cells;
-	int nrest = 0, rc, cmp;
+	struct cell *cells = NULL, *armcells[2] = { NULL, NULL };
+	const int bad_usage = -1;
+	double budget = 0, *levels = NULL;
+	int nrest = 0, rc, cmp, k;
 	size_t n, len;
 
 	compare_defaults(&co);
 	cli_defaults(&o);
-	if (parse_ab(argc, argv, arms, &co, rest, &nrest, err, sizeof(err)) != 0 ||
-	    (cells = parse_cells(&o, nrest, rest, &n, err, sizeof(err))) == NULL) {
-		free(rest);
-		return bad(err);
-	}
+	rc = bad_usage;
+	if (parse_ab(argc, argv, arms, &co, &budget, rest, &nrest, err,
+	    sizeof(err)) != 0 ||
+	    (cells = parse_cells(&o, nrest, rest, &n, err, sizeof(err))) == NULL)
+		goto out;
+	for (k = 0; k < 2; k++)
+		if ((armcells[k] = ab_arm_cells(&o, &arms[k], k ? "--b" : "--a", n,
+		    err, sizeof(err))) == NULL)
+			goto out;
 	len = strlen(o.out);
 	if (len > 5 && strcmp(o.out + len - 5, ".json") == 0)
 		len -= 5;
-	snprintf(outs[0], sizeof(outs[0]), "%.*s-a.json", (int)len, o.out);
-	snprintf(outs[1], sizeof(outs[1]), "%.*s-b.json", (int)len, o.out);
-	arms[0].out = outs[0];
-	arms[1].out = outs[1];
-	rc = runner_sweep(&o, cells, n, arms, 2, all_argc, all_argv);
+	for (k = 0; k < 2; k++) {
+		snprintf(outs[k], sizeof(outs[k]), "%.*s-%c.json", (int)len,
+		    o.out, 'a' + k);
+		arms[k].out = outs[k];
+		arms[k].cells = armcells[k];
+	}
+	co.by_position = true;
+	/* Under a machine format the runs are told on stderr. */
+	o.format = co.format == COMPARE_TABLE ? EXPORT_TABLE : EXPORT_JSON;
+	if (budget > 0 && (levels = calloc(n, sizeof(*levels))) == NULL)
+		abort();
+	rc = budget > 0 ? ab_sequential(&o, &co, n, arms, budget, levels,
+	    all_argc, all_argv) : runner_sweep(&o, n, arms, 2, all_argc,
+	    all_argv);
+	co.levels = levels;
 	if (rc < RUNNER_INTERRUPTED) {
-		printf("\n");
+		fprintf(runner_talk(&o), "\n");
 		cmp = compare_docs(arms[0].doc, arms[1].doc, &co, stdout, err,
 		    sizeof(err));
 		if (cmp == COMPARE_BAD_INPUT)
@@ -258,9 +408,13 @@ cmd_ab(int argc, char **argv, int all_argc, char **all_argv)
 	}
 	cJSON_Delete(arms[0].doc);
 	cJSON_Delete(arms[1].doc);
+out:
+	free(armcells[0]);
+	free(armcells[1]);
 	free(cells);
 	free(rest);
-	return rc;
+	free(levels);
+	return rc == bad_usage ? bad(err) : rc;
 }
 
 struct advise_args {
@@ -346,8 +500,9 @@ advise_doc(struct cli_opts *o, const struct advise_args *a, int all_argc,
 	len = readlink("/proc/self/exe", self, sizeof(self) - 1);
 	self[len > 0 ? len : 0] = '\0';
 	arm.words[0] = self;
+	arm.cells = cells;
 	arm.out = o->out;
-	rc = runner_sweep(o, cells, n, &arm, 1, all_argc, all_argv);
+	rc = runner_sweep(o, n, &arm, 1, all_argc, all_argv);
 	free(cells);
 	*doc = arm.doc;
 	return rc;
@@ -408,7 +563,10 @@ cmd_advise(int argc, char **argv, int all_argc, char **all_argv)
 	return rc;
 }
 
-/* One run of one cell, printed as one JSON line: what `run` forks. */
+/*
+ * One run of one cell, printed as one JSON line: what `run` forks. Exit
+ * status 1 when the run is not ok.
+ */
 static int
 cmd_cell(int argc, char **argv)
 {
@@ -417,6 +575,7 @@ cmd_cell(int argc, char **argv)
 	char err[512];
 	cJSON *run;
 	size_t n;
+	int rc;
 
 	cli_defaults(&o);
 	if ((cells = parse_cells(&o, argc, argv, &n, err, sizeof(err))) == NULL)
@@ -427,9 +586,11 @@ cmd_cell(int argc, char **argv)
 	}
 	run = cell_run(&cells[0], &o.win);
 	cell_print(stdout, run);
+	rc = strcmp(results_str(run, "status", "?"), "ok") == 0 ? 0 :
+	    RUNNER_RUN_FAILED;
 	cJSON_Delete(run);
 	free(cells);
-	return 0;
+	return rc;
 }
 
 static int

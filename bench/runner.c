@@ -51,9 +51,9 @@ runner_signals(void)
 /* The argv of the child that runs cell c. */
 static void
 runner_child_args(const struct cli_opts *o, const struct cell *c,
-    const struct runner_arm *arm, char buf[][48], char **argv)
+    char buf[][48], char **argv)
 {
-	int n = 0, b = 0, w;
+	int n = 0, b = 0;
 
 #define ARG(s)		(argv[n++] = (char *)(s))
 #define ARGF(...)	(snprintf(buf[b], 48, __VA_ARGS__), argv[n++] = buf[b++])
@@ -118,8 +118,6 @@ runner_child_args(const struct cli_opts *o, const struct cell *c,
 		ARG("--latency-every");
 		ARGF("%u", c->latency_every);
 	}
-	for (w = 1; w < arm->nwords; w++)
-		ARG(arm->words[w]);
 	argv[n] = NULL;
 #undef ARG
 #undef ARGF
@@ -171,6 +169,25 @@ runner_collect(int fd, double deadline, char **out, size_t *len)
 	return 1;
 }
 
+/*
+ * A run that says ok but exited non-zero failed all the same (a sanitizer
+ * reports after the result, and exits 66 or 1): its figures stay.
+ */
+static void
+runner_exit_status(cJSON *run, int code)
+{
+	char why[32];
+
+	if (code == 0 || strcmp(results_str(run, "status", "?"), "ok") != 0)
+		return;
+	snprintf(why, sizeof(why), "exit %d", code);
+	cJSON_ReplaceItemInObject(run, "status", cJSON_CreateString("failed"));
+	cJSON_AddStringToObject(run, "error", why);
+	if (cJSON_GetObjectItem(run, "count_ok") != NULL)
+		cJSON_ReplaceItemInObject(run, "count_ok", cJSON_CreateFalse());
+	return;
+}
+
 static cJSON *
 runner_child(const struct cli_opts *o, const struct cell *c,
     const struct runner_arm *arm)
@@ -184,7 +201,7 @@ runner_child(const struct cli_opts *o, const struct cell *c,
 	size_t len;
 	pid_t pid;
 
-	runner_child_args(o, c, arm, buf, argv);
+	runner_child_args(o, c, buf, argv);
 	if (pipe(fds) != 0)
 		return runner_status("failed", strerror(errno));
 	if ((pid = fork()) == 0) {
@@ -214,6 +231,8 @@ runner_child(const struct cli_opts *o, const struct cell *c,
 		run = runner_status("crashed", strsignal(WTERMSIG(status)));
 	else if ((run = cJSON_Parse(text != NULL ? text : "")) == NULL)
 		run = runner_status("failed", "the run printed no result");
+	else
+		runner_exit_status(run, WEXITSTATUS(status));
 	if (stacks != NULL)
 		cJSON_AddStringToObject(run, "stacks", stacks);
 	free(stacks);
@@ -222,45 +241,42 @@ runner_child(const struct cli_opts *o, const struct cell *c,
 	return run;
 }
 
-static double
-runner_num(const cJSON *o, const char *name)
+/*
+ * Where a sweep talks: stdout, unless a machine format is asked for; then
+ * stdout holds that format alone, as google-benchmark's does.
+ */
+FILE *
+runner_talk(const struct cli_opts *o)
 {
-	const cJSON *f = cJSON_GetObjectItemCaseSensitive(o, name);
 
-	return cJSON_IsNumber(f) ? f->valuedouble : 0;
-}
-
-static const char *
-runner_str(const cJSON *o, const char *name)
-{
-	const cJSON *f = cJSON_GetObjectItemCaseSensitive(o, name);
-
-	return cJSON_IsString(f) ? f->valuestring : "?";
+	return o->format == EXPORT_TABLE ? stdout : stderr;
 }
 
 static void
-runner_print_run(size_t i, size_t total, const struct cell *c,
-    const struct runner_arm *arm, const cJSON *run)
+runner_print_run(const struct cli_opts *o, size_t i, size_t total,
+    const struct cell *c, const struct runner_arm *arm, const cJSON *run)
 {
-	char w[16];
+	FILE *out = runner_talk(o);
+	char w[16], at[32];
 
 	snprintf(w, sizeof(w), c->workers == CELL_UNBOUNDED ? "inf" : "%u",
 	    c->workers);
-	printf("[%3zu/%zu] %s%-10s %-6s w=%-4s c=%-4u ", i, total,
+	snprintf(at, sizeof(at), total > 0 ? "%3zu/%zu" : "%3zu", i, total);
+	fprintf(out, "[%s] %s%-10s %-6s w=%-4s c=%-4u ", at,
 	    arm->label == NULL ? "" : arm->label[0] == 'a' ? "A " : "B ",
 	    c->disp->name, c->queue ? c->queue->name : "-", w, c->coroutines);
-	if (strcmp(runner_str(run, "status"), "ok") != 0) {
-		printf("%s: %s\n", runner_str(run, "status"),
-		    runner_str(run, "error"));
+	if (strcmp(results_str(run, "status", "?"), "ok") != 0) {
+		fprintf(out, "%s: %s\n", results_str(run, "status", "?"),
+		    results_str(run, "error", "?"));
 	} else {
-		printf("%8.3f us/dispatch %10.0f ops/s %7.3f ctxsw/disp "
+		fprintf(out, "%8.3f us/dispatch %10.0f ops/s %7.3f ctxsw/disp "
 		    "%4.0f thr %3.0f starved\n",
-		    runner_num(run, "cpu_us_per_dispatch"),
-		    runner_num(run, "ops_per_s"),
-		    runner_num(run, "ctx_switches_per_dispatch"),
-		    runner_num(run, "threads"), runner_num(run, "starved"));
+		    results_num(run, "cpu_us_per_dispatch"),
+		    results_num(run, "ops_per_s"),
+		    results_num(run, "ctx_switches_per_dispatch"),
+		    results_num(run, "threads"), results_num(run, "starved"));
 	}
-	fflush(stdout);
+	fflush(out);
 	return;
 }
 
@@ -405,9 +421,10 @@ runner_progress_clear(const struct cli_opts *o)
 
 /* One run of cell ci for one arm, recorded, printed and saved. */
 static int
-runner_one(const struct cli_opts *o, const struct cell *c, size_t ci,
-    size_t rep, struct runner_arm *arm, size_t i, size_t total)
+runner_one(const struct cli_opts *o, size_t ci, size_t rep,
+    struct runner_arm *arm, size_t i, size_t total)
 {
+	const struct cell *c = &arm->cells[ci];
 	cJSON *run = runner_child(o, c, arm), *cell;
 
 	if (runner_interrupted) {
@@ -422,25 +439,34 @@ runner_one(const struct cli_opts *o, const struct cell *c, size_t ci,
 	    cJSON_GetObjectItem(cell, "runs")));
 	runner_progress_clear(o);
 	if (!o->quiet)
-		runner_print_run(i, total, c, arm, run);
+		runner_print_run(o, i, total, c, arm, run);
 	runner_save(arm->doc, arm->out);
-	return strcmp(runner_str(run, "status"), "ok") != 0;
+	return strcmp(results_str(run, "status", "?"), "ok") != 0;
+}
+
+void
+runner_start(const struct cli_opts *o, size_t n, struct runner_arm *arms,
+    int narms, int argc, char **argv)
+{
+	int a;
+
+	runner_signals();
+	for (a = 0; a < narms; a++) {
+		arms[a].doc = runner_doc(o, arms[a].cells, n, argc, argv);
+		runner_arm_context(&arms[a]);
+		runner_mkdir_for(arms[a].out);
+	}
+	return;
 }
 
 int
-runner_sweep(const struct cli_opts *o, const struct cell *cells, size_t n,
-    struct runner_arm *arms, int narms, int argc, char **argv)
+runner_reps(const struct cli_opts *o, size_t n, struct runner_arm *arms,
+    int narms)
 {
 	size_t rep, k, i = 0, total = n * o->reps * (size_t)narms, ci;
 	double started = measure_now();
 	int failed = 0, a, first;
 
-	runner_signals();
-	for (a = 0; a < narms; a++) {
-		arms[a].doc = runner_doc(o, cells, n, argc, argv);
-		runner_arm_context(&arms[a]);
-		runner_mkdir_for(arms[a].out);
-	}
 	for (rep = 0; rep < o->reps && !runner_interrupted; rep++) {
 		for (k = 0; k < n && !runner_interrupted; k++) {
 			/* Rotate: each repetition starts one cell later. */
@@ -450,14 +476,37 @@ runner_sweep(const struct cli_opts *o, const struct cell *cells, size_t n,
 			for (a = 0; a < narms && !runner_interrupted; a++) {
 				struct runner_arm *arm = &arms[(a + first) % narms];
 
-				runner_progress(o, &cells[ci], ++i, total,
+				runner_progress(o, &arm->cells[ci], ++i, total,
 				    started);
-				failed |= runner_one(o, &cells[ci], ci, rep, arm,
-				    i, total);
+				failed |= runner_one(o, ci, rep, arm, i, total);
 			}
 		}
 	}
 	runner_progress_clear(o);
+	return failed;
+}
+
+int
+runner_round(const struct cli_opts *o, size_t ci, size_t rep,
+    struct runner_arm *arms)
+{
+	static const int abba[4] = { 0, 1, 1, 0 };
+	static size_t i;
+	int failed = 0, k, swap = (int)(rep / 2 % 2);
+
+	/* A B B A, or B A A B every other round; reps rep and rep + 1. */
+	for (k = 0; k < 4 && !runner_interrupted; k++)
+		failed |= runner_one(o, ci, rep + (size_t)k / 2,
+		    &arms[abba[k] ^ swap], ++i, 0);
+	return failed;
+}
+
+int
+runner_finish(const struct cli_opts *o, struct runner_arm *arms, int narms,
+    int failed)
+{
+	int a;
+
 	for (a = 0; a < narms; a++) {
 		if (!runner_interrupted)
 			cJSON_ReplaceItemInObject(arms[a].doc, "complete",
@@ -468,11 +517,27 @@ runner_sweep(const struct cli_opts *o, const struct cell *cells, size_t n,
 		results_memory_fits(arms[a].doc);
 		runner_save(arms[a].doc, arms[a].out);
 		if (!o->quiet)
-			printf("\n%s: %s\n", runner_interrupted ?
+			fprintf(runner_talk(o), "\n%s: %s\n", runner_interrupted ?
 			    "interrupted, partial results in" : "results in",
 			    arms[a].out);
 	}
 	if (runner_interrupted)
 		return RUNNER_INTERRUPTED + runner_interrupted;
 	return failed ? RUNNER_RUN_FAILED : RUNNER_OK;
+}
+
+bool
+runner_stopped(void)
+{
+
+	return runner_interrupted != 0;
+}
+
+int
+runner_sweep(const struct cli_opts *o, size_t n, struct runner_arm *arms,
+    int narms, int argc, char **argv)
+{
+
+	runner_start(o, n, arms, narms, argc, argv);
+	return runner_finish(o, arms, narms, runner_reps(o, n, arms, narms));
 }

@@ -5,6 +5,9 @@
 #ifndef BENCH_RUNNER_H
 #define BENCH_RUNNER_H
 
+#include <stdbool.h>
+#include <stdio.h>
+
 #include <cjson/cJSON.h>
 
 #include "cli.h"
@@ -16,13 +19,15 @@
 #define RUNNER_ARM_WORDS	16
 
 /*
- * One build under test: a binary, and words added to each of its runs'
- * command lines (an A/B arm; a plain sweep has one arm, this binary).
+ * One build under test: a binary, its cells, and its results (an A/B
+ * arm; a plain sweep has one arm, this binary).
  */
 struct runner_arm {
 	const char *label;		/* "a", "b"; NULL for a plain sweep */
 	char *words[RUNNER_ARM_WORDS];	/* binary, then extra options */
 	int nwords;
+	const struct cell *cells;	/* as this arm runs them, all arms alike
+					   in number and order */
 	const char *out;		/* its results file */
 	cJSON *doc;			/* its results, the caller frees */
 };
@@ -31,12 +36,34 @@ struct runner_arm {
 int runner_arm_parse(struct runner_arm *arm, char *command);
 
 /*
- * Runs every cell reps times for each arm. Returns RUNNER_OK,
+ * Runs each arm's n cells reps times. Returns RUNNER_OK,
  * RUNNER_RUN_FAILED, or RUNNER_INTERRUPTED plus the signal (130 for
- * SIGINT, 143 for SIGTERM). With two arms the runs of a
- * cell alternate A B B A, so a drift of the machine hits both alike.
+ * SIGINT, 143 for SIGTERM). With two arms the runs of a cell alternate
+ * A B B A, so a drift of the machine hits both alike.
  */
-int runner_sweep(const struct cli_opts *o, const struct cell *cells,
-    size_t ncells, struct runner_arm *arms, int narms, int argc, char **argv);
+int runner_sweep(const struct cli_opts *o, size_t n, struct runner_arm *arms,
+    int narms, int argc, char **argv);
+
+/*
+ * The sweep in its steps, for a campaign that adds runs as it goes:
+ * start makes each arm's results, reps runs the sweep's repetitions
+ * (nonzero if a run failed), round adds one A B B A round of cell ci as
+ * repetitions rep and rep + 1, finish saves and says how it ended, as
+ * runner_sweep returns.
+ */
+void runner_start(const struct cli_opts *o, size_t n, struct runner_arm *arms,
+    int narms, int argc, char **argv);
+int runner_reps(const struct cli_opts *o, size_t n, struct runner_arm *arms,
+    int narms);
+int runner_round(const struct cli_opts *o, size_t ci, size_t rep,
+    struct runner_arm *arms);
+int runner_finish(const struct cli_opts *o, struct runner_arm *arms,
+    int narms, int failed);
+
+/* True once SIGINT or SIGTERM has asked the sweep to end. */
+bool runner_stopped(void);
+
+/* Where a sweep's progress and tables go: stderr under a machine format. */
+FILE *runner_talk(const struct cli_opts *o);
 
 #endif /* BENCH_RUNNER_H */

@@ -13,7 +13,41 @@
 #include <criterion/criterion.h>
 #include <criterion/parameterized.h>
 
+#include "measure.h"
 #include "results.h"
+
+static char tmp_dir[64];
+
+static void
+tmp_remove(void)
+{
+	char cmd[128];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmp_dir);
+	if (system(cmd) != 0)
+		fprintf(stderr, "could not remove %s\n", tmp_dir);
+	return;
+}
+
+/*
+ * A path in this test process's own fresh folder, removed at its exit:
+ * Criterion runs tests in parallel, and none may read what another writes.
+ */
+static const char *
+tmp(const char *name)
+{
+	static char ring[8][160];
+	static int next;
+	char *p = ring[next++ % 8];
+
+	if (tmp_dir[0] == '\0') {
+		snprintf(tmp_dir, sizeof(tmp_dir), "/tmp/dbtest.XXXXXX");
+		cr_assert_not_null(mkdtemp(tmp_dir));
+		atexit(tmp_remove);
+	}
+	snprintf(p, sizeof(ring[0]), "%s/%s", tmp_dir, name);
+	return p;
+}
 
 /* Plain arrays: parameters are copied into each test's own process. */
 struct bad_case {
@@ -137,12 +171,12 @@ write_cell(const char *path, const char *cpu, int workers)
 static int
 run(const char *args, char *err, size_t len)
 {
-	char cmd[1024], path[] = "/tmp/dbtest.XXXXXX";
-	int fd = mkstemp(path), status;
+	const char *path = tmp("stderr.txt");
+	char cmd[1024];
+	int status;
 	FILE *f;
 	size_t n;
 
-	close(fd);
 	/* "taskset -c 0 ARGS": the binary run on CPU 0 only. */
 	if (strncmp(args, "taskset -c 0 ", 13) == 0)
 		snprintf(cmd, sizeof(cmd), "taskset -c 0 %s %s >/dev/null 2>%s",
@@ -155,7 +189,6 @@ run(const char *args, char *err, size_t len)
 	n = fread(err, 1, len - 1, f);
 	err[n] = '\0';
 	fclose(f);
-	unlink(path);
 	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
@@ -167,9 +200,10 @@ run(const char *args, char *err, size_t len)
 static const char *
 fixture(const char *name, int len, char *buf, size_t buflen)
 {
+	char file[64];
 
-	snprintf(buf, buflen, "/tmp/dbtest-%d/%.*s.json", (int)getpid(), len,
-	    name);
+	snprintf(file, sizeof(file), "%.*s.json", len, name);
+	snprintf(buf, buflen, "%s", tmp(file));
 	return buf;
 }
 
@@ -219,11 +253,9 @@ static const struct {
 static void
 fixtures_write(void)
 {
-	char path[128];
+	char path[160];
 	size_t i;
 
-	snprintf(path, sizeof(path), "/tmp/dbtest-%d", (int)getpid());
-	mkdir(path, 0700);
 	for (i = 0; i < NFIXTURES; i++) {
 		fixture(fixtures[i].name, (int)strlen(fixtures[i].name), path,
 		    sizeof(path));
@@ -232,19 +264,6 @@ fixtures_write(void)
 		else
 			write_cell(path, fixtures[i].machine, fixtures[i].workers);
 	}
-}
-
-static void
-fixtures_remove(void)
-{
-	char path[128];
-	size_t i;
-
-	for (i = 0; i < NFIXTURES; i++)
-		unlink(fixture(fixtures[i].name, (int)strlen(fixtures[i].name),
-		    path, sizeof(path)));
-	snprintf(path, sizeof(path), "/tmp/dbtest-%d", (int)getpid());
-	rmdir(path);
 }
 
 ParameterizedTestParameters(cli, bad_input)
@@ -263,7 +282,6 @@ ParameterizedTest(struct bad_case *c, cli, bad_input, .timeout = 30)
 	fixtures_write();
 	expand(c->args, args, sizeof(args));
 	status = run(args, err, sizeof(err));
-	fixtures_remove();
 	cr_assert_eq(status, 2, "`%s` exited %d", args, status);
 	for (p = err; *p != '\0'; p++)
 		lines += *p == '\n';
@@ -280,11 +298,14 @@ Test(cli, tiny_sweep_writes_results_and_plots, .timeout = 300)
 	cJSON *doc, *cells, *cell, *runs;
 	int status;
 
-	status = run("run --workers 1,2 --warmup 0.02 --time 0.05 --reps 2 "
-	    "--out /tmp/dbtest-sweep.json", err, sizeof(err));
+	char args[512];
+
+	snprintf(args, sizeof(args), "run --workers 1,2 --warmup 0.02 --time "
+	    "0.05 --reps 2 --out %s", tmp("sweep.json"));
+	status = run(args, err, sizeof(err));
 	cr_assert_eq(status, 0, "tiny sweep exited %d: %s", status, err);
-	cr_assert_eq(results_read("/tmp/dbtest-sweep.json", &doc, msg,
-	    sizeof(msg)), 0, "%s", msg);
+	cr_assert_eq(results_read(tmp("sweep.json"), &doc, msg, sizeof(msg)), 0,
+	    "%s", msg);
 	cr_assert(cJSON_IsTrue(cJSON_GetObjectItem(doc, "complete")));
 	cells = cJSON_GetObjectItem(doc, "cells");
 	/* inline once, the five other designs at two widths. */
@@ -296,11 +317,13 @@ Test(cli, tiny_sweep_writes_results_and_plots, .timeout = 300)
 		    "summary"), "cpu_us_per_dispatch"));
 	}
 	cJSON_Delete(doc);
-	status = run("plot /tmp/dbtest-sweep.json -o /tmp", err, sizeof(err));
+	snprintf(args, sizeof(args), "plot %s -o %s", tmp("sweep.json"),
+	    tmp_dir);
+	status = run(args, err, sizeof(err));
 	cr_assert_eq(status, 0, "plot exited %d: %s", status, err);
-	cr_assert_eq(access("/tmp/cpu_per_dispatch.png", R_OK), 0);
-	cr_assert_eq(access("/tmp/cpu_per_dispatch.svg", R_OK), 0);
-	cr_assert_eq(access("/tmp/fairness.png", R_OK), 0);
+	cr_assert_eq(access(tmp("cpu_per_dispatch.png"), R_OK), 0);
+	cr_assert_eq(access(tmp("cpu_per_dispatch.svg"), R_OK), 0);
+	cr_assert_eq(access(tmp("fairness.png"), R_OK), 0);
 }
 
 /* The number of runs the results file holds now; -1 if unreadable. */
@@ -336,14 +359,14 @@ ParameterizedTestParameters(cli, a_signal_keeps_every_measured_run)
 ParameterizedTest(int *sig, cli, a_signal_keeps_every_measured_run,
     .timeout = 120)
 {
-	char path[64], msg[512];
+	char path[160], msg[512];
+	double deadline = measure_now() + 60;
 	const cJSON *cell, *run;
 	int status, kept;
 	cJSON *doc;
 	pid_t pid;
 
-	snprintf(path, sizeof(path), "/tmp/dbtest-signal-%d.json", *sig);
-	unlink(path);
+	snprintf(path, sizeof(path), "%s", tmp("signal.json"));
 	if ((pid = fork()) == 0) {
 		freopen("/dev/null", "w", stdout);
 		execl(DB_BINARY, DB_BINARY, "run", "--dispatcher", "inline,shared",
@@ -351,8 +374,10 @@ ParameterizedTest(int *sig, cli, a_signal_keeps_every_measured_run,
 		    "100", "--out", path, (char *)NULL);
 		_exit(127);
 	}
-	while (runs_in(path) < 3)
+	while (runs_in(path) < 3) {
+		cr_assert(measure_now() < deadline, "no 3 runs in 60 s");
 		usleep(20000);
+	}
 	kill(pid, *sig);
 	cr_assert_eq(waitpid(pid, &status, 0), pid);
 	cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 128 + *sig,
@@ -381,19 +406,25 @@ Test(cli, a_run_past_its_deadline_is_killed_and_the_sweep_goes_on,
 	int status, hung = 0;
 	cJSON *doc;
 
-	status = run("run --dispatcher inline,shared --workers 2 --reps 1 "
-	    "--warmup 0 --time 5 --deadline 1 --out /tmp/dbtest-deadline.json",
-	    err, sizeof(err));
+	char args[512];
+
+	cr_assert_eq(access("/usr/bin/gdb", X_OK), 0, "gdb takes a hung run's "
+	    "stacks: sh scripts/install-deps.sh tests");
+	snprintf(args, sizeof(args), "run --dispatcher inline,shared --workers "
+	    "2 --reps 1 --warmup 0 --time 5 --deadline 1 --out %s",
+	    tmp("deadline.json"));
+	status = run(args, err, sizeof(err));
 	cr_assert_eq(status, 1, "exit %d: %s", status, err);
-	cr_assert_eq(results_read("/tmp/dbtest-deadline.json", &doc, msg,
-	    sizeof(msg)), 0, "%s", msg);
+	cr_assert_eq(results_read(tmp("deadline.json"), &doc, msg, sizeof(msg)),
+	    0, "%s", msg);
 	cJSON_ArrayForEach(cell, cJSON_GetObjectItem(doc, "cells"))
 		cJSON_ArrayForEach(r, cJSON_GetObjectItem(cell, "runs")) {
 			hung += strcmp(cJSON_GetObjectItem(r,
 			    "status")->valuestring, "hung") == 0;
-			if (access("/usr/bin/gdb", X_OK) == 0)
-				cr_assert(strstr(cJSON_GetObjectItem(r,
-				    "stacks")->valuestring, "Thread") != NULL);
+			cr_assert_str_eq(results_str(r, "error", ""), "the run "
+			    "passed its deadline and was killed");
+			cr_assert(strstr(cJSON_GetObjectItem(r,
+			    "stacks")->valuestring, "Thread") != NULL);
 		}
 	cr_assert_eq(hung, 2, "both cells ran and were killed");
 	cr_assert(cJSON_IsTrue(cJSON_GetObjectItem(doc, "complete")));
@@ -403,18 +434,19 @@ Test(cli, a_run_past_its_deadline_is_killed_and_the_sweep_goes_on,
 /* Progress goes to a terminal (script(1) gives one), never to a file. */
 Test(cli, progress_only_on_a_terminal, .timeout = 120)
 {
-	static const char sweep[] = "run --dispatcher inline,shared --workers 2 "
-	    "--reps 2 --warmup 0 --time 0.05 --out /tmp/dbtest-progress.json";
-	char cmd[1024], err[4096], text[8192];
+	char sweep[512], cmd[1024], err[4096], text[8192];
 	size_t n;
 	FILE *f;
 
+	snprintf(sweep, sizeof(sweep), "run --dispatcher inline,shared "
+	    "--workers 2 --reps 2 --warmup 0 --time 0.05 --out %s",
+	    tmp("progress.json"));
 	cr_assert_eq(run(sweep, err, sizeof(err)), 0, "%s", err);
 	cr_assert_null(strstr(err, "left"), "progress in a file: %s", err);
-	snprintf(cmd, sizeof(cmd), "script -qfec '%s %s' /dev/null "
-	    ">/tmp/dbtest-tty.txt 2>&1", DB_BINARY, sweep);
+	snprintf(cmd, sizeof(cmd), "script -qfec '%s %s' /dev/null >%s 2>&1",
+	    DB_BINARY, sweep, tmp("tty.txt"));
 	cr_assert_eq(system(cmd), 0);
-	f = fopen("/tmp/dbtest-tty.txt", "r");
+	f = fopen(tmp("tty.txt"), "r");
 	cr_assert_not_null(f);
 	n = fread(text, 1, sizeof(text) - 1, f);
 	text[n] = '\0';
@@ -423,52 +455,63 @@ Test(cli, progress_only_on_a_terminal, .timeout = 120)
 	cr_assert_not_null(strstr(text, "left"), "%s", text);
 }
 
-/* A results file of two cells, three ok runs each, one failed run. */
-static void
-write_runs(const char *path)
+/*
+ * A results file of two cells, three ok runs each and, with failed, one
+ * failed run; the first starved a coroutine in one run. Its context is a
+ * VM's: a build type and a clock, no frequency governor.
+ */
+static const char *
+write_runs(const char *name, bool failed)
 {
+	const char *path = tmp(name);
 	char text[4096];
 	size_t used;
 	int c, r;
 
 	used = (size_t)snprintf(text, sizeof(text), "{\"context\": {\"schema\": "
-	    "1, \"date\": \"2026-11-30T00:00:00Z\", \"online_cpus\": 2}, "
+	    "1, \"date\": \"2026-11-30T00:00:00Z\", \"online_cpus\": 2, "
+	    "\"cpu_mhz\": 2994.4, \"build_type\": \"RelWithDebInfo\"}, "
 	    "\"cells\": [");
 	for (c = 0; c < 2; c++) {
 		used += (size_t)snprintf(text + used, sizeof(text) - used,
 		    "%s{\"dispatcher\": \"shared\", \"queue\": \"lfseg\", "
 		    "\"workers\": %d, \"coroutines\": 64, \"workload\": \"resume\", "
-		    "\"summary\": {\"runs\": 4, \"runs_ok\": 3, "
+		    "\"summary\": {\"runs\": %d, \"runs_ok\": 3, "
 		    "\"cpu_us_per_dispatch\": {\"median\": 0.5, \"min\": 0.4, "
-		    "\"max\": 0.6, \"cv\": 0.1}}, \"runs\": [{\"status\": \"failed\"}",
-		    c ? ", " : "", c ? 0 : 8);
+		    "\"max\": 0.6, \"cv\": 0.1}}, \"runs\": [%s", c ? ", " : "",
+		    c ? 0 : 8, failed ? 4 : 3, failed ? "{\"status\": "
+		    "\"failed\", \"error\": \"count check\"}, " : "");
 		for (r = 0; r < 3; r++)
 			used += (size_t)snprintf(text + used, sizeof(text) - used,
-			    ", {\"status\": \"ok\", \"dispatches\": 1000000, "
+			    "%s{\"status\": \"ok\", \"dispatches\": 1000000, "
 			    "\"wall_s\": 0.8, \"cpu_s\": %.2f, \"ops_per_s\": 312500, "
-			    "\"cpu_us_per_dispatch\": %.2f, "
-			    "\"ctx_switches_per_dispatch\": 0.001}", 0.4 + 0.1 * r,
-			    0.4 + 0.1 * r);
+			    "\"cpu_us_per_dispatch\": %.2f, \"threads_peak\": %d, "
+			    "\"starved\": %d, \"ctx_switches_per_dispatch\": 0.001}",
+			    r ? ", " : "", 0.4 + 0.1 * r, 0.4 + 0.1 * r, 10 + r,
+			    c == 0 && r == 1);
 		used += (size_t)snprintf(text + used, sizeof(text) - used, "]}");
 	}
 	snprintf(text + used, sizeof(text) - used, "]}");
 	write_file(path, text);
+	return path;
 }
 
-/* The output of `dispatchbench ARGS` (stdout), into buf. */
-static void
+/* The output of `dispatchbench ARGS` (stdout) into buf; its exit status. */
+static int
 output_of(const char *args, char *buf, size_t len)
 {
 	char cmd[1024];
 	size_t n;
 	FILE *p;
+	int status;
 
 	snprintf(cmd, sizeof(cmd), "%s %s", DB_BINARY, args);
 	p = popen(cmd, "r");
 	cr_assert_not_null(p);
 	n = fread(buf, 1, len - 1, p);
 	buf[n] = '\0';
-	cr_assert_eq(pclose(p), 0, "`%s` failed", args);
+	status = pclose(p);
+	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
 static int
@@ -483,28 +526,36 @@ lines_of(const char *s)
 
 Test(cli, export_writes_csv_markdown_and_json_rows)
 {
-	char out[16384];
+	const char *file = write_runs("runs.json", true);
+	char out[16384], args[256];
 	cJSON *rows;
 
-	write_runs("/tmp/dbtest-runs-export.json");
-	output_of("export /tmp/dbtest-runs-export.json --format csv", out,
-	    sizeof(out));
+	snprintf(args, sizeof(args), "export %s --format csv", file);
+	cr_assert_eq(output_of(args, out, sizeof(out)), 0);
 	cr_assert_eq(lines_of(out), 3, "a header and a row per cell:\n%s", out);
-	cr_assert(strncmp(out, "dispatcher,queue,workers,", 25) == 0, "%s", out);
-	cr_assert_not_null(strstr(out, "\nshared,lfseg,inf,64,resume,3,4,0.5,"),
+	cr_assert(strncmp(out, "dispatcher,queue,workers,coroutines,workload,"
+	    "runs_ok,runs,runs_starving,cpu_us_per_dispatch,", 80) == 0, "%s",
+	    out);
+	cr_assert_not_null(strstr(out, "\nshared,lfseg,8,64,resume,3,4,1,0.5,"),
 	    "%s", out);
-	output_of("export /tmp/dbtest-runs-export.json --format markdown", out,
-	    sizeof(out));
+	cr_assert_not_null(strstr(out, "\nshared,lfseg,inf,64,resume,3,4,0,0.5,"),
+	    "%s", out);
+	snprintf(args, sizeof(args), "export %s --format markdown", file);
+	cr_assert_eq(output_of(args, out, sizeof(out)), 0);
 	cr_assert_eq(lines_of(out), 4, "%s", out);
 	cr_assert_not_null(strstr(out, "\n|---|"), "%s", out);
-	output_of("export /tmp/dbtest-runs-export.json --format json", out,
-	    sizeof(out));
+	snprintf(args, sizeof(args), "export %s --format json", file);
+	cr_assert_eq(output_of(args, out, sizeof(out)), 0);
 	rows = cJSON_Parse(out);
 	cr_assert(cJSON_IsArray(rows) && cJSON_GetArraySize(rows) == 2, "%s",
 	    out);
 	cr_assert(cJSON_IsNull(cJSON_GetObjectItem(cJSON_GetArrayItem(rows, 0),
 	    "latency_p99_us")), "a figure no run has is null");
 	cJSON_Delete(rows);
+	/* The table: starved as the runs that starved, of the ok runs. */
+	snprintf(args, sizeof(args), "export %s", file);
+	cr_assert_eq(output_of(args, out, sizeof(out)), 0);
+	cr_assert_not_null(strstr(out, "    1/3 "), "%s", out);
 }
 
 /* Every key of an entry of google-benchmark's own output, same JSON type. */
@@ -549,9 +600,11 @@ Test(cli, export_gbench_reads_as_google_benchmark, .timeout = 120)
 	size_t n;
 	int k = 0;
 
-	write_runs("/tmp/dbtest-runs-gbench.json");
-	output_of("export /tmp/dbtest-runs-gbench.json --format gbench", out,
-	    sizeof(out));
+	const char *file = write_runs("runs.json", true);
+	char args[512];
+
+	snprintf(args, sizeof(args), "export %s --format gbench", file);
+	cr_assert_eq(output_of(args, out, sizeof(out)), 0);
 	f = fopen(DB_TEST_DATA "/gbench-reference.json", "r");
 	cr_assert_not_null(f);
 	n = fread(ref_text, 1, sizeof(ref_text) - 1, f);
@@ -560,8 +613,21 @@ Test(cli, export_gbench_reads_as_google_benchmark, .timeout = 120)
 	ours = cJSON_Parse(out);
 	ref = cJSON_Parse(ref_text);
 	cr_assert(ours != NULL && ref != NULL);
+	/* Left out when not measured: no governor on a VM, no cache list. */
+	cJSON_DeleteItemFromObject(cJSON_GetObjectItem(ref, "context"),
+	    "cpu_scaling_enabled");
+	cJSON_DeleteItemFromObject(cJSON_GetObjectItem(ref, "context"),
+	    "caches");
+	cJSON_DeleteItemFromObject(cJSON_GetObjectItem(ref, "context"),
+	    "load_avg");
 	same_shape(cJSON_GetObjectItem(ours, "context"),
 	    cJSON_GetObjectItem(ref, "context"), "context");
+	cr_assert_null(cJSON_GetObjectItem(cJSON_GetObjectItem(ours, "context"),
+	    "cpu_scaling_enabled"), "no governor was read: not said");
+	cr_assert_str_eq(cJSON_GetObjectItem(cJSON_GetObjectItem(ours,
+	    "context"), "library_build_type")->valuestring, "release");
+	cr_assert_eq(cJSON_GetObjectItem(cJSON_GetObjectItem(ours, "context"),
+	    "mhz_per_cpu")->valuedouble, 2994.4);
 	same_shape(first_of(cJSON_GetObjectItem(ours, "benchmarks"),
 	    "iteration"), first_of(cJSON_GetObjectItem(ref, "benchmarks"),
 	    "iteration"), "iteration");
@@ -575,33 +641,117 @@ Test(cli, export_gbench_reads_as_google_benchmark, .timeout = 120)
 	b = first_of(cJSON_GetObjectItem(ours, "benchmarks"), "iteration");
 	cr_assert_float_eq(cJSON_GetObjectItem(b, "cpu_time")->valuedouble,
 	    400.0, 1e-9, "ns of CPU per dispatch");
+	cr_assert_eq(cJSON_GetObjectItem(b, "threads")->valuedouble, 10,
+	    "the run's peak thread count");
 	cJSON_Delete(ours);
 	cJSON_Delete(ref);
-	f = fopen("/tmp/dbtest-gbench.json", "w");
+	f = fopen(tmp("gbench.json"), "w");
 	fputs(out, f);
 	fclose(f);
-	cr_assert_eq(system("/usr/bin/python3 /usr/share/benchmark/compare.py "
-	    "benchmarks /tmp/dbtest-gbench.json /tmp/dbtest-gbench.json "
-	    ">/tmp/dbtest-gbench.txt 2>&1"), 0, "google-benchmark's compare.py "
+	snprintf(args, sizeof(args), "/usr/bin/python3 /usr/share/benchmark/"
+	    "compare.py benchmarks %s %s >%s 2>&1", tmp("gbench.json"),
+	    tmp("gbench.json"), tmp("gbench.txt"));
+	cr_assert_eq(system(args), 0, "google-benchmark's compare.py "
 	    "(apt-get install libbenchmark-tools python3-scipy) could not "
 	    "read the export");
 }
 
-/* compare: CSV rows, and the ratio picture with its band. */
+/*
+ * compare: CSV rows (RFC 4180: the cell quoted), the ratio picture with its
+ * band; a file whose runs failed is broken against itself, exit 1.
+ */
 Test(cli, compare_writes_csv_and_a_ratio_plot, .timeout = 60)
 {
-	char out[16384];
+	const char *file = write_runs("runs.json", false);
+	char out[16384], args[512];
 
-	write_runs("/tmp/dbtest-runs-compare.json");
-	system("rm -rf /tmp/dbtest-ratio");
-	output_of("compare /tmp/dbtest-runs-compare.json "
-	    "/tmp/dbtest-runs-compare.json --allow-other-machine --format csv "
-	    "--plot /tmp/dbtest-ratio", out, sizeof(out));
+	snprintf(args, sizeof(args), "compare %s %s --allow-other-machine "
+	    "--format csv --plot %s", file, file, tmp_dir);
+	cr_assert_eq(output_of(args, out, sizeof(out)), 0);
 	cr_assert_eq(lines_of(out), 3, "%s", out);
 	cr_assert(strncmp(out, "cell,runs_base,runs_new,", 24) == 0, "%s", out);
-	cr_assert_not_null(strstr(out, "\"shared/lfseg w=8 c=64 "), "%s", out);
-	cr_assert_eq(access("/tmp/dbtest-ratio/ratio.png", R_OK), 0);
-	cr_assert_eq(access("/tmp/dbtest-ratio/ratio.svg", R_OK), 0);
+	cr_assert_not_null(strstr(out, "\n\"shared/lfseg w=8 c=64 "), "%s", out);
+	cr_assert_eq(access(tmp("ratio.png"), R_OK), 0);
+	cr_assert_eq(access(tmp("ratio.svg"), R_OK), 0);
+	file = write_runs("failed.json", true);
+	snprintf(args, sizeof(args), "compare %s %s --allow-other-machine "
+	    "--format csv", file, file);
+	cr_assert_eq(output_of(args, out, sizeof(out)), 1, "%s", out);
+	cr_assert_not_null(strstr(out, ",\"broken\","), "%s", out);
+}
+
+/*
+ * With a machine format, stdout holds that format alone: a sweep's JSON
+ * rows and google-benchmark's JSON parse as they are.
+ */
+Test(cli, machine_formats_are_alone_on_stdout, .timeout = 120)
+{
+	static char out[1 << 16];
+	static const char *const formats[] = { "json", "gbench" };
+	char args[512];
+	cJSON *j;
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		snprintf(args, sizeof(args), "run --dispatcher inline,shared "
+		    "--workers 2 --reps 2 --warmup 0 --time 0.02 --format %s "
+		    "--out %s 2>/dev/null", formats[i], tmp("sweep.json"));
+		cr_assert_eq(output_of(args, out, sizeof(out)), 0);
+		cr_assert_not_null(j = cJSON_Parse(out), "%s: %s", formats[i],
+		    out);
+		cJSON_Delete(j);
+	}
+}
+
+/*
+ * An arm whose runs print ok but exit non-zero (a sanitizer's report
+ * after the result) failed them: `ab` calls it broken and exits 1, and its
+ * stdout is the comparison's JSON alone.
+ */
+Test(cli, ab_calls_an_arm_that_exits_non_zero_broken, .timeout = 120)
+{
+	static char out[1 << 16];
+	char args[1024];
+	const cJSON *row;
+	cJSON *rows;
+	FILE *f = fopen(tmp("arm.sh"), "w");
+
+	cr_assert_not_null(f);
+	fputs("#!/bin/sh\necho '{\"status\": \"ok\", \"cpu_us_per_dispatch\": "
+	    "0.5, \"dispatches\": 1000, \"wall_s\": 0.1, \"cpu_s\": 0.0005}'\n"
+	    "exit 66\n", f);
+	fclose(f);
+	chmod(tmp("arm.sh"), 0755);
+	snprintf(args, sizeof(args), "ab --a %s --b %s --dispatcher shared "
+	    "--workers 2 --reps 3 --warmup 0 --time 0.02 --format json --out %s "
+	    "2>/dev/null", DB_BINARY, tmp("arm.sh"), tmp("ab.json"));
+	cr_assert_eq(output_of(args, out, sizeof(out)), 1, "%s", out);
+	cr_assert_not_null(rows = cJSON_Parse(out), "%s", out);
+	row = cJSON_GetArrayItem(rows, 0);
+	cr_assert_str_eq(results_str(row, "verdict", ""), "broken");
+	cr_assert_str_eq(results_str(cJSON_GetObjectItem(row, "new_runs"),
+	    "errors", ""), "failed: exit 66");
+	cJSON_Delete(rows);
+}
+
+/* `ab --budget`: rounds until decided, then the sequential verdicts. */
+Test(cli, ab_with_a_budget_decides_sequentially, .timeout = 180)
+{
+	static char out[1 << 16];
+	char args[1024];
+	cJSON *rows;
+
+	snprintf(args, sizeof(args), "ab --a %s --b '%s --payload-ns 20000' "
+	    "--dispatcher inline --reps 4 --warmup 0 --time 0.02 --budget 20s "
+	    "--format json --out %s 2>/dev/null", DB_BINARY, DB_BINARY,
+	    tmp("ab.json"));
+	cr_assert_eq(output_of(args, out, sizeof(out)), 1, "%s", out);
+	cr_assert_not_null(rows = cJSON_Parse(out), "%s", out);
+	cr_assert_str_eq(results_str(cJSON_GetArrayItem(rows, 0), "verdict",
+	    ""), "regressed");
+	cr_assert_str_eq(results_str(cJSON_GetArrayItem(rows, 0), "correction",
+	    ""), "sequential");
+	cJSON_Delete(rows);
 }
 
 static int
@@ -627,11 +777,15 @@ Test(cli, report_opens_in_a_browser_with_its_tables_and_figures,
 	size_t n;
 	FILE *p;
 
-	write_runs("/tmp/dbtest-runs-report.json");
-	cr_assert_eq(run("report /tmp/dbtest-runs-report.json -o "
-	    "/tmp/dbtest-report.html", err, sizeof(err)), 0, "%s", err);
-	p = popen("chromium --headless --no-sandbox --disable-gpu "
-	    "--dump-dom file:///tmp/dbtest-report.html 2>/dev/null", "r");
+	const char *file = write_runs("runs.json", true);
+	char args[512];
+
+	snprintf(args, sizeof(args), "report %s -o %s", file,
+	    tmp("report.html"));
+	cr_assert_eq(run(args, err, sizeof(err)), 0, "%s", err);
+	snprintf(args, sizeof(args), "chromium --headless --no-sandbox "
+	    "--disable-gpu --dump-dom file://%s 2>/dev/null", tmp("report.html"));
+	p = popen(args, "r");
 	cr_assert_not_null(p);
 	n = fread(dom, 1, sizeof(dom) - 1, p);
 	dom[n] = '\0';
