@@ -9,6 +9,14 @@
 #include "advise.h"
 #include "results.h"
 
+/* No run of it failed or starved a coroutine. */
+static bool
+advise_clean(const struct advise_row *r)
+{
+
+	return r->starving == 0 && r->failed == 0;
+}
+
 static bool
 advise_meets(const struct advise_row *r, const struct advise_target *t)
 {
@@ -26,7 +34,7 @@ advise_before(const struct advise_row *rows, int i)
 {
 
 	while (--i >= 0)
-		if (rows[i].starved == 0)
+		if (advise_clean(&rows[i]))
 			return i;
 	return -1;
 }
@@ -39,7 +47,7 @@ advise_targets(const struct advise_row *rows, size_t n,
 	size_t i;
 
 	for (i = 0; i < n && p->row < 0; i++)
-		if (rows[i].starved == 0 && advise_meets(&rows[i], t))
+		if (advise_clean(&rows[i]) && advise_meets(&rows[i], t))
 			p->row = (int)i;
 	if (p->row >= 0) {
 		p->kind = ADVISE_TARGET;
@@ -49,7 +57,7 @@ advise_targets(const struct advise_row *rows, size_t n,
 	/* Unmet: the row that came closest on capacity. */
 	p->kind = ADVISE_UNMET;
 	for (i = 0; i < n; i++)
-		if (rows[i].starved == 0 && rows[i].capacity > best) {
+		if (advise_clean(&rows[i]) && rows[i].capacity > best) {
 			best = rows[i].capacity;
 			p->support = (int)i;
 		}
@@ -64,7 +72,7 @@ advise_knee(const struct advise_row *rows, size_t n, struct advise_pick *p)
 	size_t i;
 
 	for (i = 0; i < n; i++) {
-		if (rows[i].starved != 0)
+		if (!advise_clean(&rows[i]))
 			continue;
 		last = (int)i;
 		if (rows[i].capacity > best) {
@@ -77,7 +85,7 @@ advise_knee(const struct advise_row *rows, size_t n, struct advise_pick *p)
 		return;
 	}
 	for (i = 0; i < n && p->row < 0; i++)
-		if (rows[i].starved == 0 &&
+		if (advise_clean(&rows[i]) &&
 		    rows[i].capacity >= ADVISE_KNEE_SHARE * best)
 			p->row = (int)i;
 	p->kind = ADVISE_KNEE;
@@ -97,9 +105,9 @@ advise_choose(const struct advise_row *rows, size_t n,
 	size_t i;
 
 	p->row = p->support = -1;
-	p->starving = 0;
+	p->set_aside = 0;
 	for (i = 0; i < n; i++)
-		p->starving += rows[i].starved != 0;
+		p->set_aside += !advise_clean(&rows[i]);
 	if (t->rate > 0 || t->p99_us > 0)
 		advise_targets(rows, n, t, p);
 	else
@@ -127,6 +135,34 @@ advise_figures(const struct advise_row *r, const struct advise_target *t,
 	if (t->p99_us > 0)
 		snprintf(buf + k, len - (size_t)k, "%sp99 %.3g ms",
 		    k ? ", " : "", r->p99_us * 1e-3);
+	return;
+}
+
+/* " Set aside: N=16 (a coroutine starved in 2 of 6 runs), ...". */
+static void
+advise_aside(const struct advise_row *rows, size_t n, char *buf, size_t len)
+{
+	size_t i, k = 0;
+	char w[16];
+
+	k += (size_t)snprintf(buf, len, " Set aside, never recommended:");
+	for (i = 0; i < n && k < len; i++) {
+		if (advise_clean(&rows[i]))
+			continue;
+		k += (size_t)snprintf(buf + k, len - k, " N=%s (",
+		    advise_width(&rows[i], w, sizeof(w)));
+		if (rows[i].starving > 0 && k < len)
+			k += (size_t)snprintf(buf + k, len - k, "a coroutine made "
+			    "no progress in %u of %u runs%s", rows[i].starving,
+			    rows[i].runs, rows[i].failed ? ", " : "");
+		if (rows[i].failed > 0 && k < len)
+			k += (size_t)snprintf(buf + k, len - k, "%u of %u runs "
+			    "failed", rows[i].failed, rows[i].runs);
+		if (k < len)
+			k += (size_t)snprintf(buf + k, len - k, ")");
+	}
+	if (k < len)
+		snprintf(buf + k, len - k, ".");
 	return;
 }
 
@@ -161,7 +197,7 @@ advise_reason(const struct advise_row *rows, size_t n,
 		    "is N=%s (%s); widen the sweep or lower the target.", ws, fs);
 	else if (p->kind == ADVISE_UNMET)
 		k = snprintf(buf, len, "no width can be recommended: every one "
-		    "starved a coroutine.");
+		    "failed a run or starved a coroutine.");
 	else if (p->kind == ADVISE_KNEE)
 		k = snprintf(buf, len, "N=%s is the smallest width within "
 		    "%.0f %% of the best capacity (%.0f of %.0f ops/s at N=%s); "
@@ -173,10 +209,8 @@ advise_reason(const struct advise_row *rows, size_t n,
 		k = snprintf(buf, len, "no knee: capacity still grows at the "
 		    "widest width (%.0f ops/s at N=%s against %.0f at N=%s); "
 		    "widen the sweep.", r->capacity, wr, s->capacity, ws);
-	if (p->starving > 0 && k > 0 && (size_t)k < len)
-		snprintf(buf + k, len - (size_t)k, " %u width%s set aside: a "
-		    "coroutine made no progress there.", p->starving,
-		    p->starving == 1 ? " was" : "s were");
+	if (p->set_aside > 0 && k > 0 && (size_t)k < len)
+		advise_aside(rows, n, buf + k, len - (size_t)k);
 	return;
 }
 
@@ -212,6 +246,22 @@ advise_max(double a, double b)
 	return isnan(a) || b > a ? b : a;
 }
 
+/* Every run counts: one that failed or starved sets the width aside. */
+static void
+advise_runs(struct advise_row *r, const cJSON *cell)
+{
+	const cJSON *run;
+
+	cJSON_ArrayForEach(run, cJSON_GetObjectItem(cell, "runs")) {
+		r->runs++;
+		if (strcmp(results_str(run, "status", "?"), "ok") != 0)
+			r->failed++;
+		else if (results_num(run, "starved") > 0)
+			r->starving++;
+	}
+	return;
+}
+
 /* The cell's figures into its row: cost from resume-only, load from p. */
 static void
 advise_fill(struct advise_row *r, const cJSON *cell, bool resume, bool load)
@@ -231,9 +281,11 @@ advise_fill(struct advise_row *r, const cJSON *cell, bool resume, bool load)
 		r->ceiling = isnan(r->ceiling) ? 0 : r->ceiling;
 		r->p99_us = results_stat(cell, "latency_p99_us", "median");
 	}
-	r->threads = advise_max(r->threads, results_stat(cell, "threads_peak", "median"));
-	r->rss_anon_kb = advise_max(r->rss_anon_kb, results_stat(cell, "rss_anon_peak_kb", "median"));
-	r->starved = advise_max(r->starved, results_stat(cell, "starved", "median"));
+	r->threads = advise_max(r->threads, results_stat(cell, "threads_peak",
+	    "median"));
+	r->rss_anon_kb = advise_max(r->rss_anon_kb, results_stat(cell,
+	    "rss_anon_peak_kb", "median"));
+	advise_runs(r, cell);
 	return;
 }
 
@@ -328,21 +380,25 @@ advise_print(FILE *out, const struct advise_row *rows, size_t n,
     const struct workload_profile *profile, unsigned int coroutines,
     unsigned int cpus)
 {
-	char w[16], ceiling[32], reason[512];
+	char w[16], ceiling[32], starved[24], failed[24], reason[1024];
 	size_t i;
 
-	fprintf(out, "%5s  %-27s %11s %11s %11s %9s %7s %7s %7s\n", "N",
+	fprintf(out, "%5s  %-27s %11s %11s %11s %9s %7s %7s %8s %7s\n", "N",
 	    "CPU us/dispatch [min-max]", "ops/s", "capacity", "ceiling",
-	    "p99 ms", "threads", "anon MB", "starved");
+	    "p99 ms", "threads", "anon MB", "starved", "failed");
 	for (i = 0; i < n; i++) {
 		snprintf(ceiling, sizeof(ceiling), rows[i].ceiling > 0 ?
 		    "%.0f" : "-", rows[i].ceiling);
+		snprintf(starved, sizeof(starved), "%u/%u", rows[i].starving,
+		    rows[i].runs);
+		snprintf(failed, sizeof(failed), "%u/%u", rows[i].failed,
+		    rows[i].runs);
 		fprintf(out, "%5s  %8.3f [%7.3f-%8.3f] %11.0f %11.0f %11s "
-		    "%9.3g %7.0f %7.1f %7.0f%s\n", advise_width(&rows[i], w,
+		    "%9.3g %7.0f %7.1f %8s %7s%s\n", advise_width(&rows[i], w,
 		    sizeof(w)), rows[i].cpu_us, rows[i].cpu_us_min,
 		    rows[i].cpu_us_max, rows[i].ops_per_s, rows[i].capacity,
 		    ceiling, rows[i].p99_us * 1e-3, rows[i].threads,
-		    rows[i].rss_anon_kb / 1024, rows[i].starved,
+		    rows[i].rss_anon_kb / 1024, starved, failed,
 		    (int)i == p->row ? "  <- recommended" :
 		    (int)i == p->support ? "  <- compared" : "");
 	}

@@ -28,7 +28,10 @@ struct advise_row {
 	double p99_us;			/* dispatch latency under it; NAN: none */
 	double threads;			/* most alive, over both profiles */
 	double rss_anon_kb;		/* peak, over both profiles */
-	double starved;			/* coroutines with no progress */
+	/* Over both profiles' runs: any of the last two sets the row aside. */
+	unsigned int runs;
+	unsigned int starving;		/* runs where a coroutine made no progress */
+	unsigned int failed;		/* runs that failed, hung or crashed */
 };
 
 struct advise_target {
@@ -47,14 +50,14 @@ struct advise_pick {
 	enum advise_kind kind;
 	int row;			/* the recommendation; -1 if none */
 	int support;			/* the row that shows why not smaller */
-	unsigned int starving;		/* rows set aside for starving */
+	unsigned int set_aside;		/* rows that starved or failed a run */
 };
 
 /*
  * Picks from rows sorted by width: the smallest width that meets t, or
  * without a target the knee, the smallest width within
- * ADVISE_KNEE_SHARE of the best capacity. A row where a coroutine made no
- * progress is never picked.
+ * ADVISE_KNEE_SHARE of the best capacity. A row where a run failed, or a
+ * coroutine made no progress, in any repetition is never picked.
  */
 void advise_choose(const struct advise_row *rows, size_t n,
     const struct advise_target *t, struct advise_pick *p);

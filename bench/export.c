@@ -73,7 +73,7 @@ export_table_cell(FILE *out, const cJSON *cell)
 	const cJSON *s = cJSON_GetObjectItem(cell, "summary");
 	const cJSON *f = cJSON_GetObjectItem(s, "cpu_us_per_dispatch");
 	const cJSON *bi = cJSON_GetObjectItem(f, "bimodal");
-	char w[16], design[48];
+	char w[16], design[48], starved[24];
 
 	fprintf(out, "%-17s %-6s %7s %5.0f %-12s ", results_design(cell, design,
 	    sizeof(design)), results_str(cell, "queue", "?"),
@@ -84,15 +84,17 @@ export_table_cell(FILE *out, const cJSON *cell)
 		    results_num(s, "runs"));
 		return;
 	}
+	/* starved: the runs in which a coroutine made no progress, as plots say. */
+	snprintf(starved, sizeof(starved), "%u/%.0f", results_runs_above_zero(
+	    cell, "starved"), results_num(s, "runs_ok"));
 	fprintf(out, "%8.3f [%7.3f-%8.3f] %5.2f %11.0f %10.4f %6.0f %9.1f "
-	    "%7.1f %7.0f %5.2f %2.0f/%-2.0f", results_num(f, "median"),
+	    "%7.1f %7s %5.2f %2.0f/%-2.0f", results_num(f, "median"),
 	    results_num(f, "min"), results_num(f, "max"), results_num(f, "cv"),
 	    results_stat(cell, "ops_per_s", "median"),
 	    results_stat(cell, "ctx_switches_per_dispatch", "median"),
 	    results_stat(cell, "threads_peak", "median"),
 	    results_stat(cell, "latency_p99_us", "median"),
-	    results_stat(cell, "rss_anon_peak_kb", "median") / 1024,
-	    results_stat(cell, "starved", "median"),
+	    results_stat(cell, "rss_anon_peak_kb", "median") / 1024, starved,
 	    results_stat(cell, "min_share", "median"), results_num(s, "runs_ok"),
 	    results_num(s, "runs"));
 	if (bi != NULL)
@@ -152,6 +154,8 @@ export_row(const cJSON *cell)
 	    "resume"));
 	cJSON_AddNumberToObject(row, "runs_ok", results_num(s, "runs_ok"));
 	cJSON_AddNumberToObject(row, "runs", results_num(s, "runs"));
+	cJSON_AddNumberToObject(row, "runs_starving", results_runs_above_zero(
+	    cell, "starved"));
 	for (i = 0; i < EXPORT_NCOLS; i++) {
 		v = results_stat(cell, export_cols[i].field, export_cols[i].stat);
 		if (isfinite(v))
@@ -209,7 +213,7 @@ static const char *const export_counters[] = { "ops_per_s",
 	(sizeof(export_counters) / sizeof(export_counters[0]))
 
 struct export_series {
-	double real[1024], cpu[1024], iters[1024];
+	double real[1024], cpu[1024], iters[1024], threads[1024];
 	double counter[EXPORT_NCOUNTERS][1024];
 	size_t n;
 };
@@ -227,6 +231,16 @@ export_gbench_entry(const char *name, int family, size_t reps,
 	cJSON_AddStringToObject(b, "run_type", run_type);
 	cJSON_AddNumberToObject(b, "repetitions", (double)reps);
 	return b;
+}
+
+/* The threads the run had at its peak, measured; absent if not. */
+static void
+export_gbench_threads(cJSON *b, double peak)
+{
+
+	if (isfinite(peak))
+		cJSON_AddNumberToObject(b, "threads", peak);
+	return;
 }
 
 static void
@@ -257,6 +271,7 @@ export_gbench_series(const cJSON *cell, struct export_series *s)
 		s->iters[s->n] = d;
 		s->real[s->n] = results_num(run, "wall_s") * 1e9 / d;
 		s->cpu[s->n] = results_num(run, "cpu_s") * 1e9 / d;
+		s->threads[s->n] = results_num(run, "threads_peak");
 		for (k = 0; k < EXPORT_NCOUNTERS; k++)
 			s->counter[k][s->n] = results_num(run, export_counters[k]);
 		s->n++;
@@ -303,7 +318,7 @@ export_gbench_cell(cJSON *benchmarks, const cJSON *cell, int family)
 	for (i = 0; i < s->n; i++) {
 		b = export_gbench_entry(name, family, s->n, "iteration");
 		cJSON_AddNumberToObject(b, "repetition_index", (double)i);
-		cJSON_AddNumberToObject(b, "threads", 1);
+		export_gbench_threads(b, s->threads[i]);
 		export_gbench_times(b, s->iters[i], s->real[i], s->cpu[i]);
 		for (k = 0; k < EXPORT_NCOUNTERS; k++)
 			if (isfinite(s->counter[k][i]))
@@ -315,7 +330,7 @@ export_gbench_cell(cJSON *benchmarks, const cJSON *cell, int family)
 		snprintf(agg, sizeof(agg), "%s_%s", name, aggs[a]);
 		b = export_gbench_entry(agg, family, s->n, "aggregate");
 		cJSON_ReplaceItemInObject(b, "run_name", cJSON_CreateString(name));
-		cJSON_AddNumberToObject(b, "threads", 1);
+		export_gbench_threads(b, export_aggregate(s->threads, s->n, 1));
 		cJSON_AddStringToObject(b, "aggregate_name", aggs[a]);
 		cJSON_AddStringToObject(b, "aggregate_unit", a == 3 ?
 		    "percentage" : "time");
@@ -338,16 +353,23 @@ export_gbench(const cJSON *doc)
 	cJSON *out = cJSON_CreateObject(), *c, *benchmarks;
 	int family = 0;
 
+	/* What was measured of the machine, and nothing it was not. */
 	c = cJSON_AddObjectToObject(out, "context");
 	cJSON_AddStringToObject(c, "date", results_str(ctx, "date", ""));
 	cJSON_AddStringToObject(c, "host_name", results_str(ctx, "host", ""));
 	cJSON_AddStringToObject(c, "executable", "dispatchbench");
 	cJSON_AddNumberToObject(c, "num_cpus", results_num(ctx, "online_cpus"));
-	cJSON_AddNumberToObject(c, "mhz_per_cpu", 0);
-	cJSON_AddBoolToObject(c, "cpu_scaling_enabled", 0);
-	cJSON_AddArrayToObject(c, "caches");
-	cJSON_AddArrayToObject(c, "load_avg");
-	cJSON_AddStringToObject(c, "library_build_type", "release");
+	if (isfinite(results_num(ctx, "cpu_mhz")))
+		cJSON_AddNumberToObject(c, "mhz_per_cpu", results_num(ctx,
+		    "cpu_mhz"));
+	if (results_str(ctx, "cpu_governor", NULL) != NULL)
+		cJSON_AddBoolToObject(c, "cpu_scaling_enabled", strcmp(
+		    results_str(ctx, "cpu_governor", ""), "performance") != 0);
+	/* google-benchmark says release unless NDEBUG is off: Debug here. */
+	if (results_str(ctx, "build_type", NULL) != NULL)
+		cJSON_AddStringToObject(c, "library_build_type", strcmp(
+		    results_str(ctx, "build_type", ""), "Debug") == 0 ? "debug" :
+		    "release");
 	/* What google-benchmark has no field for. */
 	if (ctx != NULL)
 		cJSON_AddItemToObject(c, "dispatchbench",

@@ -20,6 +20,9 @@
 #ifndef DB_BUILD_FLAGS
 #define DB_BUILD_FLAGS "unknown"
 #endif
+#ifndef DB_BUILD_TYPE
+#define DB_BUILD_TYPE "unknown"
+#endif
 
 static void
 results_cpu_model(char *buf, size_t len)
@@ -57,6 +60,37 @@ results_sha256(const char *path, char *buf, size_t len)
 	if (fscanf(p, "%64s", buf) != 1)
 		snprintf(buf, len, "unknown");
 	pclose(p);
+	return;
+}
+
+/*
+ * What the kernel says of the CPU's clock, where it says anything: the
+ * frequency governor of CPU 0 (a VM often has none) and its MHz.
+ */
+static void
+results_cpufreq(cJSON *ctx)
+{
+	char line[256];
+	FILE *f;
+
+	if ((f = fopen("/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor",
+	    "r")) != NULL) {
+		if (fgets(line, sizeof(line), f) != NULL) {
+			line[strcspn(line, "\n")] = '\0';
+			cJSON_AddStringToObject(ctx, "cpu_governor", line);
+		}
+		fclose(f);
+	}
+	if ((f = fopen("/proc/cpuinfo", "r")) == NULL)
+		return;
+	while (fgets(line, sizeof(line), f) != NULL) {
+		if (strncmp(line, "cpu MHz", 7) == 0 && strchr(line, ':') != NULL) {
+			cJSON_AddNumberToObject(ctx, "cpu_mhz",
+			    strtod(strchr(line, ':') + 1, NULL));
+			break;
+		}
+	}
+	fclose(f);
 	return;
 }
 
@@ -101,7 +135,9 @@ results_context(int argc, char **argv)
 		    u.machine);
 		cJSON_AddStringToObject(ctx, "kernel", buf);
 	}
+	results_cpufreq(ctx);
 	cJSON_AddStringToObject(ctx, "compiler", "gcc " __VERSION__);
+	cJSON_AddStringToObject(ctx, "build_type", DB_BUILD_TYPE);
 	cJSON_AddStringToObject(ctx, "build_flags", DB_BUILD_FLAGS);
 	cJSON_AddStringToObject(ctx, "git_rev", DB_GIT_REV);
 	results_sha256("/proc/self/exe", buf, sizeof(buf));
@@ -242,6 +278,18 @@ results_stat(const cJSON *cell, const char *field, const char *stat)
 
 	return results_num(cJSON_GetObjectItem(cJSON_GetObjectItem(cell,
 	    "summary"), field), stat);
+}
+
+unsigned int
+results_runs_above_zero(const cJSON *cell, const char *field)
+{
+	const cJSON *run;
+	unsigned int n = 0;
+
+	cJSON_ArrayForEach(run, cJSON_GetObjectItem(cell, "runs"))
+		n += strcmp(results_str(run, "status", ""), "ok") == 0 &&
+		    results_num(run, field) > 0;
+	return n;
 }
 
 /* One sweep's fit: the cells of doc whose key without width is key. */

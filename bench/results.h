@@ -20,6 +20,9 @@ const char *results_str(const cJSON *o, const char *name, const char *missing);
 /* A cell's summary statistic (median, min, ...) of a field, NAN if none. */
 double results_stat(const cJSON *cell, const char *field, const char *stat);
 
+/* A cell's ok runs in which field is above 0 (e.g. a coroutine starved). */
+unsigned int results_runs_above_zero(const cJSON *cell, const char *field);
+
 /* What could skew a number: machine, cpuset, kernel, build, binary. */
 cJSON *results_context(int argc, char **argv);
 

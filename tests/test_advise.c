@@ -1,7 +1,7 @@
 /*
  * test_advise.c - the pool-size advice on synthetic rows: a clear knee,
  * capacity still growing, a target met, a target no width meets, and a
- * starving width never picked.
+ * width where one run starved a coroutine or failed never picked.
  */
 #include <math.h>
 #include <string.h>
@@ -12,13 +12,15 @@
 
 #define NROWS(r)	(sizeof(r) / sizeof((r)[0]))
 
+/* A width measured 6 times, `starving` of them with a starved coroutine. */
 static struct advise_row
-row(unsigned int workers, double capacity, double p99_us, double starved)
+row(unsigned int workers, double capacity, double p99_us,
+    unsigned int starving)
 {
 
 	return (struct advise_row){ .workers = workers, .cpu_us = workers * 0.1,
 	    .ops_per_s = 1e6 / workers, .capacity = capacity,
-	    .p99_us = p99_us, .starved = starved };
+	    .p99_us = p99_us, .runs = 6, .starving = starving };
 }
 
 static const struct advise_target no_target;
@@ -115,11 +117,28 @@ Test(advise, a_starving_width_is_never_picked_silently)
 
 	advise_choose(r, NROWS(r), &t, &p);
 	cr_assert_eq(r[p.row].workers, 4);
-	cr_assert_eq(p.starving, 1);
+	cr_assert_eq(p.set_aside, 1);
 	cr_assert_eq(r[p.support].workers, 1, "the starving row is skipped");
-	check_reason(r, NROWS(r), &t, &p, "made no progress");
+	check_reason(r, NROWS(r), &t, &p, "N=2 (a coroutine made no progress "
+	    "in 3 of 6 runs)");
 	advise_choose(r, NROWS(r), &no_target, &p);
 	cr_assert_eq(r[p.row].workers, 4);
+}
+
+/* One run in six is enough: a median of 0 starved would hide it. */
+Test(advise, one_failed_or_starving_run_sets_a_width_aside)
+{
+	struct advise_row r[] = { row(1, 500, NAN, 0), row(2, 5000, NAN, 1),
+	    row(4, 4800, NAN, 0), row(8, 4900, NAN, 0) };
+	struct advise_target t = { .rate = 1000 };
+	struct advise_pick p;
+
+	r[2].failed = 1;
+	advise_choose(r, NROWS(r), &t, &p);
+	cr_assert_eq(r[p.row].workers, 8);
+	cr_assert_eq(p.set_aside, 2);
+	check_reason(r, NROWS(r), &t, &p, "N=2 (a coroutine made no progress "
+	    "in 1 of 6 runs) N=4 (1 of 6 runs failed).");
 }
 
 /* Rows come from a results file: resume-only cost, the load's capacity. */
@@ -133,7 +152,9 @@ Test(advise, rows_join_both_profiles_by_width)
 	    "{\"dispatcher\": \"shared\", \"queue\": \"lfseg\", \"workers\": 8,"
 	    " \"coroutines\": 64, \"workload\": \"resume\", \"summary\": {"
 	    "\"ops_per_s\": {\"median\": 8e5}, \"cpu_us_per_dispatch\": {"
-	    "\"median\": 0.6, \"min\": 0.4, \"max\": 1.4}}},"
+	    "\"median\": 0.6, \"min\": 0.4, \"max\": 1.4}}, \"runs\": ["
+	    "{\"status\": \"ok\", \"starved\": 0}, {\"status\": \"ok\", "
+	    "\"starved\": 2}, {\"status\": \"hung\"}]},"
 	    "{\"dispatcher\": \"shared\", \"queue\": \"lfseg\", \"workers\": 2,"
 	    " \"coroutines\": 64, \"workload\": \"resume\", \"summary\": {"
 	    "\"ops_per_s\": {\"median\": 2e6}, \"cpu_us_per_dispatch\": {"
@@ -160,6 +181,9 @@ Test(advise, rows_join_both_profiles_by_width)
 	cr_assert_float_eq(r[1].ops_per_s, 8e5, 1e-9);
 	cr_assert_float_eq(r[1].p99_us, 10000, 1e-9);
 	cr_assert_float_eq(r[1].ceiling, 4000, 1e-9);
+	cr_assert_eq(r[1].runs, 3);
+	cr_assert_eq(r[1].starving, 1, "counted run by run");
+	cr_assert_eq(r[1].failed, 1);
 	cr_assert_neq(advise_rows(doc, "shared", "lfseg", 8, &load, r, &n, err,
 	    sizeof(err)), 0, "no cell has 8 coroutines");
 	cJSON_Delete(doc);
