@@ -225,18 +225,22 @@ static inline void
 coro_turn(struct coro *c, uint64_t k, unsigned int idx)
 {
 
-	if (__builtin_expect(((k + 1) & 1) != idx, 0))
+	if (__builtin_expect(((k ^ idx) & 1) == 0, 0))
 		coro_out_of_turn(c);
 	return;
 }
 
-/* Dispatch k + 1 of c, k its dispatches so far, through task[(k + 1) & 1]. */
+/*
+ * The next dispatch of c, from the resumption that came through task[idx]:
+ * through the other task, the one its number calls for when this one ran
+ * in turn (the first, from the spawner, is number 1: task[1]).
+ */
 static inline void
-coro_dispatch(struct dispatcher *d, struct coro *c, uint64_t k)
+coro_dispatch(struct dispatcher *d, struct coro *c, unsigned int idx)
 {
 
 	coro_bump(&c->issued);
-	disp_dispatch(d, &c->task[(k + 1) & 1]);
+	disp_dispatch(d, &c->task[idx ^ 1]);
 	return;
 }
 
@@ -262,7 +266,7 @@ coro_run(struct coro *c, unsigned int idx, bool full)
 	k = atomic_load_explicit(&c->issued, memory_order_relaxed);
 	if (full && (k & w->latency_mask) == 0)
 		coro_stamp(c);
-	coro_dispatch(w->d, c, k);
+	coro_dispatch(w->d, c, idx);
 	return;
 }
 
@@ -337,7 +341,7 @@ coro_request(struct coro *c, unsigned int idx)
 	k = atomic_load_explicit(&c->issued, memory_order_relaxed);
 	if (on_io && ((k + 1) / WORKLOAD_RESUMES_PER_TRIP & w->latency_mask) == 0)
 		coro_stamp(c);
-	coro_dispatch(on_io ? w->d : w->io, c, k);
+	coro_dispatch(on_io ? w->d : w->io, c, idx);
 	return;
 }
 

@@ -237,7 +237,7 @@ Test(workload, catches_a_double_and_a_loss_on_one_coroutine, .timeout = 60)
 	cr_assert(came_back, "one copy of the coroutine is left to come back");
 	cr_assert_eq(chk.lost, 0, "the totals cancel");
 	cr_assert_eq(chk.doubled, 0, "the totals cancel");
-	cr_assert_eq(chk.out_of_turn, 1);
+	cr_assert(chk.out_of_turn >= 1, "the copy that ran second is out of turn");
 	cr_assert_not(chk.figures_exact);
 	cr_assert_not(chk.ok);
 }
