@@ -21,6 +21,7 @@
 
 #include "dispatcher.h"
 #include "params.h"
+#include "progress.h"
 #include "runq.h"
 #include "scale.h"
 #include "threads.h"
@@ -68,12 +69,14 @@ config(unsigned int workers, const char *queue)
 	return cfg;
 }
 
+/* Until n tasks have run: one that never does fails the test, in 30 s. */
 static void
 wait_for(_Atomic uint64_t *counter, uint64_t n)
 {
 
-	while (atomic_load(counter) < n)
-		sched_yield();
+	cr_assert(progress_wait(counter, n), "%lu of %lu tasks ran, then none "
+	    "for %.0f s: a task was lost", (unsigned long)atomic_load(counter),
+	    (unsigned long)n, PROGRESS_STALL_S);
 	return;
 }
 

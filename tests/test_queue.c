@@ -16,6 +16,7 @@
 #include <criterion/parameterized.h>
 
 #include "params.h"
+#include "progress.h"
 #include "queue.h"
 #include "runq.h"
 #include "scale.h"
@@ -105,6 +106,7 @@ struct stress {
 	_Atomic uint8_t *seen;		/* one flag per item */
 	_Atomic int order_broken;
 	_Atomic int doubled;
+	_Atomic int given_up;		/* no item came out for a while */
 	uint64_t total;
 	unsigned int producers;
 	uint32_t per_producer;
@@ -123,8 +125,11 @@ stress_producer(void *arg)
 	uint32_t seq;
 
 	for (seq = 0; seq < t->s->per_producer; seq++) {
-		while (!queue_push(t->s->q, TAG(t->id, seq)))
+		while (!queue_push(t->s->q, TAG(t->id, seq))) {
+			if (atomic_load(&t->s->given_up))
+				return NULL;
 			sched_yield();		/* bounded and full: wait */
+		}
 	}
 	return NULL;
 }
@@ -142,7 +147,8 @@ stress_consumer(void *arg)
 
 	for (p = 0; p < s->producers; p++)
 		last[p] = -1;
-	while (atomic_load(&s->consumed) < s->total) {
+	while (atomic_load(&s->consumed) < s->total &&
+	    !atomic_load(&s->given_up)) {
 		if (!queue_pop(s->q, &v)) {
 			nanosleep(&nap, NULL);
 			continue;
@@ -177,7 +183,7 @@ ParameterizedTest(size_t *i, queue, stress_mpmc, .timeout = 7200)
 	struct stress s = { .producers = (unsigned int)scale(
 	    "DB_STRESS_PRODUCERS", STRESS_PRODUCERS) };
 	unsigned int k;
-	uint64_t n, lost = 0;
+	uint64_t n, lost = 0, first = 0;
 
 	if (ops->flags & Q_PUSH_IN_TURN && s.producers > STRESS_PRODUCERS)
 		s.producers = STRESS_PRODUCERS;
@@ -196,6 +202,8 @@ ParameterizedTest(size_t *i, queue, stress_mpmc, .timeout = 7200)
 		pthread_create(&t[k].tid, NULL, k < s.producers ?
 		    stress_producer : stress_consumer, &t[k]);
 	}
+	if (!progress_wait(&s.consumed, s.total))
+		atomic_store(&s.given_up, 1);
 	for (k = 0; k < threads; k++)
 		pthread_join(t[k].tid, NULL);
 	free(t);
@@ -204,9 +212,12 @@ ParameterizedTest(size_t *i, queue, stress_mpmc, .timeout = 7200)
 	cr_assert_not(atomic_load(&s.doubled), "%s: an item came out twice",
 	    ops->name);
 	for (n = 0; n < s.total; n++)
-		lost += s.seen[n] == 0;
-	cr_assert_eq(lost, 0, "%s: %lu items lost", ops->name,
-	    (unsigned long)lost);
+		if (s.seen[n] == 0 && lost++ == 0)
+			first = n;
+	cr_assert_eq(lost, 0, "%s: %lu items never came out, the first item "
+	    "%lu of producer %lu", ops->name, (unsigned long)lost,
+	    (unsigned long)(first % s.per_producer),
+	    (unsigned long)(first / s.per_producer));
 	cr_assert_not(atomic_load(&s.order_broken), "%s: a producer's order "
 	    "was not kept", ops->name);
 	cr_assert(queue_empty(s.q));
@@ -224,6 +235,7 @@ struct runq_stress {
 	_Atomic uint8_t *seen;
 	_Atomic uint64_t taken;
 	_Atomic int doubled;
+	_Atomic int given_up;		/* no task was taken for a while */
 	uint64_t total;
 };
 
@@ -250,7 +262,8 @@ runq_thief_main(void *arg)
 	struct runq_stress *s = th->s;
 	struct disp_task *t;
 
-	while (atomic_load(&s->taken) < s->total) {
+	while (atomic_load(&s->taken) < s->total &&
+	    !atomic_load(&s->given_up)) {
 		if ((t = runq_steal(&s->owner, &th->rq)) == NULL) {
 			sched_yield();
 			continue;
@@ -293,6 +306,8 @@ Test(queue, stress_runq, .timeout = 7200)
 	}
 	while ((t = runq_pop(&s->owner)) != NULL)
 		runq_take(s, t);
+	if (!progress_wait(&s->taken, s->total))
+		atomic_store(&s->given_up, 1);
 	for (k = 0; k < nt; k++)
 		pthread_join(th[k].tid, NULL);
 	cr_assert_not(atomic_load(&s->doubled), "a task was taken twice");
