@@ -18,8 +18,8 @@ total=0
 i=1
 while [ "$i" -le "$campaigns" ]; do
 	"$bin" ab --a "$bin" --b "$bin" $cells --out "$out/aa$i" > "$out/aa$i.txt"
-	n=$(grep -cE " (equivalent|inconclusive|regressed|improved)" "$out/aa$i.txt")
-	bad=$(grep -cE " (regressed|improved)" "$out/aa$i.txt")
+	n=$(grep -cE " (equivalent|inconclusive|regressed|improved|broken)" "$out/aa$i.txt")
+	bad=$(grep -cE " (regressed|improved|broken)" "$out/aa$i.txt")
 	total=$((total + n))
 	alarms=$((alarms + bad))
 	echo "A/A campaign $i: $bad false alarms in $n cells"
