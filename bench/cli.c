@@ -1,25 +1,17 @@
 /*
- * cli.c - option parsing and range checks for `run` and `cell`.
+ * cli.c - a sweep's command line through the parameter table (see cli.h).
  */
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
+#include "table.h"
 
-#define CLI_MAX_WORKERS		4096
-#define CLI_MAX_COROUTINES	1000000
-/*
- * Latency sampling by default: one dispatch in 256 when resumptions are
- * cheap (README: what it costs); every dispatch when a profile blocks, as
- * a clock read is then nothing beside the block, and one in 256 would
- * leave a window of slow resumptions with few samples or none.
- */
-#define CLI_LATENCY_EVERY	256
-#define CLI_LATENCY_AUTO	(~0u)
+/* A P_AUTO count left to the workload kind. */
+#define CLI_AUTO	(~0u)
 
 static int
 cli_error(char *err, size_t errlen, const char *fmt, ...)
@@ -32,443 +24,493 @@ cli_error(char *err, size_t errlen, const char *fmt, ...)
 	return -1;
 }
 
-void
-cli_defaults(struct cli_opts *o)
+static size_t
+cli_index(const struct param *p)
 {
-	static const unsigned int sweep[] = { 1, 2, 4, 8, 16, 32, 64 };
-	size_t i;
 
-	memset(o, 0, sizeof(*o));
-	for (i = 0; i < disp_count(); i++)
-		o->disps[o->ndisps++] = disp_at(i);
-	o->queues[o->nqueues++] = &queue_lfseg;
-	for (i = 0; i < sizeof(sweep) / sizeof(sweep[0]); i++)
-		o->workers[o->nworkers++] = sweep[i];
-	o->workers[o->nworkers++] = CELL_UNBOUNDED;	/* rendezvous only */
-	o->coroutines[o->ncoroutines++] = 64;
-	o->nprofiles = 1;			/* zeroed: resume-only */
-	o->nlifos = 1;				/* zeroed: on */
-	o->nsearchers = 1;			/* zeroed: half */
-	o->latency_every = CLI_LATENCY_AUTO;
-	o->pin = "compact";
-	o->win.warmup_s = 0.3;
-	o->win.time_s = 0.8;
-	o->reps = 6;
-	o->out = "results/sweep.json";
-	o->spins = DISP_SPINS_DEFAULT;
-	o->wake = DISP_WAKE_EVERY;
-	o->keepalive_s = 60;
-	o->capacity = 4096;
+	return (size_t)(p - params);
+}
+
+/* Where p's value lives in s: its cell, or the sweep itself. */
+static void *
+cli_where(const struct param *p, struct sweep *s)
+{
+
+	return (char *)(p->flags & P_SWEEP ? (void *)s : (void *)&s->cell) +
+	    p->off;
+}
+
+static void
+cli_store(const struct param *p, void *at, const union param_value *v)
+{
+
+	switch (p->kind) {
+	case PARAM_DESIGN:
+	case PARAM_QUEUE:
+	case PARAM_TEXT:
+	case PARAM_PATH:
+		memcpy(at, &v->p, sizeof(v->p));
+		break;
+	case PARAM_SECONDS:
+	case PARAM_NUMBER:
+	case PARAM_DURATION:
+		memcpy(at, &v->d, sizeof(v->d));
+		break;
+	case PARAM_PROFILE:
+		memcpy(at, &v->profile, sizeof(v->profile));
+		break;
+	case PARAM_INT:
+	case PARAM_CHOICE:
+	case PARAM_FORMAT:
+	case PARAM_SWITCH:
+		memcpy(at, &v->i, sizeof(v->i));
+		break;
+	default:
+		memcpy(at, &v->u, sizeof(v->u));
+		break;
+	}
 	return;
 }
 
+static void
+cli_load(const struct param *p, const void *at, union param_value *v)
+{
+
+	memset(v, 0, sizeof(*v));
+	switch (p->kind) {
+	case PARAM_DESIGN:
+	case PARAM_QUEUE:
+	case PARAM_TEXT:
+	case PARAM_PATH:
+		memcpy(&v->p, at, sizeof(v->p));
+		break;
+	case PARAM_SECONDS:
+	case PARAM_NUMBER:
+	case PARAM_DURATION:
+		memcpy(&v->d, at, sizeof(v->d));
+		break;
+	case PARAM_PROFILE:
+		memcpy(&v->profile, at, sizeof(v->profile));
+		break;
+	case PARAM_INT:
+	case PARAM_CHOICE:
+	case PARAM_FORMAT:
+	case PARAM_SWITCH:
+		memcpy(&v->i, at, sizeof(v->i));
+		break;
+	default:
+		memcpy(&v->u, at, sizeof(v->u));
+		break;
+	}
+	return;
+}
+
+/* Kinds whose values are real numbers, negative ones included. */
+static bool
+cli_real(const struct param *p)
+{
+
+	return p->kind == PARAM_SECONDS || p->kind == PARAM_NUMBER ||
+	    p->kind == PARAM_DURATION;
+}
+
 static int
-cli_uint(const char *opt, const char *s, unsigned long lo, unsigned long hi,
-    unsigned long *v, char *err, size_t errlen)
+cli_number(const struct param *p, const char *text, bool check, double *x,
+    char *err, size_t errlen)
 {
 	char *end;
 
 	errno = 0;
-	*v = strtoul(s, &end, 10);
-	if (end == s || *end != '\0' || errno != 0 || *s == '-')
-		return cli_error(err, errlen, "%s: '%s' is not a number", opt, s);
-	if (*v < lo || *v > hi)
-		return cli_error(err, errlen, "%s: %s is out of range %lu..%lu",
-		    opt, s, lo, hi);
-	return 0;
-}
-
-static int
-cli_seconds(const char *opt, const char *s, double lo, double hi, double *v,
-    char *err, size_t errlen)
-{
-	char *end;
-
-	*v = strtod(s, &end);
-	if (end == s || *end != '\0' || !isfinite(*v))
-		return cli_error(err, errlen, "%s: '%s' is not a number of "
-		    "seconds", opt, s);
-	if (*v < lo || *v > hi)
+	*x = strtod(text, &end);
+	if (p->kind == PARAM_DURATION && end != text && *end != '\0' &&
+	    end[1] == '\0' && strchr("smh", *end) != NULL)
+		*x *= *end == 'h' ? 3600 : *end == 'm' ? 60 : 1, end++;
+	if ((p->flags & P_POSITIVE) && !(end != text && *end == '\0' &&
+	    *x > 0 && isfinite(*x)))
+		return cli_error(err, errlen, "%s: '%s' is not a positive number",
+		    p->flag, text);
+	if (end == text || *end != '\0' || errno != 0 || !isfinite(*x) ||
+	    (!cli_real(p) && (*text == '-' ? check : false)) ||
+	    (!cli_real(p) && *x != floor(*x)))
+		return cli_error(err, errlen, "%s: '%s' is not a %s", p->flag,
+		    text, p->kind == PARAM_SECONDS ? "number of seconds" :
+		    p->kind == PARAM_DURATION ? "duration (90s, 2m, 1h)" :
+		    "number");
+	if (check && (*x < p->lo || *x > p->hi))
 		return cli_error(err, errlen, "%s: %s is out of range %g..%g",
-		    opt, s, lo, hi);
+		    p->flag, text, p->lo, p->hi);
+	if (check && (p->flags & P_POW2) && *x != 0 &&
+	    ((unsigned long)*x & ((unsigned long)*x - 1)) != 0)
+		return cli_error(err, errlen, "%s: %s is not 0 or a power of two",
+		    p->flag, text);
 	return 0;
 }
 
-/* One element of a number list: N, or A..B for the powers of two between. */
-static int
-cli_range(const char *opt, char *item, unsigned long hi, unsigned int *out,
-    size_t *n, char *err, size_t errlen)
+/* "on or off", "every or lazy". */
+static const char *
+cli_choices(const struct param *p, char *buf, size_t len)
 {
-	char *dots = strstr(item, "..");
-	unsigned long a, b, v;
+	size_t i, used = 0;
 
-	if (dots == NULL) {
-		if (cli_uint(opt, item, 1, hi, &a, err, errlen) != 0)
-			return -1;
-		b = a;
-	} else {
-		*dots = '\0';
-		if (cli_uint(opt, item, 1, hi, &a, err, errlen) != 0 ||
-		    cli_uint(opt, dots + 2, 1, hi, &b, err, errlen) != 0)
-			return -1;
-		if (b < a)
-			return cli_error(err, errlen, "%s: %lu..%lu is empty",
-			    opt, a, b);
-	}
-	for (v = a; v <= b; v *= 2) {
-		if (*n == CLI_MAX_LIST)
-			return cli_error(err, errlen, "%s: more than %d values",
-			    opt, CLI_MAX_LIST);
-		out[(*n)++] = (unsigned int)v;
-	}
-	return 0;
-}
-
-/* Splits a comma list; empty items are malformed. Calls fn on each. */
-static int
-cli_list(const char *opt, const char *s, char *err, size_t errlen,
-    int (*fn)(struct cli_opts *, const char *, char *, char *, size_t),
-    struct cli_opts *o)
-{
-	char buf[512], *item, *save = NULL;
-	size_t len = strlen(s);
-
-	if (len == 0 || len >= sizeof(buf) || s[0] == ',' || s[len - 1] == ',' ||
-	    strstr(s, ",,") != NULL)
-		return cli_error(err, errlen, "%s: '%s' is not a comma-separated "
-		    "list", opt, s);
-	memcpy(buf, s, len + 1);
-	for (item = strtok_r(buf, ",", &save); item != NULL;
-	    item = strtok_r(NULL, ",", &save)) {
-		if (fn(o, opt, item, err, errlen) != 0)
-			return -1;
-	}
-	return 0;
-}
-
-static int
-cli_disp_item(struct cli_opts *o, const char *opt, char *item, char *err,
-    size_t errlen)
-{
-	const struct disp_ops *d = disp_find(item);
-
-	if (d == NULL)
-		return cli_error(err, errlen, "%s: unknown dispatcher '%s' "
-		    "(see `dispatchbench list`)", opt, item);
-	if (o->ndisps == CLI_MAX_LIST)
-		return cli_error(err, errlen, "%s: too many values", opt);
-	o->disps[o->ndisps++] = d;
-	return 0;
-}
-
-static int
-cli_queue_item(struct cli_opts *o, const char *opt, char *item, char *err,
-    size_t errlen)
-{
-	const struct queue_ops *q = queue_find(item);
-
-	if (q == NULL)
-		return cli_error(err, errlen, "%s: unknown queue '%s' "
-		    "(see `dispatchbench list`)", opt, item);
-	if (q->flags & Q_ONE_CONSUMER)
-		return cli_error(err, errlen, "%s: queue '%s' has one consumer; "
-		    "shared and limited poll theirs from every worker", opt,
-		    item);
-	if (o->nqueues == CLI_MAX_LIST)
-		return cli_error(err, errlen, "%s: too many values", opt);
-	o->queues[o->nqueues++] = q;
-	return 0;
-}
-
-static int
-cli_workers_item(struct cli_opts *o, const char *opt, char *item, char *err,
-    size_t errlen)
-{
-
-	if (strcmp(item, "inf") == 0) {
-		if (o->nworkers == CLI_MAX_LIST)
-			return cli_error(err, errlen, "%s: too many values", opt);
-		o->workers[o->nworkers++] = CELL_UNBOUNDED;
-		return 0;
-	}
-	return cli_range(opt, item, CLI_MAX_WORKERS, o->workers, &o->nworkers,
-	    err, errlen);
-}
-
-static int
-cli_coroutines_item(struct cli_opts *o, const char *opt, char *item,
-    char *err, size_t errlen)
-{
-
-	return cli_range(opt, item, CLI_MAX_COROUTINES, o->coroutines,
-	    &o->ncoroutines, err, errlen);
-}
-
-unsigned int
-cli_latency_default(const struct workload_profile *p)
-{
-
-	if (p->kind == WORKLOAD_RESUME)
-		return CLI_LATENCY_EVERY;
-	/* A round trip costs hundreds of ns on most designs: enough samples. */
-	return p->kind == WORKLOAD_REQUEST ? CLI_LATENCY_EVERY / 16 : 1;
-}
-
-static int
-cli_workload_item(struct cli_opts *o, const char *opt, char *item,
-    char *err, size_t errlen)
-{
-
-	if (o->nprofiles == CLI_MAX_LIST)
-		return cli_error(err, errlen, "%s: too many values", opt);
-	return workload_profile_parse(&o->profiles[o->nprofiles++], item, err,
-	    errlen);
-}
-
-/* A list of one or both of two names, each once. */
-static int
-cli_pair_item(const char *opt, const char *item, const char *const names[2],
-    int *vals, size_t *n, char *err, size_t errlen)
-{
-	int v;
-	size_t i;
-
-	if (strcmp(item, names[0]) == 0)
-		v = 0;
-	else if (strcmp(item, names[1]) == 0)
-		v = 1;
-	else
-		return cli_error(err, errlen, "%s: '%s' is not %s or %s", opt,
-		    item, names[0], names[1]);
-	for (i = 0; i < *n; i++) {
-		if (vals[i] == v)
-			return cli_error(err, errlen, "%s: '%s' twice", opt,
-			    item);
-	}
-	vals[(*n)++] = v;
-	return 0;
-}
-
-static int
-cli_lifo_item(struct cli_opts *o, const char *opt, char *item, char *err,
-    size_t errlen)
-{
-
-	return cli_pair_item(opt, item, disp_lifo_names, o->lifos, &o->nlifos,
-	    err, errlen);
-}
-
-static int
-cli_search_item(struct cli_opts *o, const char *opt, char *item, char *err,
-    size_t errlen)
-{
-
-	return cli_pair_item(opt, item, disp_search_names, o->searchers,
-	    &o->nsearchers, err, errlen);
-}
-
-/* Options that take a list replace the default list. */
-static int
-cli_option(struct cli_opts *o, const char *opt, const char *v, char *err,
-    size_t errlen)
-{
-	unsigned long u;
-
-	if (strcmp(opt, "--dispatcher") == 0) {
-		o->ndisps = 0;
-		return cli_list(opt, v, err, errlen, cli_disp_item, o);
-	}
-	if (strcmp(opt, "--queue") == 0) {
-		o->nqueues = 0;
-		return cli_list(opt, v, err, errlen, cli_queue_item, o);
-	}
-	if (strcmp(opt, "--workers") == 0) {
-		o->nworkers = 0;
-		return cli_list(opt, v, err, errlen, cli_workers_item, o);
-	}
-	if (strcmp(opt, "--coroutines") == 0) {
-		o->ncoroutines = 0;
-		return cli_list(opt, v, err, errlen, cli_coroutines_item, o);
-	}
-	if (strcmp(opt, "--lifo") == 0) {
-		o->nlifos = 0;
-		return cli_list(opt, v, err, errlen, cli_lifo_item, o);
-	}
-	if (strcmp(opt, "--searchers") == 0) {
-		o->nsearchers = 0;
-		return cli_list(opt, v, err, errlen, cli_search_item, o);
-	}
-	if (strcmp(opt, "--workload") == 0) {
-		o->nprofiles = 0;
-		return cli_list(opt, v, err, errlen, cli_workload_item, o);
-	}
-	if (strcmp(opt, "--latency-every") == 0) {
-		if (cli_uint(opt, v, 0, 1u << 20, &u, err, errlen) != 0)
-			return -1;
-		if ((u & (u - 1)) != 0)
-			return cli_error(err, errlen, "%s: %s is not 0 or a power "
-			    "of two", opt, v);
-		o->latency_every = (unsigned int)u;
-		return 0;
-	}
-	if (strcmp(opt, "--pin") == 0) {
-		if (*v == '\0')
-			return cli_error(err, errlen, "--pin: empty");
-		o->pin = v;
-		return 0;
-	}
-	if (strcmp(opt, "--warmup") == 0)
-		return cli_seconds(opt, v, 0, 3600, &o->win.warmup_s, err, errlen);
-	if (strcmp(opt, "--time") == 0)
-		return cli_seconds(opt, v, 0.01, 3600, &o->win.time_s, err, errlen);
-	if (strcmp(opt, "--keepalive") == 0)
-		return cli_seconds(opt, v, 0.001, 3600, &o->keepalive_s, err,
-		    errlen);
-	if (strcmp(opt, "--deadline") == 0)
-		return cli_seconds(opt, v, 1, 86400, &o->deadline_s, err, errlen);
-	if (strcmp(opt, "--stall") == 0)
-		return cli_seconds(opt, v, 0.2, 86400, &o->stall_s, err, errlen);
-	if (strcmp(opt, "--out") == 0) {
-		if (*v == '\0')
-			return cli_error(err, errlen, "--out: empty file name");
-		o->out = v;
-		return 0;
-	}
-	if (strcmp(opt, "--format") == 0) {
-		if (export_format_parse(v, &o->format) != 0)
-			return cli_error(err, errlen, "--format: '%s' is not "
-			    "table, csv, markdown, json or gbench", v);
-		return 0;
-	}
-	if (strcmp(opt, "--wake") == 0) {
-		if (strcmp(v, "every") == 0)
-			o->wake = DISP_WAKE_EVERY;
-		else if (strcmp(v, "lazy") == 0)
-			o->wake = DISP_WAKE_LAZY;
-		else
-			return cli_error(err, errlen, "--wake: '%s' is not "
-			    "every or lazy", v);
-		return 0;
-	}
-	if (strcmp(opt, "--reps") == 0) {
-		if (cli_uint(opt, v, 1, 1000, &u, err, errlen) != 0)
-			return -1;
-		o->reps = (unsigned int)u;
-		return 0;
-	}
-	if (strcmp(opt, "--spins") == 0) {
-		if (cli_uint(opt, v, 0, 10000000, &u, err, errlen) != 0)
-			return -1;
-		o->spins = (int)u;
-		return 0;
-	}
-	if (strcmp(opt, "--pool") == 0) {
-		if (cli_uint(opt, v, 1, CLI_MAX_WORKERS, &u, err, errlen) != 0)
-			return -1;
-		o->pool = (unsigned int)u;
-		return 0;
-	}
-	if (strcmp(opt, "--payload-ns") == 0) {
-		if (cli_uint(opt, v, 0, 10000000, &u, err, errlen) != 0)
-			return -1;
-		o->payload_ns = (unsigned int)u;
-		return 0;
-	}
-	if (strcmp(opt, "--capacity") == 0) {
-		if (cli_uint(opt, v, 1, 1u << 24, &u, err, errlen) != 0)
-			return -1;
-		o->capacity = (unsigned int)u;
-		return 0;
-	}
-	return cli_error(err, errlen, "unknown option '%s'", opt);
+	buf[0] = '\0';
+	for (i = 0; p->names[i] != NULL && used < len; i++)
+		used += (size_t)snprintf(buf + used, len - used, "%s%s",
+		    i == 0 ? "" : p->names[i + 1] == NULL ? " or " : ", ",
+		    p->names[i]);
+	return buf;
 }
 
 int
-cli_parse(struct cli_opts *o, int argc, char **argv, char *err, size_t errlen)
+cli_value(const struct param *p, const char *text, union param_value *v,
+    bool check, char *err, size_t errlen)
 {
+	char why[128];
+	double x;
+	int k;
+
+	memset(v, 0, sizeof(*v));
+	switch (p->kind) {
+	case PARAM_DESIGN:
+		if ((v->p = disp_find(text)) == NULL)
+			return cli_error(err, errlen, "%s: unknown dispatcher '%s' "
+			    "(see `dispatchbench list`)", p->flag, text);
+		return 0;
+	case PARAM_QUEUE:
+		v->p = strcmp(text, "first") == 0 ? queue_at(0) :
+		    queue_find(text);
+		if (v->p == NULL)
+			return cli_error(err, errlen, "%s: unknown queue '%s' "
+			    "(see `dispatchbench list`)", p->flag, text);
+		if (((const struct queue_ops *)v->p)->flags & Q_ONE_CONSUMER)
+			return cli_error(err, errlen, "%s: queue '%s' has one "
+			    "consumer; shared and limited poll theirs from every "
+			    "worker", p->flag, text);
+		return 0;
+	case PARAM_WIDTH:
+		if (strcmp(text, "inf") == 0)
+			return v->u = 0, 0;
+		break;
+	case PARAM_CHOICE:
+		for (k = 0; p->names[k] != NULL; k++)
+			if (strcmp(text, p->names[k]) == 0)
+				return v->i = k, 0;
+		return cli_error(err, errlen, "%s: '%s' is not %s", p->flag, text,
+		    cli_choices(p, why, sizeof(why)));
+	case PARAM_TEXT:
+	case PARAM_PATH:
+		if (*text == '\0')
+			return cli_error(err, errlen, "%s: empty%s", p->flag,
+			    p->kind == PARAM_PATH ? " file name" : "");
+		v->p = text;
+		return 0;
+	case PARAM_PROFILE:
+		return workload_profile_parse(&v->profile, text, err, errlen);
+	case PARAM_FORMAT:
+		if ((v->i = table_format_parse(text)) < 0)
+			return cli_error(err, errlen, "%s: '%s' is not %s", p->flag,
+			    text, table_format_list);
+		return 0;
+	case PARAM_SWITCH:
+		return v->i = 1, 0;
+	default:
+		break;
+	}
+	if ((p->flags & P_AUTO) && strcmp(text, "auto") == 0)
+		return v->u = CLI_AUTO, 0;
+	if (cli_number(p, text, check, &x, err, errlen) != 0)
+		return -1;
+	if (cli_real(p))
+		v->d = x;
+	else if (p->kind == PARAM_INT)
+		v->i = (int)x;
+	else
+		v->u = (unsigned int)x;
+	return 0;
+}
+
+/* One item of a list: a value, a range A..B of powers of two, or all. */
+static int
+cli_item(struct sweep *s, const struct param *p, char *item, bool check,
+    char *err, size_t errlen)
+{
+	size_t k = cli_index(p), i, *n = &s->lists[k].n;
+	union param_value a, b, *v = s->lists[k].v;
+	char *dots = strstr(item, "..");
+
+	if (p->kind == PARAM_DESIGN && strcmp(item, "all") == 0) {
+		for (i = 0; i < disp_count(); i++)
+			s->lists[k].v[(*n)++].p = disp_at(i);
+		return 0;
+	}
+	if (dots != NULL && (p->kind == PARAM_COUNT || p->kind == PARAM_WIDTH)) {
+		*dots = '\0';
+		if (cli_value(p, item, &a, check, err, errlen) != 0 ||
+		    cli_value(p, dots + 2, &b, check, err, errlen) != 0)
+			return -1;
+		if (b.u < a.u || a.u == 0)
+			return cli_error(err, errlen, "%s: %s..%s is empty",
+			    p->flag, item, dots + 2);
+		for (; a.u <= b.u && *n < SWEEP_MAX_LIST; a.u *= 2)
+			v[(*n)++] = a;
+		return a.u <= b.u ? cli_error(err, errlen, "%s: more than %d "
+		    "values", p->flag, SWEEP_MAX_LIST) : 0;
+	}
+	if (*n == SWEEP_MAX_LIST)
+		return cli_error(err, errlen, "%s: more than %d values", p->flag,
+		    SWEEP_MAX_LIST);
+	if (cli_value(p, item, &v[*n], check, err, errlen) != 0)
+		return -1;
+	for (i = 0; p->kind == PARAM_CHOICE && i < *n; i++)
+		if (v[i].i == v[*n].i)
+			return cli_error(err, errlen, "%s: '%s' twice", p->flag,
+			    item);
+	(*n)++;
+	return 0;
+}
+
+/* A list replaces the one before it; empty items are malformed. */
+static int
+cli_set(struct sweep *s, const struct param *p, const char *text, bool check,
+    char *err, size_t errlen)
+{
+	union param_value v;
+	char buf[512], *item, *save = NULL;
+	size_t len = strlen(text);
+
+	if (!(p->flags & P_LIST)) {
+		if (cli_value(p, text, &v, check, err, errlen) != 0)
+			return -1;
+		cli_store(p, cli_where(p, s), &v);
+		return 0;
+	}
+	if (len == 0 || len >= sizeof(buf) || text[0] == ',' ||
+	    text[len - 1] == ',' || strstr(text, ",,") != NULL)
+		return cli_error(err, errlen, "%s: '%s' is not a comma-separated "
+		    "list", p->flag, text);
+	memcpy(buf, text, len + 1);
+	s->lists[cli_index(p)].n = 0;
+	for (item = strtok_r(buf, ",", &save); item != NULL;
+	    item = strtok_r(NULL, ",", &save))
+		if (cli_item(s, p, item, check, err, errlen) != 0)
+			return -1;
+	return 0;
+}
+
+void
+cli_defaults(struct sweep *s)
+{
+	char err[256];
+	size_t i;
+
+	memset(s, 0, sizeof(*s));
+	for (i = 0; i < nparams; i++)
+		if (params[i].dflt != NULL)
+			(void)cli_set(s, &params[i], params[i].dflt, false, err,
+			    sizeof(err));
+	return;
+}
+
+int
+cli_parse(struct sweep *s, int argc, char **argv, char *err, size_t errlen)
+{
+	const struct param *p;
 	int i;
 
 	for (i = 0; i < argc; i++) {
-		if (strcmp(argv[i], "--quiet") == 0) {
-			o->quiet = 1;
-			continue;
-		}
 		if (strncmp(argv[i], "--", 2) != 0)
 			return cli_error(err, errlen, "unexpected argument '%s'",
 			    argv[i]);
-		if (i + 1 == argc)
-			return cli_error(err, errlen, "%s needs a value",
+		if ((p = params_find(argv[i])) == NULL)
+			return cli_error(err, errlen, "unknown option '%s'",
 			    argv[i]);
-		if (cli_option(o, argv[i], argv[i + 1], err, errlen) != 0)
+		if (p->kind == PARAM_SWITCH) {
+			cli_set(s, p, "", true, err, errlen);
+			continue;
+		}
+		if (i + 1 == argc)
+			return cli_error(err, errlen, "%s needs a value", argv[i]);
+		if (cli_set(s, p, argv[++i], true, err, errlen) != 0)
 			return -1;
-		i++;
 	}
 	return 0;
 }
 
-/* `inline` has no width: one cell, recorded with 1 worker. */
-static size_t
-cli_widths(const struct cli_opts *o, const struct disp_ops *d,
-    unsigned int *w)
+void
+cli_option_defaults(const struct param *opts, size_t nopts, void *base)
 {
-	size_t i, n = 0;
+	union param_value v;
+	char err[256];
+	size_t i;
 
-	if (d == &disp_inline) {
-		w[0] = 1;
+	for (i = 0; i < nopts; i++)
+		if (opts[i].dflt != NULL && cli_value(&opts[i], opts[i].dflt, &v,
+		    false, err, sizeof(err)) == 0)
+			cli_store(&opts[i], (char *)base + opts[i].off, &v);
+	return;
+}
+
+int
+cli_options(const struct param *opts, size_t nopts, void *base, int argc,
+    char **argv, struct cli_words *out, char *err, size_t errlen)
+{
+	union param_value v;
+	const struct param *p;
+	size_t k;
+	int i;
+
+	for (i = 0; i < argc; i++) {
+		for (p = NULL, k = 0; k < nopts && p == NULL; k++)
+			p = strcmp(opts[k].flag, argv[i]) == 0 ? &opts[k] : NULL;
+		if (p == NULL && argv[i][0] == '-' && out->rest != NULL) {
+			/* A sweep's option goes with its value. */
+			if ((p = params_find(argv[i])) == NULL)
+				return cli_error(err, errlen,
+				    "unknown option '%s'", argv[i]);
+			out->rest[out->nrest++] = argv[i];
+			if (p->kind != PARAM_SWITCH && i + 1 < argc)
+				out->rest[out->nrest++] = argv[++i];
+			continue;
+		}
+		if (p == NULL && argv[i][0] != '-' && out->nwords < out->maxwords) {
+			out->words[out->nwords++] = argv[i];
+			continue;
+		}
+		if (p == NULL)
+			return cli_error(err, errlen, "unexpected argument '%s'",
+			    argv[i]);
+		if (p->kind != PARAM_SWITCH && i + 1 == argc)
+			return cli_error(err, errlen, "%s needs a value", argv[i]);
+		if (cli_value(p, p->kind == PARAM_SWITCH ? "" : argv[++i], &v, true,
+		    err, errlen) != 0)
+			return -1;
+		cli_store(p, (char *)base + p->off, &v);
+	}
+	return 0;
+}
+
+const union param_value *
+cli_list(const struct sweep *s, const char *flag, size_t *n)
+{
+	const struct param *p = params_find(flag);
+
+	if (p == NULL || !(p->flags & P_LIST))
+		return NULL;
+	*n = s->lists[cli_index(p)].n;
+	return s->lists[cli_index(p)].v;
+}
+
+/*
+ * The values list parameter p takes for design d: its list, the first of
+ * it alone where p does not apply to d (its value is then never read), and
+ * for the width: inf only for a design that grows, 1 for one that has none.
+ */
+static size_t
+cli_values_for(const struct sweep *s, const struct param *p,
+    const struct disp_ops *d, union param_value *out)
+{
+	size_t i, n = 0, k = cli_index(p);
+
+	if (p->kind == PARAM_DESIGN) {
+		out[0].p = d;
 		return 1;
 	}
-	for (i = 0; i < o->nworkers; i++) {
-		if (o->workers[i] == CELL_UNBOUNDED && !(d->flags & DISP_GROWS))
+	if (!params_apply(p, d->flags)) {
+		memset(&out[0], 0, sizeof(out[0]));
+		return 1;
+	}
+	if (p->kind == PARAM_WIDTH && (d->flags & DISP_NO_WIDTH)) {
+		out[0].u = 1;
+		return 1;
+	}
+	for (i = 0; i < s->lists[k].n; i++) {
+		if (p->kind == PARAM_WIDTH && s->lists[k].v[i].u == CELL_UNBOUNDED &&
+		    !(d->flags & DISP_GROWS))
 			continue;
-		w[n++] = o->workers[i];
+		out[n++] = s->lists[k].v[i];
 	}
 	return n;
 }
 
-struct cell *
-cli_cells(const struct cli_opts *o, size_t *ncells, char *err, size_t errlen)
+/* A cell's values that depend on others: the sampling its kind wants. */
+static void
+cli_settle(struct cell *c)
 {
-	size_t max = o->ndisps * o->nqueues * o->nworkers * o->ncoroutines *
-	    o->nprofiles * o->nlifos * o->nsearchers;
-	size_t di, qi, li, si, wi, ci, pi, n = 0, nq, nl, ns, nw;
-	unsigned int widths[CLI_MAX_LIST];
-	struct cell *cells = calloc(max ? max : 1, sizeof(*cells)), *c;
 
-	for (di = 0; di < o->ndisps; di++) {
-		nq = (o->disps[di]->flags & DISP_USES_QUEUE) ? o->nqueues : 1;
-		nl = (o->disps[di]->flags & DISP_STEALS) ? o->nlifos : 1;
-		ns = (o->disps[di]->flags & DISP_STEALS) ? o->nsearchers : 1;
-		nw = cli_widths(o, o->disps[di], widths);
-		/* Widths innermost: a worker sweep is one line of a plot. */
-		for (qi = 0; qi < nq; qi++)
-		for (li = 0; li < nl; li++)
-		for (si = 0; si < ns; si++)
-		for (ci = 0; ci < o->ncoroutines; ci++)
-		for (pi = 0; pi < o->nprofiles; pi++)
-		for (wi = 0; wi < nw; wi++) {
-			c = &cells[n++];
-			c->disp = o->disps[di];
-			c->queue = (c->disp->flags & DISP_USES_QUEUE) ?
-			    o->queues[qi] : NULL;
-			c->workers = widths[wi];
-			c->coroutines = o->coroutines[ci];
-			c->pin = o->pin;
-			c->pool = o->pool;
-			c->spins = o->spins;
-			c->wake = o->wake;
-			c->keepalive_s = o->keepalive_s;
-			c->lifo = (enum disp_lifo)o->lifos[li];
-			c->searchers = (enum disp_search)o->searchers[si];
-			c->capacity = o->capacity;
-			c->payload_ns = o->payload_ns;
-			c->profile = o->profiles[pi];
-			c->stall_s = o->stall_s;
-			c->latency_every = o->latency_every;
-			if (c->latency_every == CLI_LATENCY_AUTO)
-				c->latency_every = cli_latency_default(
-				    &c->profile);
-		}
+	if (c->latency_every == CLI_AUTO)
+		c->latency_every = c->profile.kind->sample_every;
+	return;
+}
+
+struct cli_odometer {
+	const struct param *p[32];	/* the lists, outermost first */
+	union param_value v[32][SWEEP_MAX_LIST];
+	size_t n[32], at[32], nlists;
+};
+
+/* The next combination, innermost first; false past the last. */
+static bool
+cli_turn(struct cli_odometer *o)
+{
+	size_t k;
+
+	for (k = o->nlists; k-- > 1;) {
+		if (++o->at[k] < o->n[k])
+			return true;
+		o->at[k] = 0;
 	}
+	return false;
+}
+
+static size_t
+cli_design_cells(const struct sweep *s, const struct disp_ops *d,
+    struct cell *out)
+{
+	struct cli_odometer o = { .nlists = 0 };
+	const struct param *p;
+	size_t i, k, n = 0;
+	struct cell c;
+
+	/* Widths innermost: a worker sweep is one line of a plot. */
+	for (i = 0; i < 2 * nparams; i++) {
+		p = &params[i % nparams];
+		if (!(p->flags & P_LIST) ||
+		    (p->kind == PARAM_WIDTH) != (i >= nparams))
+			continue;
+		k = o.nlists++;
+		o.p[k] = p;
+		o.n[k] = cli_values_for(s, p, d, o.v[k]);
+		o.at[k] = 0;
+		if (o.n[k] == 0)
+			return 0;
+	}
+	do {
+		c = s->cell;
+		for (k = 0; k < o.nlists; k++)
+			cli_store(o.p[k], (char *)&c + o.p[k]->off,
+			    &o.v[k][o.at[k]]);
+		if (!(d->flags & DISP_USES_QUEUE))
+			c.cfg.queue = NULL;
+		cli_settle(&c);
+		out[n++] = c;
+	} while (cli_turn(&o));
+	return n;
+}
+
+struct cell *
+cli_cells(const struct sweep *s, size_t *ncells, char *err, size_t errlen)
+{
+	size_t n = 0, i, k = 0, max = 1;
+	const union param_value *d;
+	struct cell *cells;
+
+	for (i = 0; i < nparams; i++)
+		if (params[i].flags & P_LIST)
+			max *= s->lists[i].n ? s->lists[i].n : 1;
+	if ((cells = calloc(max ? max : 1, sizeof(*cells))) == NULL)
+		abort();
+	d = cli_list(s, "--dispatcher", &k);
+	for (i = 0; i < k; i++)
+		n += cli_design_cells(s, d[i].p, cells + n);
 	if (n == 0) {
 		free(cells);
 		cli_error(err, errlen, "no cell to run: 'inf' workers is only "
@@ -477,4 +519,179 @@ cli_cells(const struct cli_opts *o, size_t *ncells, char *err, size_t errlen)
 	}
 	*ncells = n;
 	return cells;
+}
+
+/* A cell's value of p as text: what its command line and key say. */
+static const char *
+cli_format(const struct param *p, const struct cell *c, char *buf, size_t len)
+{
+	union param_value v;
+
+	cli_load(p, (const char *)c + p->off, &v);
+	switch (p->kind) {
+	case PARAM_DESIGN:
+		return ((const struct disp_ops *)v.p)->name;
+	case PARAM_QUEUE:
+		return v.p != NULL ? ((const struct queue_ops *)v.p)->name : "-";
+	case PARAM_WIDTH:
+		if (v.u == CELL_UNBOUNDED)
+			return "inf";
+		snprintf(buf, len, "%u", v.u);
+		return buf;
+	case PARAM_INT:
+		snprintf(buf, len, "%d", v.i);
+		return buf;
+	case PARAM_SECONDS:
+		snprintf(buf, len, "%.17g", v.d);
+		return buf;
+	case PARAM_CHOICE:
+		return p->names[v.i];
+	case PARAM_TEXT:
+	case PARAM_PATH:
+		return v.p;
+	case PARAM_PROFILE:
+		workload_profile_format(&v.profile, buf, len);
+		return buf;
+	default:
+		snprintf(buf, len, "%u", v.u);
+		return buf;
+	}
+}
+
+/* Whether c holds p's default: for an "auto" value, its kind's own. */
+static bool
+cli_is_default(const struct param *p, const struct cell *c, const char *v)
+{
+	char buf[CLI_WORD];
+
+	if ((p->flags & P_AUTO) && p->kind == PARAM_COUNT) {
+		snprintf(buf, sizeof(buf), "%u", c->profile.kind->sample_every);
+		return strcmp(v, buf) == 0;
+	}
+	return p->dflt != NULL && strcmp(v, p->dflt) == 0;
+}
+
+int
+cli_argv(const struct sweep *s, const struct cell *c, char buf[][CLI_WORD],
+    char **argv)
+{
+	const struct param *p;
+	const char *v;
+	int n = 0, b = 0;
+	size_t i;
+
+	argv[n++] = (char *)"dispatchbench";
+	argv[n++] = (char *)"cell";
+	for (i = 0; i < nparams; i++) {
+		p = &params[i];
+		if ((p->flags & P_SWEEP) || !params_apply(p, c->disp->flags))
+			continue;
+		v = cli_format(p, c, buf[b], CLI_WORD);
+		if (cli_is_default(p, c, v))
+			continue;
+		argv[n++] = (char *)p->flag;
+		argv[n++] = v == buf[b] ? buf[b++] : (char *)v;
+	}
+	snprintf(buf[b], CLI_WORD, "%.17g", s->win.warmup_s);
+	argv[n++] = (char *)"--warmup";
+	argv[n++] = buf[b++];
+	snprintf(buf[b], CLI_WORD, "%.17g", s->win.time_s);
+	argv[n++] = (char *)"--time";
+	argv[n++] = buf[b++];
+	argv[n] = NULL;
+	return n;
+}
+
+cJSON *
+cli_cell_json(const struct cell *c)
+{
+	cJSON *o = cJSON_CreateObject();
+	const struct param *p;
+	union param_value v;
+	char buf[CLI_WORD];
+	size_t i;
+
+	for (i = 0; i < nparams; i++) {
+		p = &params[i];
+		if (p->key == NULL || (!params_apply(p, c->disp->flags) &&
+		    p->kind != PARAM_QUEUE))
+			continue;
+		cli_load(p, (const char *)c + p->off, &v);
+		switch (p->kind) {
+		case PARAM_WIDTH:
+		case PARAM_COUNT:
+			cJSON_AddNumberToObject(o, p->key, v.u);
+			break;
+		case PARAM_INT:
+			cJSON_AddNumberToObject(o, p->key, v.i);
+			break;
+		case PARAM_SECONDS:
+			cJSON_AddNumberToObject(o, p->key, v.d);
+			break;
+		default:
+			cJSON_AddStringToObject(o, p->key, cli_format(p, c, buf,
+			    sizeof(buf)));
+			break;
+		}
+	}
+	return o;
+}
+
+/* Writes text from column `at`, wrapped before column 80. */
+static void
+cli_wrap(FILE *out, const char *text, int at)
+{
+	const char *word = text, *end;
+	int col = at;
+
+	while (*word != '\0') {
+		end = strchr(word, ' ');
+		end = end != NULL ? end : word + strlen(word);
+		if (col > at && col + 1 + (end - word) > 79) {
+			fprintf(out, "\n%*s", at, "");
+			col = at;
+		}
+		col += fprintf(out, "%s%.*s", col > at ? " " : "",
+		    (int)(end - word), word);
+		word = *end != '\0' ? end + 1 : end;
+	}
+	fputc('\n', out);
+	return;
+}
+
+void
+cli_usage(FILE *out, const struct param *table, size_t n)
+{
+	const struct param *p;
+	char flag[64], help[512];
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		p = &table[i];
+		snprintf(flag, sizeof(flag), "%s%s%s", p->flag,
+		    p->metavar ? " " : "", p->metavar ? p->metavar : "");
+		snprintf(help, sizeof(help), "%s%s%s%s", p->help,
+		    p->dflt ? " [" : "", p->dflt ? p->dflt : "",
+		    p->dflt ? "]" : "");
+		if (strlen(flag) > 26)
+			fprintf(out, "  %s\n%29s", flag, "");
+		else
+			fprintf(out, "  %-26s ", flag);
+		cli_wrap(out, help, 29);
+	}
+	return;
+}
+
+void
+cli_cell_name(const struct cell *c, char *buf, size_t len)
+{
+	cJSON *json = cli_cell_json(c);
+	size_t used;
+
+	params_series(json, buf, len);
+	used = strlen(buf);
+	if (!(c->disp->flags & DISP_NO_WIDTH) && c->cfg.workers != CELL_UNBOUNDED)
+		snprintf(buf + used, len - used, " w=%u", c->cfg.workers);
+	cJSON_Delete(json);
+	return;
 }

@@ -1,62 +1,81 @@
 /*
- * cli.h - the options of `run` (and of the `cell` a run forks), parsed and
- * range-checked. A bad option is one line in err and -1; nothing here
- * prints or exits.
+ * cli.h - the command line of a sweep, through the parameter table
+ * (params.h): options parsed and range-checked into a struct sweep, the
+ * sweep expanded into cells, a cell as a child's command line and as the
+ * JSON of a results file, and the options' usage. A bad option is one
+ * line in err and -1; nothing here prints or exits.
  */
 #ifndef BENCH_CLI_H
 #define BENCH_CLI_H
 
 #include <stddef.h>
+#include <stdio.h>
 
-#include "cell.h"
-#include "export.h"
+#include <cjson/cJSON.h>
 
-#define CLI_MAX_LIST	64
+#include "params.h"
 
-struct cli_opts {
-	const struct disp_ops *disps[CLI_MAX_LIST];
-	size_t ndisps;
-	const struct queue_ops *queues[CLI_MAX_LIST];
-	size_t nqueues;
-	unsigned int workers[CLI_MAX_LIST];	/* CELL_UNBOUNDED: inf */
-	size_t nworkers;
-	unsigned int coroutines[CLI_MAX_LIST];
-	size_t ncoroutines;
-	struct workload_profile profiles[CLI_MAX_LIST];
-	size_t nprofiles;
-	int lifos[2];				/* enum disp_lifo: stealing */
-	size_t nlifos;
-	int searchers[2];			/* enum disp_search: stealing */
-	size_t nsearchers;
-	unsigned int latency_every;
-	const char *pin;
-	struct cell_window win;
-	unsigned int reps;
-	const char *out;
-	unsigned int pool;
-	int spins;
-	enum disp_wake wake;
-	double keepalive_s;
-	unsigned int capacity;
-	unsigned int payload_ns;
-	double deadline_s;		/* per run; 0: warm-up + time + 30 s */
-	double stall_s;			/* no progress: hung; 0: the default */
-	int quiet;
-	enum export_format format;	/* of the summary `run` prints */
+#define CLI_ARGS	48	/* words of a child's command line, at most */
+#define CLI_WORD	64	/* bytes of a formatted value */
+
+/* Every option at its default: the default sweep. */
+void cli_defaults(struct sweep *s);
+
+/*
+ * Parses argv[0..argc) (after the command's name) over s. A list replaces
+ * the default's; a flag not of a sweep is an unknown option.
+ */
+int cli_parse(struct sweep *s, int argc, char **argv, char *err,
+    size_t errlen);
+
+/*
+ * One value of p from text, range-checked (default true) or not (a
+ * default, or a value read back).
+ */
+int cli_value(const struct param *p, const char *text, union param_value *v,
+    bool check, char *err, size_t errlen);
+
+/* A list option's values, or NULL for an option that is not a list. */
+const union param_value *cli_list(const struct sweep *s, const char *flag,
+    size_t *n);
+
+/* The cells of s, in sweep order; NULL and err if none. */
+struct cell *cli_cells(const struct sweep *s, size_t *ncells, char *err,
+    size_t errlen);
+
+/*
+ * The command line of a child that runs c with s's window: `dispatchbench
+ * cell` and every option not at its default (so that an older build, which
+ * lacks a newer option, runs it). Returns the words, NULL-terminated.
+ */
+int cli_argv(const struct sweep *s, const struct cell *c,
+    char buf[][CLI_WORD], char **argv);
+
+/* c's parameters as a cell of a results file. */
+cJSON *cli_cell_json(const struct cell *c);
+
+/* A cell's name for people: its series (params_series) and its width. */
+void cli_cell_name(const struct cell *c, char *buf, size_t len);
+
+/* Sets each option of opts (a table like params[]) to its default. */
+void cli_option_defaults(const struct param *opts, size_t nopts, void *base);
+
+/*
+ * A command's own options (a table like params[], offsets into base) and
+ * what else it takes: words (its positional arguments, up to maxwords), and
+ * with rest, every other option, for the sweep's parser.
+ */
+struct cli_words {
+	char **words;
+	int nwords, maxwords;
+	char **rest;			/* NULL: another option is an error */
+	int nrest;
 };
 
-/* Defaults: the default sweep. */
-void cli_defaults(struct cli_opts *o);
+int cli_options(const struct param *opts, size_t nopts, void *base, int argc,
+    char **argv, struct cli_words *out, char *err, size_t errlen);
 
-/* Latency sampling when none is asked for: 1 dispatch in this many. */
-unsigned int cli_latency_default(const struct workload_profile *p);
-
-/* Parses argv[0..argc) (after the command's name). */
-int cli_parse(struct cli_opts *o, int argc, char **argv, char *err,
-    size_t errlen);
-
-/* The cells the options describe, in sweep order; NULL and err if none. */
-struct cell *cli_cells(const struct cli_opts *o, size_t *ncells, char *err,
-    size_t errlen);
+/* Options of a table: one usage line each, with its default. */
+void cli_usage(FILE *out, const struct param *table, size_t n);
 
 #endif /* BENCH_CLI_H */

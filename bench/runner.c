@@ -17,13 +17,14 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "context.h"
 #include "measure.h"
 #include "results.h"
 #include "runner.h"
+#include "table.h"
 #include "watchdog.h"
 
 #define RUNNER_GRACE_S	30.0	/* start-up, and gdb, beyond cell_deadline */
-#define RUNNER_ARGS	32
 
 static volatile sig_atomic_t runner_interrupted;
 
@@ -45,82 +46,6 @@ runner_signals(void)
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
-	return;
-}
-
-/* The argv of the child that runs cell c. */
-static void
-runner_child_args(const struct cli_opts *o, const struct cell *c,
-    char buf[][48], char **argv)
-{
-	int n = 0, b = 0;
-
-#define ARG(s)		(argv[n++] = (char *)(s))
-#define ARGF(...)	(snprintf(buf[b], 48, __VA_ARGS__), argv[n++] = buf[b++])
-	ARG("dispatchbench");
-	ARG("cell");
-	ARG("--dispatcher");
-	ARG(c->disp->name);
-	if (c->queue != NULL) {
-		ARG("--queue");
-		ARG(c->queue->name);
-	}
-	ARG("--workers");
-	if (c->workers == CELL_UNBOUNDED)
-		ARG("inf");
-	else
-		ARGF("%u", c->workers);
-	ARG("--coroutines");
-	ARGF("%u", c->coroutines);
-	ARG("--pin");
-	ARG(c->pin);
-	ARG("--warmup");
-	ARGF("%.17g", o->win.warmup_s);
-	ARG("--time");
-	ARGF("%.17g", o->win.time_s);
-	ARG("--keepalive");
-	ARGF("%.17g", c->keepalive_s);
-	ARG("--wake");
-	ARG(c->wake == DISP_WAKE_LAZY ? "lazy" : "every");
-	ARG("--capacity");
-	ARGF("%u", c->capacity);
-	if (c->pool != 0) {
-		ARG("--pool");
-		ARGF("%u", c->pool);
-	}
-	if (c->spins != DISP_SPINS_DEFAULT) {
-		ARG("--spins");
-		ARGF("%d", c->spins);
-	}
-	if (c->lifo != DISP_LIFO_ON) {
-		ARG("--lifo");
-		ARG(disp_lifo_names[c->lifo]);
-	}
-	if (c->searchers != DISP_SEARCH_HALF) {
-		ARG("--searchers");
-		ARG(disp_search_names[c->searchers]);
-	}
-	if (c->payload_ns != 0) {
-		ARG("--payload-ns");
-		ARGF("%u", c->payload_ns);
-	}
-	/* Defaults are left out, so a build older than an option can run. */
-	if (c->profile.kind != WORKLOAD_RESUME) {
-		ARG("--workload");
-		workload_profile_format(&c->profile, buf[b], 48);
-		ARG(buf[b++]);
-	}
-	if (c->stall_s > 0) {
-		ARG("--stall");
-		ARGF("%.17g", c->stall_s);
-	}
-	if (c->latency_every != cli_latency_default(&c->profile)) {
-		ARG("--latency-every");
-		ARGF("%u", c->latency_every);
-	}
-	argv[n] = NULL;
-#undef ARG
-#undef ARGF
 	return;
 }
 
@@ -189,10 +114,10 @@ runner_exit_status(cJSON *run, int code)
 }
 
 static cJSON *
-runner_child(const struct cli_opts *o, const struct cell *c,
+runner_child(const struct sweep *o, const struct cell *c,
     const struct runner_arm *arm)
 {
-	char buf[RUNNER_ARGS][48], *argv[RUNNER_ARGS * 2], *text = NULL;
+	char buf[CLI_ARGS][CLI_WORD], *argv[CLI_ARGS + 1], *text = NULL;
 	char *stacks = NULL;
 	double deadline = measure_now() + (o->deadline_s > 0 ? o->deadline_s :
 	    cell_deadline(c, &o->win) + RUNNER_GRACE_S);
@@ -201,7 +126,7 @@ runner_child(const struct cli_opts *o, const struct cell *c,
 	size_t len;
 	pid_t pid;
 
-	runner_child_args(o, c, buf, argv);
+	cli_argv(o, c, buf, argv);
 	if (pipe(fds) != 0)
 		return runner_status("failed", strerror(errno));
 	if ((pid = fork()) == 0) {
@@ -246,25 +171,23 @@ runner_child(const struct cli_opts *o, const struct cell *c,
  * stdout holds that format alone, as google-benchmark's does.
  */
 FILE *
-runner_talk(const struct cli_opts *o)
+runner_talk(const struct sweep *o)
 {
 
-	return o->format == EXPORT_TABLE ? stdout : stderr;
+	return o->format == TABLE_TEXT ? stdout : stderr;
 }
 
 static void
-runner_print_run(const struct cli_opts *o, size_t i, size_t total,
+runner_print_run(const struct sweep *o, size_t i, size_t total,
     const struct cell *c, const struct runner_arm *arm, const cJSON *run)
 {
 	FILE *out = runner_talk(o);
-	char w[16], at[32];
+	char name[160], at[32];
 
-	snprintf(w, sizeof(w), c->workers == CELL_UNBOUNDED ? "inf" : "%u",
-	    c->workers);
+	cli_cell_name(c, name, sizeof(name));
 	snprintf(at, sizeof(at), total > 0 ? "%3zu/%zu" : "%3zu", i, total);
-	fprintf(out, "[%s] %s%-10s %-6s w=%-4s c=%-4u ", at,
-	    arm->label == NULL ? "" : arm->label[0] == 'a' ? "A " : "B ",
-	    c->disp->name, c->queue ? c->queue->name : "-", w, c->coroutines);
+	fprintf(out, "[%s] %s%-30s ", at, arm->label == NULL ? "" :
+	    arm->label[0] == 'a' ? "A " : "B ", name);
 	if (strcmp(results_str(run, "status", "?"), "ok") != 0) {
 		fprintf(out, "%s: %s\n", results_str(run, "status", "?"),
 		    results_str(run, "error", "?"));
@@ -280,21 +203,31 @@ runner_print_run(const struct cli_opts *o, size_t i, size_t total,
 	return;
 }
 
+/* The machine's context, stamped with the results file's schema. */
 static cJSON *
-runner_doc(const struct cli_opts *o, const struct cell *cells, size_t n,
+runner_context(int argc, char **argv)
+{
+	cJSON *ctx = context_read(argc, argv);
+
+	cJSON_AddNumberToObject(ctx, "schema", RESULTS_SCHEMA);
+	return ctx;
+}
+
+static cJSON *
+runner_doc(const struct sweep *o, const struct cell *cells, size_t n,
     int argc, char **argv)
 {
 	cJSON *doc = cJSON_CreateObject(), *arr = cJSON_CreateArray(), *cell;
 	size_t i;
 
-	cJSON_AddItemToObject(doc, "context", results_context(argc, argv));
+	cJSON_AddItemToObject(doc, "context", runner_context(argc, argv));
 	cJSON_AddNumberToObject(doc, "warmup_s", o->win.warmup_s);
 	cJSON_AddNumberToObject(doc, "time_s", o->win.time_s);
 	cJSON_AddNumberToObject(doc, "reps", o->reps);
 	cJSON_AddStringToObject(doc, "order", "rotated");
 	cJSON_AddBoolToObject(doc, "complete", 0);
 	for (i = 0; i < n; i++) {
-		cell = cell_params(&cells[i]);
+		cell = cli_cell_json(&cells[i]);
 		cJSON_AddItemToObject(cell, "runs", cJSON_CreateArray());
 		cJSON_AddItemToObject(cell, "summary", cJSON_CreateObject());
 		cJSON_AddItemToArray(arr, cell);
@@ -353,7 +286,7 @@ runner_arm_context(struct runner_arm *arm)
 
 	if (arm->label == NULL)
 		return;
-	results_sha256(arm->words[0], sum, sizeof(sum));
+	context_sha256(arm->words[0], sum, sizeof(sum));
 	cJSON_ReplaceItemInObject(ctx, "binary_sha256", cJSON_CreateString(sum));
 	cJSON_AddStringToObject(ctx, "arm", arm->label);
 	cJSON_AddStringToObject(ctx, "arm_binary", arm->words[0]);
@@ -378,7 +311,7 @@ runner_clock(double s, char *buf, size_t len)
 }
 
 static bool
-runner_tty(const struct cli_opts *o)
+runner_tty(const struct sweep *o)
 {
 
 	return !o->quiet && isatty(STDERR_FILENO);
@@ -390,28 +323,24 @@ runner_tty(const struct cli_opts *o)
  * window).
  */
 static void
-runner_progress(const struct cli_opts *o, const struct cell *c, size_t i,
+runner_progress(const struct sweep *o, const struct cell *c, size_t i,
     size_t total, double started)
 {
 	double done = measure_now() - started, per = i > 1 ?
 	    done / (double)(i - 1) : o->win.warmup_s + o->win.time_s + 0.5;
-	char w[16], wl[64], el[32], left[32];
+	char name[160], el[32], left[32];
 
 	if (!runner_tty(o))
 		return;
-	snprintf(w, sizeof(w), c->workers == CELL_UNBOUNDED ? "inf" : "%u",
-	    c->workers);
-	workload_profile_format(&c->profile, wl, sizeof(wl));
-	fprintf(stderr, "\r\033[K[%zu/%zu] %s/%s w=%s c=%u %s  %s elapsed, "
-	    "about %s left", i, total, c->disp->name, c->queue != NULL ?
-	    c->queue->name : "-", w, c->coroutines, wl,
-	    runner_clock(done, el, sizeof(el)),
+	cli_cell_name(c, name, sizeof(name));
+	fprintf(stderr, "\r\033[K[%zu/%zu] %s  %s elapsed, about %s left", i,
+	    total, name, runner_clock(done, el, sizeof(el)),
 	    runner_clock(per * (double)(total - i + 1), left, sizeof(left)));
 	return;
 }
 
 static void
-runner_progress_clear(const struct cli_opts *o)
+runner_progress_clear(const struct sweep *o)
 {
 
 	if (runner_tty(o))
@@ -421,7 +350,7 @@ runner_progress_clear(const struct cli_opts *o)
 
 /* One run of cell ci for one arm, recorded, printed and saved. */
 static int
-runner_one(const struct cli_opts *o, size_t ci, size_t rep,
+runner_one(const struct sweep *o, size_t ci, size_t rep,
     struct runner_arm *arm, size_t i, size_t total)
 {
 	const struct cell *c = &arm->cells[ci];
@@ -445,7 +374,7 @@ runner_one(const struct cli_opts *o, size_t ci, size_t rep,
 }
 
 void
-runner_start(const struct cli_opts *o, size_t n, struct runner_arm *arms,
+runner_start(const struct sweep *o, size_t n, struct runner_arm *arms,
     int narms, int argc, char **argv)
 {
 	int a;
@@ -460,7 +389,7 @@ runner_start(const struct cli_opts *o, size_t n, struct runner_arm *arms,
 }
 
 int
-runner_reps(const struct cli_opts *o, size_t n, struct runner_arm *arms,
+runner_reps(const struct sweep *o, size_t n, struct runner_arm *arms,
     int narms)
 {
 	size_t rep, k, i = 0, total = n * o->reps * (size_t)narms, ci;
@@ -487,7 +416,7 @@ runner_reps(const struct cli_opts *o, size_t n, struct runner_arm *arms,
 }
 
 int
-runner_round(const struct cli_opts *o, size_t ci, size_t rep,
+runner_round(const struct sweep *o, size_t ci, size_t rep,
     struct runner_arm *arms)
 {
 	static const int abba[4] = { 0, 1, 1, 0 };
@@ -502,7 +431,7 @@ runner_round(const struct cli_opts *o, size_t ci, size_t rep,
 }
 
 int
-runner_finish(const struct cli_opts *o, struct runner_arm *arms, int narms,
+runner_finish(const struct sweep *o, struct runner_arm *arms, int narms,
     int failed)
 {
 	int a;
@@ -534,7 +463,7 @@ runner_stopped(void)
 }
 
 int
-runner_sweep(const struct cli_opts *o, size_t n, struct runner_arm *arms,
+runner_sweep(const struct sweep *o, size_t n, struct runner_arm *arms,
     int narms, int argc, char **argv)
 {
 

@@ -41,7 +41,7 @@ int runner_arm_parse(struct runner_arm *arm, char *command);
  * SIGINT, 143 for SIGTERM). With two arms the runs of a cell alternate
  * A B B A, so a drift of the machine hits both alike.
  */
-int runner_sweep(const struct cli_opts *o, size_t n, struct runner_arm *arms,
+int runner_sweep(const struct sweep *o, size_t n, struct runner_arm *arms,
     int narms, int argc, char **argv);
 
 /*
@@ -51,19 +51,19 @@ int runner_sweep(const struct cli_opts *o, size_t n, struct runner_arm *arms,
  * repetitions rep and rep + 1, finish saves and says how it ended, as
  * runner_sweep returns.
  */
-void runner_start(const struct cli_opts *o, size_t n, struct runner_arm *arms,
+void runner_start(const struct sweep *o, size_t n, struct runner_arm *arms,
     int narms, int argc, char **argv);
-int runner_reps(const struct cli_opts *o, size_t n, struct runner_arm *arms,
+int runner_reps(const struct sweep *o, size_t n, struct runner_arm *arms,
     int narms);
-int runner_round(const struct cli_opts *o, size_t ci, size_t rep,
+int runner_round(const struct sweep *o, size_t ci, size_t rep,
     struct runner_arm *arms);
-int runner_finish(const struct cli_opts *o, struct runner_arm *arms,
+int runner_finish(const struct sweep *o, struct runner_arm *arms,
     int narms, int failed);
 
 /* True once SIGINT or SIGTERM has asked the sweep to end. */
 bool runner_stopped(void);
 
 /* Where a sweep's progress and tables go: stderr under a machine format. */
-FILE *runner_talk(const struct cli_opts *o);
+FILE *runner_talk(const struct sweep *o);
 
 #endif /* BENCH_RUNNER_H */

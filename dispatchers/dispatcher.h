@@ -46,10 +46,6 @@ enum disp_search {
 	DISP_SEARCH_ALL		/* every idle worker searches */
 };
 
-/* Their names on the command line and in results, indexed by value. */
-extern const char *const disp_lifo_names[2];
-extern const char *const disp_search_names[2];
-
 #define DISP_SPINS_DEFAULT	(-1)	/* the design's own default */
 
 struct disp_config {
@@ -81,9 +77,11 @@ struct dispatcher {
 };
 
 #define DISP_USES_QUEUE	(1u << 0)	/* --queue applies */
-#define DISP_GROWS	(1u << 1)	/* starts threads on demand */
+#define DISP_GROWS	(1u << 1)	/* starts threads on demand: no bound is a width */
 #define DISP_STEALS	(1u << 2)	/* --lifo and --searchers apply */
-#define DISP_LOOPS	(1u << 3)	/* its threads are I/O event loops */
+#define DISP_LOOPS	(1u << 3)	/* its threads are I/O event loops: its own
+					   I/O, and the I/O of any other design */
+#define DISP_NO_WIDTH	(1u << 4)	/* no threads of its own: one cell, 1 worker */
 
 struct disp_ops {
 	const char *name;
@@ -117,16 +115,28 @@ disp_shutdown(struct dispatcher *d, struct disp_stats *st)
 const struct disp_ops *disp_find(const char *name);	/* NULL if unknown */
 size_t disp_count(void);
 const struct disp_ops *disp_at(size_t i);
+/* The first design, in the registry's order, with every one of flags. */
+const struct disp_ops *disp_with(unsigned int flags);
 
 /* Starts fn(arg) on a new thread that first calls cfg->thread_start. */
 int disp_thread_spawn(const struct disp_config *cfg, pthread_t *tid,
     void *(*fn)(void *), void *arg);
 
-extern const struct disp_ops disp_inline;
-extern const struct disp_ops disp_shared;
-extern const struct disp_ops disp_limited;
-extern const struct disp_ops disp_rendezvous;
-extern const struct disp_ops disp_eventloop;
-extern const struct disp_ops disp_stealing;
+/*
+ * Every design, in the order `list` shows them: X(name) for the design
+ * disp_<name> defined in <name>.c. A new design is its file, a line here
+ * and a line in CMakeLists.txt.
+ */
+#define DISP_DESIGNS(X)							\
+	X(inline)							\
+	X(shared)							\
+	X(limited)							\
+	X(rendezvous)							\
+	X(eventloop)							\
+	X(stealing)
+
+#define DISP_EXTERN(n)	extern const struct disp_ops disp_##n;
+DISP_DESIGNS(DISP_EXTERN)
+#undef DISP_EXTERN
 
 #endif /* DISPATCHERS_DISPATCHER_H */

@@ -197,7 +197,7 @@ static int
 eventloop_create(struct dispatcher **dp, const struct disp_config *cfg)
 {
 	struct eventloop *e;
-	unsigned int i, ready = 0, started = 0;
+	unsigned int i, ready, started;
 	int error;
 
 	if (cfg->workers == 0)
@@ -208,29 +208,30 @@ eventloop_create(struct dispatcher **dp, const struct disp_config *cfg)
 	e->base.ops = &disp_eventloop;
 	e->cfg = *cfg;
 	e->nloops = cfg->workers;
-	error = posix_memalign((void **)&e->loops, 64,
+	error = -posix_memalign((void **)&e->loops, 64,
 	    e->nloops * sizeof(*e->loops));
-	if (error != 0) {
-		free(e);
-		return -error;
-	}
-	for (error = 0; ready < e->nloops && error == 0; ready++)
-		error = el_loop_init(e, &e->loops[ready]);
-	for (i = 0; i < e->nloops && error == 0; i++, started++)
-		error = disp_thread_spawn(&e->cfg, &e->loops[i].tid,
-		    el_loop_main, &e->loops[i]);
-	if (error == 0) {
-		*dp = &e->base;
-		return 0;
-	}
+	if (error != 0)
+		goto out_free;
+	for (ready = 0; ready < e->nloops; ready++)
+		if ((error = el_loop_init(e, &e->loops[ready])) != 0)
+			goto out_loops;
+	for (started = 0; started < e->nloops; started++)
+		if ((error = disp_thread_spawn(&e->cfg, &e->loops[started].tid,
+		    el_loop_main, &e->loops[started])) != 0)
+			goto out_join;
+	*dp = &e->base;
+	return 0;
+out_join:
 	atomic_store(&e->stop, 1);
 	for (i = 0; i < started; i++) {
 		el_wakeup(&e->loops[i]);
 		pthread_join(e->loops[i].tid, NULL);
 	}
-	for (i = 0; i + 1 < ready; i++)
+out_loops:
+	for (i = 0; i < ready; i++)
 		el_loop_fini(&e->loops[i]);
 	free(e->loops);
+out_free:
 	free(e);
 	return error;
 }

@@ -75,7 +75,7 @@ inline_shutdown(struct dispatcher *d, struct disp_stats *st)
 const struct disp_ops disp_inline = {
 	.name = "inline",
 	.model = "runs the task on the caller's thread: the harness's floor",
-	.flags = 0,
+	.flags = DISP_NO_WIDTH,
 	.create = inline_create,
 	.dispatch = inline_dispatch,
 	.shutdown = inline_shutdown,

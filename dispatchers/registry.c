@@ -8,17 +8,9 @@
 
 #include "dispatcher.h"
 
-static const struct disp_ops *const designs[] = {
-	&disp_inline,
-	&disp_shared,
-	&disp_limited,
-	&disp_rendezvous,
-	&disp_eventloop,
-	&disp_stealing,
-};
-
-const char *const disp_lifo_names[2] = { "on", "off" };
-const char *const disp_search_names[2] = { "half", "all" };
+#define DISP_ENTRY(n)	&disp_##n,
+static const struct disp_ops *const designs[] = { DISP_DESIGNS(DISP_ENTRY) };
+#undef DISP_ENTRY
 
 const struct disp_ops *
 disp_find(const char *name)
@@ -44,6 +36,18 @@ disp_at(size_t i)
 {
 
 	return i < disp_count() ? designs[i] : NULL;
+}
+
+const struct disp_ops *
+disp_with(unsigned int flags)
+{
+	size_t i;
+
+	for (i = 0; i < disp_count(); i++) {
+		if ((designs[i]->flags & flags) == flags)
+			return designs[i];
+	}
+	return NULL;
 }
 
 struct disp_thread_arg {

@@ -422,7 +422,7 @@ stealing_create(struct dispatcher **dp, const struct disp_config *cfg)
 {
 	struct stealing *s;
 	unsigned int i;
-	int error;
+	int error = -ENOMEM;
 
 	if (cfg->workers == 0 || cfg->workers >= ST_SEARCH_MASK)
 		return -EINVAL;
@@ -432,30 +432,32 @@ stealing_create(struct dispatcher **dp, const struct disp_config *cfg)
 	s->base.ops = &disp_stealing;
 	s->cfg = *cfg;
 	s->nworkers = cfg->workers;
-	pthread_mutex_init(&s->lock, NULL);
 	atomic_init(&s->idle, s->nworkers << ST_SEARCH_SHIFT);
 	s->sleepers = calloc(s->nworkers, sizeof(*s->sleepers));
-	error = posix_memalign((void **)&s->workers, 64,
-	    s->nworkers * sizeof(*s->workers));
-	if (s->sleepers == NULL || error != 0) {
-		free(s->sleepers);
-		free(s);
-		return -ENOMEM;
-	}
+	if (s->sleepers == NULL)
+		goto out_free;
+	if (posix_memalign((void **)&s->workers, 64,
+	    s->nworkers * sizeof(*s->workers)) != 0)
+		goto out_sleepers;
+	pthread_mutex_init(&s->lock, NULL);
 	for (i = 0; i < s->nworkers; i++)
 		st_worker_init(s, &s->workers[i], i);
 	for (i = 0; i < s->nworkers; i++) {
 		error = disp_thread_spawn(&s->cfg, &s->workers[i].tid,
 		    st_worker_main, &s->workers[i]);
 		if (error != 0)
-			break;
+			goto out_join;
 	}
-	if (error == 0) {
-		*dp = &s->base;
-		return 0;
-	}
+	*dp = &s->base;
+	return 0;
+out_join:
 	s->nworkers = i;
 	disp_shutdown(&s->base, NULL);
+	return error;
+out_sleepers:
+	free(s->sleepers);
+out_free:
+	free(s);
 	return error;
 }
 

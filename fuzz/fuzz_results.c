@@ -16,7 +16,9 @@ static void
 fuzz_consumers(cJSON *doc)
 {
 	struct advise_row rows[ADVISE_MAX_ROWS];
-	struct workload_profile load;
+	/* sleep:5:0.25: four resumptions an op, a quarter of them block 5 ms */
+	const struct advise_load load = { "sleep:5:0.25", 4 * 0.005 * 0.25,
+	    false };
 	struct compare_opts co;
 	struct advise_pick pick;
 	struct advise_target t = { 0 };
@@ -31,7 +33,6 @@ fuzz_consumers(cJSON *doc)
 	compare_defaults(&co);
 	co.allow_other_machine = true;
 	compare_docs(doc, doc, &co, devnull, err, sizeof(err));
-	workload_profile_parse(&load, "sleep:5:0.25", err, sizeof(err));
 	if (advise_rows(doc, "shared", "lfseg", 64, &load, rows, &n, err,
 	    sizeof(err)) == 0) {
 		advise_choose(rows, n, &t, &pick);

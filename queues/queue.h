@@ -15,6 +15,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include <ck_fifo.h>
+
 #define Q_BOUNDED	(1u << 0)	/* push returns false when full */
 #define Q_FIFO		(1u << 1)	/* one producer's items leave in order */
 #define Q_SC_PUSH	(1u << 2)	/* push ends in a seq_cst read-modify-write */
@@ -98,11 +100,26 @@ const struct queue_ops *queue_find(const char *name);	/* NULL if unknown */
 size_t queue_count(void);
 const struct queue_ops *queue_at(size_t i);
 
-extern const struct queue_ops queue_ckring;
-extern const struct queue_ops queue_ckfifo;
-extern const struct queue_ops queue_lfseg;
-extern const struct queue_ops queue_mutex;
-extern const struct queue_ops queue_mpsc;
-extern const struct queue_ops queue_vyukov;
+/*
+ * Every queue, in the order `list` shows them, the first the default:
+ * X(name) for queue_<name> defined in <name>.c. A new queue is its file, a
+ * line here and a line in CMakeLists.txt.
+ */
+#ifdef CK_F_FIFO_MPMC
+#define QUEUE_CKFIFO(X)	X(ckfifo)	/* needs a double-width CAS */
+#else
+#define QUEUE_CKFIFO(X)
+#endif
+#define QUEUE_LIST(X)							\
+	X(lfseg)	/* the queue under Dispatchers.IO */		\
+	X(ckring)							\
+	QUEUE_CKFIFO(X)							\
+	X(mutex)							\
+	X(vyukov)							\
+	X(mpsc)		/* one consumer: the event loop's inbox */
+
+#define QUEUE_EXTERN(n)	extern const struct queue_ops queue_##n;
+QUEUE_LIST(QUEUE_EXTERN)
+#undef QUEUE_EXTERN
 
 #endif /* QUEUES_QUEUE_H */

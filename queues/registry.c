@@ -3,20 +3,11 @@
  */
 #include <string.h>
 
-#include <ck_fifo.h>
-
 #include "queue.h"
 
-static const struct queue_ops *const queues[] = {
-	&queue_lfseg,		/* first: the queue under Dispatchers.IO */
-	&queue_ckring,
-#ifdef CK_F_FIFO_MPMC
-	&queue_ckfifo,
-#endif
-	&queue_mutex,
-	&queue_vyukov,
-	&queue_mpsc,		/* one consumer: the event loop's inbox */
-};
+#define QUEUE_ENTRY(n)	&queue_##n,
+static const struct queue_ops *const queues[] = { QUEUE_LIST(QUEUE_ENTRY) };
+#undef QUEUE_ENTRY
 
 const struct queue_ops *
 queue_find(const char *name)

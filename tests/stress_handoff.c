@@ -26,6 +26,7 @@
 #include <unistd.h>
 
 #include "cell.h"
+#include "cells.h"
 #include "measure.h"
 #include "scale.h"
 #include "watchdog.h"
@@ -287,7 +288,7 @@ stress_print_run(unsigned long i, const struct cell *c, const cJSON *run)
 
 	workload_profile_format(&c->profile, wl, sizeof(wl));
 	printf("run %lu: %s/%s w=%u c=%u %s: %s: %s\n", i, c->disp->name,
-	    c->queue->name, c->workers, c->coroutines, wl,
+	    c->cfg.queue->name, c->cfg.workers, c->coroutines, wl,
 	    cJSON_GetObjectItem(run, "status")->valuestring,
 	    cJSON_IsString(err) ? err->valuestring : "-");
 	stress_print_report("in the window:", cJSON_GetObjectItem(run,
@@ -301,12 +302,11 @@ stress_print_run(unsigned long i, const struct cell *c, const cJSON *run)
 int
 main(void)
 {
-	static const struct disp_ops *const disps[] = { &disp_shared,
-	    &disp_limited };
-	static const enum workload_kind kinds[] = { WORKLOAD_RESUME,
-	    WORKLOAD_REQUEST };
+	static const char *const disps[] = { "shared", "limited" };
+	static const char *const kinds[] = { "resume", "request" };
 	static const unsigned int widths[] = { 1, 4, 64 };
 	static char buf[1 << 20];
+	char args[160];
 	struct cell cells[12];
 	struct cell_window win = { 0.01, 0.02 };
 	unsigned long runs = scale("DB_STRESS_RUNS", 100), i, total, count[
@@ -321,14 +321,13 @@ main(void)
 
 	for (a = 0; a < 2; a++)
 		for (b = 0; b < 2; b++)
-			for (k = 0; k < 3; k++)
-				cells[nc++] = (struct cell){ .disp = disps[a],
-				    .queue = &queue_lfseg, .workers = widths[k],
-				    .coroutines = 16, .pin = "compact",
-				    .spins = DISP_SPINS_DEFAULT,
-				    .keepalive_s = 60, .capacity = 4096,
-				    .profile = { .kind = kinds[b] },
-				    .stall_s = stall };
+			for (k = 0; k < 3; k++) {
+				snprintf(args, sizeof(args), "--dispatcher %s "
+				    "--workers %u --coroutines 16 --workload %s "
+				    "--stall %g", disps[a], widths[k], kinds[b],
+				    stall);
+				cells[nc++] = cells_one(args);
+			}
 	signal(SIGINT, stress_on_signal);
 	signal(SIGTERM, stress_on_signal);
 	if (busy)

@@ -9,6 +9,7 @@
 #include <criterion/criterion.h>
 
 #include "advise.h"
+#include "workload.h"
 
 #define NROWS(r)	(sizeof(r) / sizeof((r)[0]))
 
@@ -165,13 +166,16 @@ Test(advise, rows_join_both_profiles_by_width)
 	    "{\"dispatcher\": \"limited\", \"queue\": \"lfseg\", \"workers\": 4,"
 	    " \"coroutines\": 64, \"workload\": \"resume\", \"summary\": {}}]}";
 	cJSON *doc = cJSON_Parse(doc_text);
-	struct workload_profile load;
+	struct workload_profile p;
+	struct advise_load load;
 	struct advise_row r[ADVISE_MAX_ROWS];
 	char err[256];
 	size_t n;
 
-	cr_assert_eq(workload_profile_parse(&load, "sleep:5:0.1", err,
+	cr_assert_eq(workload_profile_parse(&p, "sleep:5:0.1", err,
 	    sizeof(err)), 0);
+	load = (struct advise_load){ "sleep:5:0.1", workload_hold_s(&p),
+	    p.kind->cpu_bound };
 	cr_assert_eq(advise_rows(doc, "shared", "lfseg", 64, &load, r, &n, err,
 	    sizeof(err)), 0, "%s", err);
 	cr_assert_eq(n, 2);

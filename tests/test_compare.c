@@ -74,7 +74,7 @@ compare(cJSON *a, cJSON *b, const struct compare_opts *o, cJSON **rows,
 	struct compare_opts j = *o;
 	int rc;
 
-	j.format = COMPARE_JSON;
+	j.format = TABLE_JSON;
 	rc = compare_docs(a, b, &j, f, err, errlen);
 	fclose(f);
 	*rows = NULL;

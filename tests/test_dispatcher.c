@@ -20,7 +20,7 @@
 #include <criterion/parameterized.h>
 
 #include "dispatcher.h"
-#include "params.h"
+#include "indices.h"
 #include "progress.h"
 #include "runq.h"
 #include "scale.h"
@@ -345,7 +345,7 @@ Test(dispatcher, rendezvous_bounded_queues_instead_of_recursing, .timeout = 120)
 ParameterizedTestParameters(dispatcher, shutdown_joins_every_thread)
 {
 
-	return PARAMS_INDICES(disp_count());
+	return INDICES(disp_count());
 }
 
 ParameterizedTest(size_t *i, dispatcher, shutdown_joins_every_thread, .timeout = 60)

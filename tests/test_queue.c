@@ -15,7 +15,7 @@
 #include <criterion/criterion.h>
 #include <criterion/parameterized.h>
 
-#include "params.h"
+#include "indices.h"
 #include "progress.h"
 #include "queue.h"
 #include "runq.h"
@@ -44,7 +44,7 @@ static struct criterion_test_params
 queue_params(void)
 {
 
-	return PARAMS_INDICES(queue_count());
+	return INDICES(queue_count());
 }
 
 ParameterizedTestParameters(queue, fifo_single_thread) { return queue_params(); }

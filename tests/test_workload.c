@@ -16,8 +16,9 @@
 #include <criterion/parameterized.h>
 
 #include "cell.h"
+#include "cells.h"
+#include "indices.h"
 #include "measure.h"
-#include "params.h"
 #include "threads.h"
 #include "workload.h"
 
@@ -85,7 +86,7 @@ static const struct workload_opts resume_only;
 ParameterizedTestParameters(workload, count_is_exact)
 {
 
-	return PARAMS_INDICES(disp_count());
+	return INDICES(disp_count());
 }
 
 ParameterizedTest(size_t *i, workload, count_is_exact, .timeout = 180)
@@ -258,9 +259,8 @@ Test(workload, cell_reports_every_field, .timeout = 60)
 	    "ops_per_s", "cpu_us_per_op", "cpu_us_per_dispatch",
 	    "ctx_switches_per_dispatch", "threads", "starved",
 	    "cpu_schedstat_diff_pct", "rss_kb", "threads_peak" };
-	struct cell c = { .disp = &disp_shared, .queue = &queue_lfseg,
-	    .workers = 2, .coroutines = 16, .pin = "compact",
-	    .spins = DISP_SPINS_DEFAULT, .keepalive_s = 60, .capacity = 4096 };
+	struct cell c = cells_one("--dispatcher shared --workers 2 "
+	    "--coroutines 16");
 	struct cell_window win = { 0.05, 0.1 };
 	cJSON *run = cell_run(&c, &win);
 	size_t i;
@@ -321,10 +321,8 @@ Test(workload, ceiling_is_littles_law)
  */
 Test(workload, a_blocking_profile_blocks_its_share, .timeout = 60)
 {
-	struct cell c = { .disp = &disp_shared, .queue = &queue_lfseg,
-	    .workers = 2, .coroutines = 16, .pin = "compact",
-	    .spins = DISP_SPINS_DEFAULT, .keepalive_s = 60, .capacity = 4096,
-	    .latency_every = 1 };
+	struct cell c = cells_one("--dispatcher shared --workers 2 "
+	    "--coroutines 16 --latency-every 1");
 	struct cell_window win = { 0.05, 0.3 };
 	char err[128];
 	double per_s;
@@ -348,9 +346,8 @@ Test(workload, a_blocking_profile_blocks_its_share, .timeout = 60)
 Test(workload, latency_is_sampled_at_its_rate, .timeout = 60)
 {
 	static const unsigned int every[] = { 1, 64 };
-	struct cell c = { .disp = &disp_shared, .queue = &queue_lfseg,
-	    .workers = 2, .coroutines = 16, .pin = "compact",
-	    .spins = DISP_SPINS_DEFAULT, .keepalive_s = 60, .capacity = 4096 };
+	struct cell c = cells_one("--dispatcher shared --workers 2 "
+	    "--coroutines 16");
 	struct cell_window win = { 0.05, 0.2 };
 	double want, got;
 	cJSON *run;
@@ -403,11 +400,10 @@ hanging_shutdown(struct dispatcher *d, struct disp_stats *st)
 static struct cell
 planted(const struct disp_ops *design)
 {
-	struct cell c = { .disp = design, .queue = &queue_lfseg,
-	    .workers = 2, .coroutines = 8, .pin = "none",
-	    .spins = DISP_SPINS_DEFAULT, .keepalive_s = 60, .capacity = 4096,
-	    .stall_s = 0.5 };
+	struct cell c = cells_one("--dispatcher shared --workers 2 "
+	    "--coroutines 8 --pin none --stall 0.5");
 
+	c.disp = design;
 	return c;
 }
 
@@ -613,17 +609,20 @@ Test(workload, a_run_that_cannot_be_stopped_ends_the_process, .timeout = 180)
 ParameterizedTestParameters(workload, request_count_is_exact)
 {
 
-	return PARAMS_INDICES(disp_count());
+	return INDICES(disp_count());
 }
 
 ParameterizedTest(size_t *i, workload, request_count_is_exact, .timeout = 180)
 {
-	struct cell c = { .disp = disp_at(*i), .queue = &queue_lfseg,
-	    .workers = 4, .coroutines = 16, .pin = "compact",
-	    .spins = DISP_SPINS_DEFAULT, .keepalive_s = 60, .capacity = 4096,
-	    .profile = { .kind = WORKLOAD_REQUEST }, .latency_every = 1 };
 	struct cell_window win = { 0.05, 0.2 };
-	cJSON *run = cell_run(&c, &win);
+	char args[128];
+	struct cell c;
+	cJSON *run;
+
+	snprintf(args, sizeof(args), "--dispatcher %s --workers 4 --coroutines "
+	    "16 --workload request --latency-every 1", disp_at(*i)->name);
+	c = cells_one(args);
+	run = cell_run(&c, &win);
 
 	cr_assert(cJSON_IsTrue(cJSON_GetObjectItem(run, "count_ok")), "%s: %s",
 	    c.disp->name, cJSON_PrintUnformatted(run));
@@ -717,7 +716,8 @@ run_spied_requests(const struct disp_ops *design, bool own_io,
 {
 	struct disp_config cfg = config(4), iocfg = config(1);
 	struct spy d = { .base.ops = &spy_ops }, io = { .base.ops = &spy_ops };
-	struct workload_opts o = { .profile = { .kind = WORKLOAD_REQUEST } };
+	struct workload_opts o = { .profile = {
+	    .kind = workload_kind_find("request") } };
 	struct workload_check chk;
 	struct disp_stats st, iost = { 0 };
 	struct workload w;

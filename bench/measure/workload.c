@@ -66,22 +66,19 @@ workload_calibrate(uint64_t ns)
 	return (uint64_t)((double)iters / (best * 1e9) * ns + 0.5);
 }
 
+
 int
 workload_profile_parse(struct workload_profile *p, const char *s, char *err,
     size_t errlen)
 {
-	char kind[16], tail;
+	char name[16], tail;
 	double ms, share;
 
 	memset(p, 0, sizeof(*p));
-	if (strcmp(s, "resume") == 0)
+	if ((p->kind = workload_kind_find(s)) != NULL && !p->kind->takes_block)
 		return 0;
-	if (strcmp(s, "request") == 0) {
-		p->kind = WORKLOAD_REQUEST;
-		return 0;
-	}
-	if (sscanf(s, "%15[a-z]:%lf:%lf%c", kind, &ms, &share, &tail) != 3 ||
-	    (strcmp(kind, "sleep") != 0 && strcmp(kind, "spin") != 0)) {
+	if (sscanf(s, "%15[a-z]:%lf:%lf%c", name, &ms, &share, &tail) != 3 ||
+	    (p->kind = workload_kind_find(name)) == NULL || !p->kind->takes_block) {
 		snprintf(err, errlen, "--workload: '%s' is not resume, "
 		    "request, sleep:MS:SHARE or spin:MS:SHARE", s);
 		return -1;
@@ -91,7 +88,6 @@ workload_profile_parse(struct workload_profile *p, const char *s, char *err,
 		    "and 0 < SHARE <= 1", s);
 		return -1;
 	}
-	p->kind = kind[1] == 'l' ? WORKLOAD_SLEEP : WORKLOAD_SPIN;
 	p->block_ns = (uint64_t)llround(ms * 1e6);
 	p->share_ppm = (uint32_t)lround(share * WORKLOAD_SHARE_ONE);
 	p->share_ppm = p->share_ppm == 0 ? 1 : p->share_ppm;
@@ -103,28 +99,33 @@ workload_profile_format(const struct workload_profile *p, char *buf,
     size_t len)
 {
 
-	if (!workload_blocks_some(p))
-		snprintf(buf, len, p->kind == WORKLOAD_REQUEST ? "request" :
-		    "resume");
+	if (!p->kind->takes_block)
+		snprintf(buf, len, "%s", p->kind->name);
 	else
-		snprintf(buf, len, "%s:%g:%g", p->kind == WORKLOAD_SLEEP ?
-		    "sleep" : "spin", (double)p->block_ns * 1e-6,
+		snprintf(buf, len, "%s:%g:%g", p->kind->name,
+		    (double)p->block_ns * 1e-6,
 		    (double)p->share_ppm / WORKLOAD_SHARE_ONE);
 	return;
+}
+
+double
+workload_hold_s(const struct workload_profile *p)
+{
+
+	return workload_blocks_some(p) ? WORKLOAD_RESUMES_PER_OP *
+	    (double)p->block_ns * 1e-9 * p->share_ppm / WORKLOAD_SHARE_ONE : 0;
 }
 
 double
 workload_ceiling(const struct workload_profile *p, unsigned int threads,
     unsigned int cpus)
 {
-	double hold = (double)p->block_ns * 1e-9 * p->share_ppm /
-	    WORKLOAD_SHARE_ONE;
 
 	if (!workload_blocks_some(p))
 		return 0;
-	if (p->kind == WORKLOAD_SPIN && cpus < threads)
+	if (p->kind->cpu_bound && cpus < threads)
 		threads = cpus;
-	return threads / hold;
+	return threads / workload_hold_s(p) * WORKLOAD_RESUMES_PER_OP;
 }
 
 static uint64_t
@@ -153,18 +154,24 @@ workload_blocks(const struct workload *w, uint64_t phase, uint64_t k)
  * the thread's CPU clock.
  */
 static void
-workload_block(const struct workload *w)
+workload_spin(const struct workload *w)
 {
 	uint64_t block = w->profile.block_ns, t0;
+
+	t0 = workload_ns(CLOCK_THREAD_CPUTIME_ID);
+	while (workload_ns(CLOCK_THREAD_CPUTIME_ID) - t0 < block)
+		workload_burn(w->slice_iters);
+	return;
+}
+
+/* The thread is held, the CPU is not: a call that waits on a database. */
+static void
+workload_sleep(const struct workload *w)
+{
+	uint64_t block = w->profile.block_ns;
 	struct timespec ts = { (time_t)(block / 1000000000u),
 	    (long)(block % 1000000000u) };
 
-	if (w->profile.kind == WORKLOAD_SPIN) {
-		t0 = workload_ns(CLOCK_THREAD_CPUTIME_ID);
-		while (workload_ns(CLOCK_THREAD_CPUTIME_ID) - t0 < block)
-			workload_burn(w->slice_iters);
-		return;
-	}
 	while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
 		;
 	return;
@@ -204,7 +211,7 @@ coro_work(struct coro *c, uint64_t k)
 	if (workload_blocks_some(&w->profile) &&
 	    workload_blocks(w, c->phase + k, 1) != 0) {
 		coro_bump(&c->blocked);
-		workload_block(w);
+		w->profile.kind->block(w);
 	}
 	return;
 }
@@ -368,7 +375,80 @@ static struct dispatcher *
 workload_first(const struct workload *w)
 {
 
-	return w->profile.kind == WORKLOAD_REQUEST ? w->io : w->d;
+	return w->profile.kind->round_trip ? w->io : w->d;
+}
+
+/*
+ * The kinds. resume-only and the blocking profiles share a resumption
+ * (coro_resume: one dispatch to the design); a request goes there and back
+ * (coro_request). Round trips are sampled 16 times as often as dispatches:
+ * one costs hundreds of ns on most designs, so that still leaves little
+ * beside the handoff. A blocking profile samples every dispatch: a clock
+ * read is nothing beside a block, and 1 in 256 would leave few samples.
+ */
+static const struct workload_kind workload_kinds[] = {
+	{ .name = "resume", .sample_every = 256,
+	    .resume = { coro_resume0, coro_resume1 } },
+	{ .name = "request", .round_trip = true, .sample_every = 16,
+	    .resume = { coro_request0, coro_request1 } },
+	{ .name = "sleep", .takes_block = true, .sample_every = 1,
+	    .resume = { coro_resume0, coro_resume1 }, .block = workload_sleep },
+	{ .name = "spin", .takes_block = true, .cpu_bound = true,
+	    .sample_every = 1, .resume = { coro_resume0, coro_resume1 },
+	    .block = workload_spin },
+};
+
+const struct workload_kind *
+workload_kind_find(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(workload_kinds) / sizeof(workload_kinds[0]); i++)
+		if (strcmp(workload_kinds[i].name, name) == 0)
+			return &workload_kinds[i];
+	return NULL;
+}
+
+const struct workload_profile *
+workload_default(void)
+{
+	static const struct workload_profile resume = {
+	    .kind = &workload_kinds[0] };
+
+	return &resume;
+}
+
+/*
+ * A round trip is two dispatches, there and back; a blocking profile's
+ * window against what Little's law allows with the threads that can hold
+ * a resumption at once (never more than the coroutines).
+ */
+void
+workload_figures(const struct workload_profile *p,
+    const struct workload_window *win, cJSON *run)
+{
+	double trips = (double)win->dispatches / WORKLOAD_RESUMES_PER_TRIP;
+	double ops = (double)win->dispatches / WORKLOAD_RESUMES_PER_OP /
+	    win->wall_s, ceiling;
+	unsigned int threads = win->threads;
+
+	if (p->kind->round_trip) {
+		cJSON_AddNumberToObject(run, "round_trips_per_s", trips /
+		    win->wall_s);
+		cJSON_AddNumberToObject(run, "cpu_us_per_round_trip",
+		    win->cpu_s * 1e6 / (trips > 0 ? trips : 1));
+	}
+	if (!workload_blocks_some(p))
+		return;
+	if (threads == 0 || threads > win->coroutines)
+		threads = win->coroutines;
+	ceiling = workload_ceiling(p, threads, win->cpus) /
+	    WORKLOAD_RESUMES_PER_OP;
+	cJSON_AddNumberToObject(run, "blocked_per_s", (double)win->blocked /
+	    win->wall_s);
+	cJSON_AddNumberToObject(run, "ceiling_ops_per_s", ceiling);
+	cJSON_AddNumberToObject(run, "capacity_pct", ops / ceiling * 100);
+	return;
 }
 
 static void
@@ -414,17 +494,17 @@ workload_start(struct workload *w, struct dispatcher *d, unsigned int n,
 	w->d = d;
 	w->io = o->io != NULL ? o->io : d;
 	w->n = n;
-	w->profile = o->profile;
+	w->profile = o->profile.kind != NULL ? o->profile : *workload_default();
 	w->payload_iters = o->payload_ns > 0 ?
 	    workload_calibrate(o->payload_ns) : 0;
-	w->slice_iters = o->profile.kind == WORKLOAD_SPIN ?
+	w->slice_iters = w->profile.kind->cpu_bound ?
 	    workload_calibrate(WORKLOAD_SPIN_SLICE_NS) : 0;
 	w->latency_mask = o->latency_every > 0 ? o->latency_every - 1 :
 	    UINT64_MAX;
-	w->works = w->payload_iters != 0 || workload_blocks_some(&o->profile);
+	w->works = w->payload_iters != 0 || workload_blocks_some(&w->profile);
 	/* One blocking resumption per period; phases spread over it. */
-	period = o->profile.share_ppm > 0 ?
-	    WORKLOAD_SHARE_ONE / o->profile.share_ppm : 1;
+	period = w->profile.share_ppm > 0 ?
+	    WORKLOAD_SHARE_ONE / w->profile.share_ppm : 1;
 	if (o->latency_every > 0 &&
 	    (w->lat = calloc(WORKLOAD_LAT_SLOTS, sizeof(*w->lat))) == NULL)
 		return -ENOMEM;
@@ -440,11 +520,9 @@ workload_start(struct workload *w, struct dispatcher *d, unsigned int n,
 	}
 	for (i = 0; i < n; i++) {
 		w->coros[i].task[0] = (struct disp_task)DISP_TASK_INIT(
-		    o->profile.kind == WORKLOAD_REQUEST ? coro_request0 :
-		    coro_resume0);
+		    w->profile.kind->resume[0]);
 		w->coros[i].task[1] = (struct disp_task)DISP_TASK_INIT(
-		    o->profile.kind == WORKLOAD_REQUEST ? coro_request1 :
-		    coro_resume1);
+		    w->profile.kind->resume[1]);
 		atomic_init(&w->coros[i].runs, 0);
 		atomic_init(&w->coros[i].issued, 0);
 		atomic_init(&w->coros[i].blocked, 0);

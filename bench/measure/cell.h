@@ -14,19 +14,15 @@
 
 #define CELL_UNBOUNDED	0	/* workers of a rendezvous without a bound */
 
+/*
+ * A cell: a design with its parameters (cfg: its width, its queue, its
+ * knobs; the thread hooks are the run's) and the workload put on it.
+ */
 struct cell {
 	const struct disp_ops *disp;
-	const struct queue_ops *queue;	/* NULL when the design takes none */
-	unsigned int workers;
+	struct disp_config cfg;
 	unsigned int coroutines;
 	const char *pin;
-	unsigned int pool;
-	int spins;
-	enum disp_wake wake;
-	double keepalive_s;
-	enum disp_lifo lifo;
-	enum disp_search searchers;
-	unsigned int capacity;
 	unsigned int payload_ns;	/* busy work added to every resumption */
 	struct workload_profile profile;
 	unsigned int latency_every;	/* sample 1 dispatch in N; 0: none */
@@ -37,9 +33,6 @@ struct cell_window {
 	double warmup_s;
 	double time_s;
 };
-
-/* The cell's parameters as JSON: the key a result is matched by. */
-cJSON *cell_params(const struct cell *c);
 
 /*
  * Runs the cell in this process: warm-up, measured window, stop, count

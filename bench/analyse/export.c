@@ -14,16 +14,22 @@
 #include <string.h>
 
 #include "export.h"
+#include "params.h"
+#include "params.h"
 #include "results.h"
 #include "stats.h"
+#include "table.h"
 
-struct export_col {
-	const char *name;		/* column */
-	const char *field;		/* summary field */
-	const char *stat;		/* median, min, max, cv */
-};
-
-static const struct export_col export_cols[] = {
+/*
+ * A cell's row: who it is, how its runs ended, and the median of each
+ * figure (the headline with its spread), under the stable names that CSV
+ * and JSON carry; people's formats read the labelled columns below.
+ */
+static const struct {
+	const char *name;		/* in the row */
+	const char *field;		/* of the summary */
+	const char *stat;
+} export_figures[] = {
 	{ "cpu_us_per_dispatch", "cpu_us_per_dispatch", "median" },
 	{ "cpu_us_per_dispatch_min", "cpu_us_per_dispatch", "min" },
 	{ "cpu_us_per_dispatch_max", "cpu_us_per_dispatch", "max" },
@@ -39,23 +45,37 @@ static const struct export_col export_cols[] = {
 	{ "cpu_us_per_round_trip", "cpu_us_per_round_trip", "median" },
 	{ "round_trips_per_s", "round_trips_per_s", "median" },
 };
-#define EXPORT_NCOLS	(sizeof(export_cols) / sizeof(export_cols[0]))
+#define EXPORT_NFIGURES	(sizeof(export_figures) / sizeof(export_figures[0]))
 
-int
-export_format_parse(const char *name, enum export_format *f)
-{
-	static const char *names[] = { "table", "csv", "markdown", "json",
-	    "gbench" };
-	size_t i;
+static const struct table_col export_program[] = {
+	{ "dispatcher", NULL }, { "queue", NULL }, { "workers", NULL },
+	{ "coroutines", NULL }, { "workload", NULL }, { "runs_ok", NULL },
+	{ "runs", NULL }, { "runs_starving", NULL },
+	{ "cpu_us_per_dispatch", NULL }, { "cpu_us_per_dispatch_min", NULL },
+	{ "cpu_us_per_dispatch_max", NULL }, { "cpu_us_per_dispatch_cv", NULL },
+	{ "ops_per_s", NULL }, { "ctx_switches_per_dispatch", NULL },
+	{ "threads_peak", NULL }, { "latency_p99_us", NULL },
+	{ "rss_anon_peak_kb", NULL }, { "starved", NULL }, { "min_share", NULL },
+	{ "max_share", NULL }, { "cpu_us_per_round_trip", NULL },
+	{ "round_trips_per_s", NULL },
+};
 
-	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
-		if (strcmp(name, names[i]) == 0) {
-			*f = (enum export_format)i;
-			return 0;
-		}
-	}
-	return -1;
-}
+static const struct table_col export_people[] = {
+	{ "dispatcher", "design" }, { "queue", "queue" },
+	{ "workers", "workers" }, { "coroutines", "coroutines" },
+	{ "workload", "workload" },
+	{ "cpu_us_per_dispatch", "CPU µs/dispatch" },
+	{ "cpu_range", "min–max" }, { "cpu_us_per_dispatch_cv", "cv" },
+	{ "ops_per_s", "ops/s" },
+	{ "ctx_switches_per_dispatch", "switches/dispatch" },
+	{ "threads_peak", "threads" }, { "latency_p99_us", "p99 µs" },
+	{ "rss_anon_mb", "anon MB" }, { "starving_runs", "starved runs" },
+	{ "min_share", "slowest/mean" }, { "ok_runs", "ok runs" },
+	{ "note", "" },
+};
+
+#define EXPORT_TABLE(cols, id)	\
+	{ (id), (cols), sizeof(cols) / sizeof((cols)[0]) }
 
 static const char *
 export_width(const cJSON *cell, char *buf, size_t len)
@@ -66,58 +86,75 @@ export_width(const cJSON *cell, char *buf, size_t len)
 	return buf;
 }
 
-/* The summary table `run` prints. */
 static void
-export_table_cell(FILE *out, const cJSON *cell)
+export_number(cJSON *row, const char *name, double v)
 {
-	const cJSON *s = cJSON_GetObjectItem(cell, "summary");
-	const cJSON *f = cJSON_GetObjectItem(s, "cpu_us_per_dispatch");
-	const cJSON *bi = cJSON_GetObjectItem(f, "bimodal");
-	char w[16], design[48], starved[24];
 
-	fprintf(out, "%-17s %-6s %7s %5.0f %-12s ", results_design(cell, design,
-	    sizeof(design)), results_str(cell, "queue", "?"),
-	    export_width(cell, w, sizeof(w)), results_num(cell, "coroutines"),
-	    results_str(cell, "workload", "resume"));
-	if (f == NULL) {
-		fprintf(out, "no ok run %.0f/%.0f\n", results_num(s, "runs_ok"),
-		    results_num(s, "runs"));
-		return;
-	}
-	/* starved: the runs in which a coroutine made no progress, as plots say. */
-	snprintf(starved, sizeof(starved), "%u/%.0f", results_runs_above_zero(
-	    cell, "starved"), results_num(s, "runs_ok"));
-	fprintf(out, "%8.3f [%7.3f-%8.3f] %5.2f %11.0f %10.4f %6.0f %9.1f "
-	    "%7.1f %7s %5.2f %2.0f/%-2.0f", results_num(f, "median"),
-	    results_num(f, "min"), results_num(f, "max"), results_num(f, "cv"),
-	    results_stat(cell, "ops_per_s", "median"),
-	    results_stat(cell, "ctx_switches_per_dispatch", "median"),
-	    results_stat(cell, "threads_peak", "median"),
-	    results_stat(cell, "latency_p99_us", "median"),
-	    results_stat(cell, "rss_anon_peak_kb", "median") / 1024, starved,
-	    results_stat(cell, "min_share", "median"), results_num(s, "runs_ok"),
-	    results_num(s, "runs"));
-	if (bi != NULL)
-		fprintf(out, "  two regimes: %.0f of %.0f runs above %.3g",
-		    results_num(bi, "runs_above"), results_num(s, "runs_ok"),
-		    results_num(bi, "boundary"));
-	fprintf(out, "\n");
+	if (isfinite(v))
+		cJSON_AddNumberToObject(row, name, v);
+	else
+		cJSON_AddNullToObject(row, name);
 	return;
 }
 
-static void
-export_table(FILE *out, const cJSON *doc)
+/* One row per cell; a figure no run has is null. */
+static cJSON *
+export_row(const cJSON *cell)
 {
+	const cJSON *s = cJSON_GetObjectItem(cell, "summary");
+	const cJSON *bi = cJSON_GetObjectItem(cJSON_GetObjectItem(s,
+	    "cpu_us_per_dispatch"), "bimodal");
+	cJSON *row = cJSON_CreateObject();
+	char buf[96], a[32], b[32];
+	size_t i;
+
+	cJSON_AddStringToObject(row, "dispatcher", params_design(cell, buf,
+	    sizeof(buf)));
+	cJSON_AddStringToObject(row, "queue", results_str(cell, "queue", "?"));
+	cJSON_AddStringToObject(row, "workers", export_width(cell, buf,
+	    sizeof(buf)));
+	cJSON_AddNumberToObject(row, "coroutines", results_num(cell,
+	    "coroutines"));
+	cJSON_AddStringToObject(row, "workload", results_str(cell, "workload",
+	    "resume"));
+	cJSON_AddNumberToObject(row, "runs_ok", results_num(s, "runs_ok"));
+	cJSON_AddNumberToObject(row, "runs", results_num(s, "runs"));
+	cJSON_AddNumberToObject(row, "runs_starving", results_runs_above_zero(
+	    cell, "starved"));
+	for (i = 0; i < EXPORT_NFIGURES; i++)
+		export_number(row, export_figures[i].name, results_stat(cell,
+		    export_figures[i].field, export_figures[i].stat));
+	/* What people read: ranges and counts as text, MB not kB. */
+	snprintf(buf, sizeof(buf), "%s–%s", table_sig3(results_stat(cell,
+	    "cpu_us_per_dispatch", "min"), a, sizeof(a)), table_sig3(
+	    results_stat(cell, "cpu_us_per_dispatch", "max"), b, sizeof(b)));
+	cJSON_AddStringToObject(row, "cpu_range", buf);
+	export_number(row, "rss_anon_mb", results_stat(cell,
+	    "rss_anon_peak_kb", "median") / 1024);
+	snprintf(buf, sizeof(buf), "%u/%.0f", results_runs_above_zero(cell,
+	    "starved"), results_num(s, "runs_ok"));
+	cJSON_AddStringToObject(row, "starving_runs", buf);
+	snprintf(buf, sizeof(buf), "%.0f/%.0f", results_num(s, "runs_ok"),
+	    results_num(s, "runs"));
+	cJSON_AddStringToObject(row, "ok_runs", buf);
+	buf[0] = '\0';
+	if (bi != NULL)
+		snprintf(buf, sizeof(buf), "two regimes: %.0f of %.0f runs above "
+		    "%.3g", results_num(bi, "runs_above"), results_num(s,
+		    "runs_ok"), results_num(bi, "boundary"));
+	cJSON_AddStringToObject(row, "note", buf);
+	return row;
+}
+
+cJSON *
+export_rows(const cJSON *doc)
+{
+	cJSON *rows = cJSON_CreateArray();
 	const cJSON *cell;
 
-	fprintf(out, "\n%-17s %-6s %7s %5s %-12s %-28s %5s %11s %10s %6s %9s "
-	    "%7s %7s %5s %5s\n", "dispatcher", "queue", "workers", "coros",
-	    "workload", "CPU us/dispatch med [min-max]", "cv", "ops/s",
-	    "ctxsw/disp", "thr", "p99 us", "anon MB", "starved", "fair", "ok");
 	cJSON_ArrayForEach(cell, cJSON_GetObjectItem(doc, "cells"))
-		export_table_cell(out, cell);
-	export_memory_fits(out, doc);
-	return;
+		cJSON_AddItemToArray(rows, export_row(cell));
+	return rows;
 }
 
 void
@@ -130,79 +167,6 @@ export_memory_fits(FILE *out, const cJSON *doc)
 		    "widths) for %s\n", results_num(fit, "kb_per_thread"),
 		    results_num(fit, "intercept_kb"), results_num(fit, "r2"),
 		    results_num(fit, "points"), results_str(fit, "cells", "?"));
-	return;
-}
-
-/* One row per cell as JSON; a figure no run has is null. */
-static cJSON *
-export_row(const cJSON *cell)
-{
-	const cJSON *s = cJSON_GetObjectItem(cell, "summary");
-	cJSON *row = cJSON_CreateObject();
-	char w[16], design[48];
-	double v;
-	size_t i;
-
-	cJSON_AddStringToObject(row, "dispatcher", results_design(cell, design,
-	    sizeof(design)));
-	cJSON_AddStringToObject(row, "queue", results_str(cell, "queue", "?"));
-	cJSON_AddStringToObject(row, "workers", export_width(cell, w,
-	    sizeof(w)));
-	cJSON_AddNumberToObject(row, "coroutines", results_num(cell,
-	    "coroutines"));
-	cJSON_AddStringToObject(row, "workload", results_str(cell, "workload",
-	    "resume"));
-	cJSON_AddNumberToObject(row, "runs_ok", results_num(s, "runs_ok"));
-	cJSON_AddNumberToObject(row, "runs", results_num(s, "runs"));
-	cJSON_AddNumberToObject(row, "runs_starving", results_runs_above_zero(
-	    cell, "starved"));
-	for (i = 0; i < EXPORT_NCOLS; i++) {
-		v = results_stat(cell, export_cols[i].field, export_cols[i].stat);
-		if (isfinite(v))
-			cJSON_AddNumberToObject(row, export_cols[i].name, v);
-		else
-			cJSON_AddNullToObject(row, export_cols[i].name);
-	}
-	return row;
-}
-
-/* CSV (RFC 4180: no field here needs quoting) or a Markdown table. */
-static void
-export_text(FILE *out, const cJSON *doc, bool markdown)
-{
-	const char *sep = markdown ? " | " : ",";
-	const cJSON *cell, *f;
-	cJSON *row;
-	int k = 0;
-
-	row = export_row(cJSON_GetArrayItem(cJSON_GetObjectItem(doc, "cells"),
-	    0));
-	fputs(markdown ? "| " : "", out);
-	cJSON_ArrayForEach(f, row)
-		fprintf(out, "%s%s", k++ ? sep : "", f->string);
-	fputs(markdown ? " |\n" : "\n", out);
-	if (markdown) {
-		for (k = 0; k < cJSON_GetArraySize(row); k++)
-			fputs(k ? "---|" : "|---|", out);
-		fputs("\n", out);
-	}
-	cJSON_Delete(row);
-	cJSON_ArrayForEach(cell, cJSON_GetObjectItem(doc, "cells")) {
-		row = export_row(cell);
-		k = 0;
-		fputs(markdown ? "| " : "", out);
-		cJSON_ArrayForEach(f, row) {
-			fputs(k++ ? sep : "", out);
-			if (cJSON_IsString(f))
-				fputs(f->valuestring, out);
-			else if (cJSON_IsNumber(f))
-				fprintf(out, "%.6g", f->valuedouble);
-			else
-				fputs(markdown ? "-" : "", out);
-		}
-		fputs(markdown ? " |\n" : "\n", out);
-		cJSON_Delete(row);
-	}
 	return;
 }
 
@@ -312,7 +276,7 @@ export_gbench_cell(cJSON *benchmarks, const cJSON *cell, int family)
 		abort();
 	export_gbench_series(cell, s);
 	snprintf(name, sizeof(name), "%s/%s/workers:%s/coroutines:%.0f/%s",
-	    results_design(cell, design, sizeof(design)),
+	    params_design(cell, design, sizeof(design)),
 	    results_str(cell, "queue", "?"), export_width(cell, w, sizeof(w)), results_num(cell, "coroutines"),
 	    results_str(cell, "workload", "resume"));
 	for (i = 0; i < s->n; i++) {
@@ -381,32 +345,29 @@ export_gbench(const cJSON *doc)
 }
 
 void
-export_write(FILE *out, const cJSON *doc, enum export_format f)
+export_write(FILE *out, const cJSON *doc, enum table_format f, const char *id)
 {
-	const cJSON *cell;
-	cJSON *arr;
+	static const struct table people = EXPORT_TABLE(export_people, NULL);
+	static const struct table program = EXPORT_TABLE(export_program, NULL);
+	struct table t = table_for_people(f) ? people : program;
+	cJSON *rows;
 	char *text;
 
-	switch (f) {
-	case EXPORT_TABLE:
-		export_table(out, doc);
+	if (f == TABLE_GBENCH) {
+		rows = export_gbench(doc);
+		text = cJSON_Print(rows);
+		fprintf(out, "%s\n", text);
+		free(text);
+		cJSON_Delete(rows);
 		return;
-	case EXPORT_CSV:
-	case EXPORT_MARKDOWN:
-		export_text(out, doc, f == EXPORT_MARKDOWN);
-		return;
-	case EXPORT_JSON:
-		arr = cJSON_CreateArray();
-		cJSON_ArrayForEach(cell, cJSON_GetObjectItem(doc, "cells"))
-			cJSON_AddItemToArray(arr, export_row(cell));
-		break;
-	default:
-		arr = export_gbench(doc);
-		break;
 	}
-	text = cJSON_Print(arr);
-	fprintf(out, "%s\n", text);
-	free(text);
-	cJSON_Delete(arr);
+	t.id = id;
+	rows = export_rows(doc);
+	if (f == TABLE_TEXT)
+		fputc('\n', out);
+	table_write(out, f, &t, rows);
+	if (f == TABLE_TEXT)
+		export_memory_fits(out, doc);
+	cJSON_Delete(rows);
 	return;
 }

@@ -12,13 +12,12 @@
 
 #include <cjson/cJSON.h>
 
-enum compare_format { COMPARE_TABLE, COMPARE_MARKDOWN, COMPARE_JSON,
-	COMPARE_CSV };
+#include "table.h"
 
 struct compare_opts {
 	double threshold;		/* the effect worth detecting, 0.05 = 5 % */
 	double alpha;			/* of the whole comparison (Holm) */
-	enum compare_format format;
+	enum table_format format;	/* not TABLE_GBENCH */
 	bool allow_other_machine;
 	bool by_position;		/* cell i against cell i (`ab`), not by key */
 	const char *metric;		/* a run field; default cpu_us_per_dispatch */

@@ -35,6 +35,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include <cjson/cJSON.h>
+
 #include "dispatcher.h"
 #include "hist.h"
 
@@ -43,21 +45,53 @@
 #define WORKLOAD_SPIN_SLICE_NS	10000u
 #define WORKLOAD_RESUMES_PER_TRIP 2	/* request: handler, continuation */
 
-enum workload_kind {
-	WORKLOAD_RESUME,	/* resume-only */
-	WORKLOAD_SLEEP,		/* a share sleeps block_ns */
-	WORKLOAD_SPIN,		/* a share burns block_ns of CPU */
-	WORKLOAD_REQUEST	/* a round trip from an I/O loop and back */
+struct workload;
+struct workload_profile;
+
+/*
+ * The kinds of workload, one entry each: what a profile is called, how a
+ * resumption runs, how it blocks, what it samples by default and the
+ * figures it adds to a run. Every other file asks the kind, never which
+ * one it is. A new kind is an entry in workload.c's table.
+ */
+struct workload_kind {
+	const char *name;		/* "resume", "request", "sleep", "spin" */
+	bool takes_block;		/* written NAME:MS:SHARE */
+	bool round_trip;		/* resumptions alternate an I/O loop and a handler */
+	bool cpu_bound;			/* a block holds a CPU as well as a thread */
+	unsigned int sample_every;	/* latency: 1 dispatch in this many */
+	disp_task_fn *resume[2];	/* a resumption through task[0], task[1] */
+	void (*block)(const struct workload *);	/* NULL: nothing blocks */
 };
 
+/* The kind called name, or NULL. */
+const struct workload_kind *workload_kind_find(const char *name);
+
 struct workload_profile {
-	enum workload_kind kind;
+	const struct workload_kind *kind;
 	uint64_t block_ns;
 	uint32_t share_ppm;		/* of resumptions that block */
 };
 
+/* What the window measured, for a kind's own figures. */
+struct workload_window {
+	double wall_s, cpu_s;
+	uint64_t dispatches;
+	uint64_t blocked;		/* resumptions that blocked */
+	unsigned int threads;		/* that can hold a resumption at once */
+	unsigned int coroutines;
+	unsigned int cpus;
+};
+
+static inline bool
+workload_blocks_some(const struct workload_profile *p)
+{
+
+	return p->kind->block != NULL;
+}
+
 struct workload_opts {
-	struct workload_profile profile;
+	struct workload_profile profile;	/* zero: resume-only */
 	unsigned int payload_ns;	/* busy work on every resumption */
 	unsigned int latency_every;	/* power of two; 0: no sampling */
 	struct dispatcher *io;		/* request: the I/O loop, NULL: d's own */
@@ -136,6 +170,9 @@ int workload_profile_parse(struct workload_profile *p, const char *s,
 void workload_profile_format(const struct workload_profile *p, char *buf,
     size_t len);
 
+/* The default profile (resume-only). */
+const struct workload_profile *workload_default(void);
+
 /*
  * The most resumptions per second the profile allows with `threads` able
  * to run resumptions at once and `cpus` CPUs (Little's law: each blocking
@@ -144,6 +181,13 @@ void workload_profile_format(const struct workload_profile *p, char *buf,
  */
 double workload_ceiling(const struct workload_profile *p, unsigned int threads,
     unsigned int cpus);
+
+/* The seconds of blocking an op holds a thread for, on average; 0: none. */
+double workload_hold_s(const struct workload_profile *p);
+
+/* The profile's own figures of a window, added to run. */
+void workload_figures(const struct workload_profile *p,
+    const struct workload_window *win, cJSON *run);
 
 /*
  * Starts n coroutines on d from a new thread (cfg's thread_start applies):
@@ -176,13 +220,6 @@ unsigned int workload_pending(struct workload *w, unsigned int *idx,
 
 /* Adds the latency histograms into s (sign -1: subtracts). */
 void workload_latency(struct workload *w, struct hist_snap *s, int sign);
-
-static inline bool
-workload_blocks_some(const struct workload_profile *p)
-{
-
-	return p->kind == WORKLOAD_SLEEP || p->kind == WORKLOAD_SPIN;
-}
 
 /* Resumptions that blocked so far, counted where they block. */
 uint64_t workload_blocked(struct workload *w);

@@ -301,32 +301,29 @@ advise_cmp(const void *a, const void *b)
 
 int
 advise_rows(const cJSON *doc, const char *dispatcher, const char *queue,
-    unsigned int coroutines, const struct workload_profile *profile,
+    unsigned int coroutines, const struct advise_load *load,
     struct advise_row *rows, size_t *n, char *err, size_t errlen)
 {
 	const cJSON *cell;
 	struct advise_row *r;
-	char want[64];
-	bool resume, load;
+	bool resume, loaded;
 	size_t i;
 
 	*n = 0;
-	if (profile != NULL)
-		workload_profile_format(profile, want, sizeof(want));
 	cJSON_ArrayForEach(cell, cJSON_GetObjectItem(doc, "cells")) {
 		resume = advise_is(cell, "workload", "resume") ||
 		    cJSON_GetObjectItem(cell, "workload") == NULL;
-		load = profile == NULL ? resume : advise_is(cell, "workload",
-		    want);
+		loaded = load == NULL ? resume : advise_is(cell, "workload",
+		    load->name);
 		if (!advise_is(cell, "dispatcher", dispatcher) ||
-		    !advise_is(cell, "queue", queue) || !(resume || load) ||
+		    !advise_is(cell, "queue", queue) || !(resume || loaded) ||
 		    results_num(cell, "coroutines") != coroutines ||
 		    !(results_num(cell, "workers") >= 0))
 			continue;
 		r = advise_row_of(rows, n, (unsigned int)results_num(cell,
 		    "workers"));
 		if (r != NULL)
-			advise_fill(r, cell, resume, load);
+			advise_fill(r, cell, resume, loaded);
 	}
 	for (i = 0; i < *n; i++)
 		if (isfinite(rows[i].capacity) && isfinite(rows[i].cpu_us))
@@ -334,8 +331,8 @@ advise_rows(const cJSON *doc, const char *dispatcher, const char *queue,
 	if (i == *n) {
 		snprintf(err, errlen, "the results hold no %s over %s with %u "
 		    "coroutines%s%s measured in both profiles", dispatcher,
-		    queue, coroutines, profile ? " and " : "",
-		    profile ? want : "");
+		    queue, coroutines, load ? " and " : "",
+		    load ? load->name : "");
 		return -1;
 	}
 	qsort(rows, *n, sizeof(*rows), advise_cmp);
@@ -348,25 +345,24 @@ advise_rows(const cJSON *doc, const char *dispatcher, const char *queue,
  */
 static void
 advise_little(FILE *out, const struct advise_target *t,
-    const struct workload_profile *pr, unsigned int coroutines,
+    const struct advise_load *load, unsigned int coroutines,
     unsigned int cpus)
 {
-	double hold = pr != NULL ? WORKLOAD_RESUMES_PER_OP * (double)pr->share_ppm /
-	    WORKLOAD_SHARE_ONE * (double)pr->block_ns * 1e-9 : 0;
 	unsigned int bound;
+	double hold;
 
-	if (pr == NULL || pr->kind == WORKLOAD_RESUME) {
+	if (load == NULL || !(load->hold_s > 0)) {
 		fprintf(out, "check (Little's law): nothing blocks, so at most "
 		    "%u threads (the CPUs) are ever busy; wider pools only add "
 		    "idle workers to wake.\n", cpus);
 		return;
 	}
-	bound = pr->kind == WORKLOAD_SPIN && cpus < coroutines ? cpus :
-	    coroutines;
+	hold = load->hold_s;
+	bound = load->cpu_bound && cpus < coroutines ? cpus : coroutines;
 	if (t->rate > 0)
 		fprintf(out, "check (Little's law): %.0f ops/s x %.3g ms held "
 		    "per op = %.1f threads busy on average%s.\n", t->rate,
-		    hold * 1e3, t->rate * hold, pr->kind == WORKLOAD_SPIN ?
+		    hold * 1e3, t->rate * hold, load->cpu_bound ?
 		    ", each on a CPU of its own" : "");
 	fprintf(out, "check (Little's law): the ceiling grows by %.0f ops/s "
 	    "per worker up to N=%u (the %s), %.0f ops/s.\n", 1 / hold, bound,
@@ -377,7 +373,7 @@ advise_little(FILE *out, const struct advise_target *t,
 void
 advise_print(FILE *out, const struct advise_row *rows, size_t n,
     const struct advise_target *t, const struct advise_pick *p,
-    const struct workload_profile *profile, unsigned int coroutines,
+    const struct advise_load *load, unsigned int coroutines,
     unsigned int cpus)
 {
 	char w[16], ceiling[32], starved[24], failed[24], reason[1024];
@@ -409,6 +405,6 @@ advise_print(FILE *out, const struct advise_row *rows, size_t n,
 		    " or wider" : "", reason);
 	else
 		fprintf(out, "\nrecommendation: none. %s\n", reason);
-	advise_little(out, t, profile, coroutines, cpus);
+	advise_little(out, t, load, coroutines, cpus);
 	return;
 }

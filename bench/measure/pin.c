@@ -36,26 +36,54 @@ pin_plan_compact(struct pin_plan *p)
 	return k > 0 ? 0 : -1;
 }
 
+/*
+ * A PU's place in the scatter order: its rank among its siblings at each
+ * level, its own level first. Sorted on it, consecutive PUs differ first
+ * at the top of the tree (another package), then the next level (another
+ * core): threads 0 and 1 go to two packages, then to two cores of each.
+ * hwloc_distrib over as many sets as PUs would keep them in number order.
+ */
+#define PIN_MAX_DEPTH	32
+
+struct pin_rank {
+	unsigned int rank[PIN_MAX_DEPTH];
+	hwloc_obj_t pu;
+};
+
+static int
+pin_rank_cmp(const void *a, const void *b)
+{
+	const struct pin_rank *x = a, *y = b;
+	unsigned int i;
+
+	for (i = 0; i < PIN_MAX_DEPTH; i++)
+		if (x->rank[i] != y->rank[i])
+			return x->rank[i] < y->rank[i] ? -1 : 1;
+	return 0;
+}
+
 static int
 pin_plan_scatter(struct pin_plan *p)
 {
-	hwloc_obj_t root = hwloc_get_root_obj(p->topo);
 	int i, n = hwloc_get_nbobjs_by_type(p->topo, HWLOC_OBJ_PU);
-	unsigned int k = 0;
+	struct pin_rank *r;
+	unsigned int d, k = 0;
+	hwloc_obj_t o;
 
-	if (n <= 0 || pin_sets_alloc(p, (unsigned int)n) != 0)
+	if (n <= 0 || (r = calloc((size_t)n, sizeof(*r))) == NULL)
 		return -1;
-	for (i = 0; i < n; i++)
-		p->sets[i] = hwloc_bitmap_alloc();
-	hwloc_distrib(p->topo, &root, 1, p->sets, (unsigned int)n, INT_MAX, 0);
-	/* Spread over the machine, then keep the PUs the process may use. */
 	for (i = 0; i < n; i++) {
-		hwloc_bitmap_singlify(p->sets[i]);
-		if (hwloc_bitmap_isincluded(p->sets[i], p->usable))
-			p->sets[k++] = p->sets[i];
-		else
-			hwloc_bitmap_free(p->sets[i]);
+		r[i].pu = hwloc_get_obj_by_type(p->topo, HWLOC_OBJ_PU, i);
+		for (o = r[i].pu, d = 0; o->parent != NULL &&
+		    d < PIN_MAX_DEPTH; o = o->parent, d++)
+			r[i].rank[d] = o->sibling_rank;
 	}
+	qsort(r, (size_t)n, sizeof(*r), pin_rank_cmp);
+	if (pin_sets_alloc(p, (unsigned int)n) == 0)
+		for (i = 0; i < n; i++)
+			if (hwloc_bitmap_isincluded(r[i].pu->cpuset, p->usable))
+				p->sets[k++] = hwloc_bitmap_dup(r[i].pu->cpuset);
+	free(r);
 	p->nsets = k;
 	return k > 0 ? 0 : -1;
 }
@@ -154,6 +182,18 @@ pin_self(const struct pin_plan *p, unsigned int index)
 		return 0;
 	return hwloc_set_cpubind(p->topo, p->sets[index % p->nsets],
 	    HWLOC_CPUBIND_THREAD);
+}
+
+int
+pin_plan_pu(const struct pin_plan *p, unsigned int index)
+{
+	hwloc_obj_t pu;
+
+	if (p->sets == NULL)
+		return -1;
+	pu = hwloc_get_obj_inside_cpuset_by_type(p->topo,
+	    p->sets[index % p->nsets], HWLOC_OBJ_PU, 0);
+	return pu != NULL ? (int)pu->logical_index : -1;
 }
 
 void

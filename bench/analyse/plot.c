@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "plot.h"
+#include "params.h"
 #include "results.h"
 
 struct plot_figure {
@@ -41,25 +42,6 @@ static const struct plot_figure plot_figures[] = {
 	    "anonymous RSS, kB (most seen in the window)", false },
 };
 
-static void
-plot_series_name(const cJSON *cell, char *buf, size_t len)
-{
-	const char *q = cJSON_GetObjectItem(cell, "queue")->valuestring;
-	const cJSON *wl = cJSON_GetObjectItem(cell, "workload");
-	int resume = !cJSON_IsString(wl) || strcmp(wl->valuestring,
-	    "resume") == 0;
-	char design[48];
-
-	snprintf(buf, len, "%s%s%s c=%d%s%s%s",
-	    results_design(cell, design, sizeof(design)),
-	    strcmp(q, "-") != 0 ? "/" : "", strcmp(q, "-") != 0 ? q : "",
-	    cJSON_GetObjectItem(cell, "coroutines")->valueint,
-	    resume ? "" : " ", resume ? "" : wl->valuestring,
-	    cJSON_GetObjectItem(cell, "workers")->valueint == 0 ?
-	    " unbounded" : "");
-	return;
-}
-
 struct plot_series {
 	char name[128];
 	int points;
@@ -88,7 +70,7 @@ plot_data(const cJSON *cells, const struct plot_figure *fig, FILE *data,
 		    fig->field);
 		if (s == NULL)
 			continue;
-		plot_series_name(cell, name, sizeof(name));
+		params_series(cell, name, sizeof(name));
 		if (n == 0 || strcmp(name, series[n - 1].name) != 0) {
 			if (n == max)
 				break;

@@ -5,6 +5,7 @@
  * steady size; then the window, read at both ends; then the coroutines are
  * stopped and every dispatch is accounted for.
  */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -41,35 +42,6 @@ cell_thread_start(void *arg)
 
 	pin_self(&p->plan, atomic_fetch_add(&p->next, 1));
 	return;
-}
-
-cJSON *
-cell_params(const struct cell *c)
-{
-	cJSON *o = cJSON_CreateObject();
-	char profile[64];
-
-	workload_profile_format(&c->profile, profile, sizeof(profile));
-	cJSON_AddStringToObject(o, "dispatcher", c->disp->name);
-	cJSON_AddStringToObject(o, "queue", c->queue ? c->queue->name : "-");
-	cJSON_AddNumberToObject(o, "workers", c->workers);
-	cJSON_AddNumberToObject(o, "coroutines", c->coroutines);
-	cJSON_AddStringToObject(o, "pin", c->pin);
-	cJSON_AddNumberToObject(o, "pool", c->pool);
-	cJSON_AddNumberToObject(o, "spins", c->spins);
-	cJSON_AddStringToObject(o, "wake",
-	    c->wake == DISP_WAKE_LAZY ? "lazy" : "every");
-	cJSON_AddNumberToObject(o, "keepalive_s", c->keepalive_s);
-	if (c->disp->flags & DISP_STEALS) {
-		cJSON_AddStringToObject(o, "lifo", disp_lifo_names[c->lifo]);
-		cJSON_AddStringToObject(o, "searchers",
-		    disp_search_names[c->searchers]);
-	}
-	cJSON_AddNumberToObject(o, "capacity", c->capacity);
-	cJSON_AddNumberToObject(o, "payload_ns", c->payload_ns);
-	cJSON_AddStringToObject(o, "workload", profile);
-	cJSON_AddNumberToObject(o, "latency_every", c->latency_every);
-	return o;
 }
 
 /* Sets a field of a run, replacing the one it had. */
@@ -212,16 +184,7 @@ static void
 cell_config(const struct cell *c, struct cell_pin *pin, struct disp_config *cfg)
 {
 
-	memset(cfg, 0, sizeof(*cfg));
-	cfg->workers = c->workers;
-	cfg->pool = c->pool;
-	cfg->queue = c->queue;
-	cfg->queue_capacity = c->capacity;
-	cfg->spins = c->spins;
-	cfg->wake = c->wake;
-	cfg->keepalive_s = c->keepalive_s;
-	cfg->lifo = c->lifo;
-	cfg->searchers = c->searchers;
+	*cfg = c->cfg;
 	cfg->thread_start = cell_thread_start;
 	cfg->thread_arg = pin;
 	return;
@@ -229,23 +192,24 @@ cell_config(const struct cell *c, struct cell_pin *pin, struct disp_config *cfg)
 
 /*
  * A request's I/O loop, on a PU of its own where the plan has one to
- * spare: a Netty event loop of one thread, the design of the I/O side
- * whatever the design under test. A design made of event loops is its
- * own I/O (*io NULL).
+ * spare: an event loop of one thread, the design of the I/O side whatever
+ * the design under test. A design made of event loops is its own I/O (*io
+ * NULL).
  */
 static int
 cell_io_create(const struct cell *c, struct cell_pin *pin,
     struct disp_config *cfg, struct dispatcher **io)
 {
+	const struct disp_ops *loops = disp_with(DISP_LOOPS);
 
 	*io = NULL;
-	if (c->profile.kind != WORKLOAD_REQUEST || (c->disp->flags & DISP_LOOPS))
+	if (!c->profile.kind->round_trip || (c->disp->flags & DISP_LOOPS))
 		return 0;
 	memset(cfg, 0, sizeof(*cfg));
 	cfg->workers = 1;
 	cfg->thread_start = cell_io_start;
 	cfg->thread_arg = pin;
-	return disp_eventloop.create(io, cfg);
+	return loops != NULL ? loops->create(io, cfg) : -ENOENT;
 }
 
 /* The sampled dispatch latencies of the window, in microseconds. */
@@ -264,45 +228,6 @@ cell_latency(cJSON *run, const struct hist_snap *h)
 	for (i = 0; i < sizeof(qs) / sizeof(qs[0]); i++)
 		cJSON_AddNumberToObject(run, qs[i].name,
 		    (double)hist_quantile(h, qs[i].q) * 1e-3);
-	return;
-}
-
-/* A request's round trip is two dispatches: there and back. */
-static void
-cell_round_trip(cJSON *run)
-{
-	double trips = cJSON_GetObjectItem(run, "dispatches")->valuedouble /
-	    WORKLOAD_RESUMES_PER_TRIP;
-
-	cJSON_AddNumberToObject(run, "round_trips_per_s", trips /
-	    cJSON_GetObjectItem(run, "wall_s")->valuedouble);
-	cJSON_AddNumberToObject(run, "cpu_us_per_round_trip",
-	    cJSON_GetObjectItem(run, "cpu_s")->valuedouble * 1e6 /
-	    (trips > 0 ? trips : 1));
-	return;
-}
-
-/*
- * A blocking profile: what Little's law allows with the threads that can
- * hold a resumption at once (never more than the coroutines), and the
- * share of it the window reached.
- */
-static void
-cell_capacity(cJSON *run, const struct cell *c, uint64_t blocked,
-    double wall_s, double ops_per_s)
-{
-	unsigned int threads = c->disp == &disp_inline ? 1 : c->workers;
-	double ceiling;
-
-	if (!workload_blocks_some(&c->profile))
-		return;
-	if (threads == CELL_UNBOUNDED || threads > c->coroutines)
-		threads = c->coroutines;
-	ceiling = workload_ceiling(&c->profile, threads, measure_cpus()) /
-	    WORKLOAD_RESUMES_PER_OP;
-	cJSON_AddNumberToObject(run, "blocked_per_s", (double)blocked / wall_s);
-	cJSON_AddNumberToObject(run, "ceiling_ops_per_s", ceiling);
-	cJSON_AddNumberToObject(run, "capacity_pct", ops_per_s / ceiling * 100);
 	return;
 }
 
@@ -338,6 +263,7 @@ cell_measure(cJSON *run, const struct cell *c, struct workload *w,
 	struct hist_snap *h = calloc(1, sizeof(*h));
 	struct cell_end a = { .per = calloc(w->n, sizeof(uint64_t)) };
 	struct cell_end b = { .per = calloc(w->n, sizeof(uint64_t)) };
+	struct workload_window win_figures;
 	struct cell_peaks peak;
 
 	if (h == NULL || a.per == NULL || b.per == NULL)
@@ -351,10 +277,12 @@ cell_measure(cJSON *run, const struct cell *c, struct workload *w,
 	}
 	cell_end_read(&b, w, h, 1);
 	cell_figures(run, &a.m, &b.m, b.dispatches - a.dispatches);
-	cell_capacity(run, c, b.blocked - a.blocked, b.m.wall_s - a.m.wall_s,
-	    cJSON_GetObjectItem(run, "ops_per_s")->valuedouble);
-	if (c->profile.kind == WORKLOAD_REQUEST)
-		cell_round_trip(run);
+	win_figures = (struct workload_window){ .wall_s = b.m.wall_s -
+	    a.m.wall_s, .cpu_s = b.m.cpu_s - a.m.cpu_s, .dispatches =
+	    b.dispatches - a.dispatches, .blocked = b.blocked - a.blocked,
+	    .threads = c->disp->flags & DISP_NO_WIDTH ? 1 : c->cfg.workers,
+	    .coroutines = c->coroutines, .cpus = measure_cpus() };
+	workload_figures(&c->profile, &win_figures, run);
 	cell_latency(run, h);
 	cell_fairness(run, a.per, b.per, w->n);
 	cJSON_AddNumberToObject(run, "threads", measure_status("Threads"));
@@ -534,7 +462,7 @@ cell_run(const struct cell *c, const struct cell_window *win)
 	cJSON_AddStringToObject(x.run, "status", "ok");
 	if (pin_plan_init(&pin.plan, c->pin, err, sizeof(err)) != 0)
 		return cell_fail(x.run, err);
-	if (c->profile.kind == WORKLOAD_REQUEST && !(c->disp->flags & DISP_LOOPS))
+	if (c->profile.kind->round_trip && !(c->disp->flags & DISP_LOOPS))
 		pin_plan_apart(&pin.plan);
 	atomic_init(&pin.next, 0);
 	cell_config(c, &pin, &cfg);
@@ -559,9 +487,7 @@ cell_run(const struct cell *c, const struct cell_window *win)
 	x.w = &w;
 	if (watchdog_start(&wd, &w, x.stall_s) != 0) {
 		cell_fail(x.run, "the watchdog could not be started");
-		(void)workload_stop(&w, x.stall_s);
-		workload_fini(&w);
-		goto out_io;
+		goto out_workload;
 	}
 	measured = cell_sleep(win->warmup_s, &warm, &wd) &&
 	    cell_measure(x.run, c, &w, &pin, win, &wd);
@@ -570,6 +496,9 @@ cell_run(const struct cell *c, const struct cell_window *win)
 	cell_teardown(&x, &wd, measured);
 	pin_plan_fini(&pin.plan);
 	return x.run;
+out_workload:
+	(void)workload_stop(&w, x.stall_s);
+	workload_fini(&w);
 out_io:
 	if (x.io != NULL)
 		disp_shutdown(x.io, NULL);

@@ -23,12 +23,6 @@ double results_stat(const cJSON *cell, const char *field, const char *stat);
 /* A cell's ok runs in which field is above 0 (e.g. a coroutine starved). */
 unsigned int results_runs_above_zero(const cJSON *cell, const char *field);
 
-/* What could skew a number: machine, cpuset, kernel, build, binary. */
-cJSON *results_context(int argc, char **argv);
-
-/* sha256 of a file, by coreutils' sha256sum; "unknown" if unread. */
-void results_sha256(const char *path, char *buf, size_t len);
-
 /*
  * Of every numeric field of the ok runs: {"median", "min", "max", "q1",
  * "q3", "cv"}, and "bimodal" {"boundary", "runs_above", "share_above"}
@@ -44,18 +38,6 @@ int results_write(const cJSON *doc, const char *path);
 
 /* The same for any text (a report), with a final newline. */
 int results_write_text(const char *text, const char *path);
-
-/*
- * The parameters that make a cell the same cell in two files, as text;
- * without the width, the cells a worker sweep fits a line through.
- */
-void results_cell_key(const cJSON *cell, bool workers, char *buf, size_t len);
-
-/*
- * The design as tables and plots name it: the dispatcher, then -fifo for a
- * LIFO slot turned off and -all for searchers uncapped (stealing).
- */
-const char *results_design(const cJSON *cell, char *buf, size_t len);
 
 /*
  * Memory against threads across each worker sweep (cells alike but for

@@ -10,143 +10,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <hwloc.h>
-
-#include "gitrev.h"
-#include "pin.h"
+#include "params.h"
 #include "results.h"
 #include "stats.h"
-
-#ifndef DB_BUILD_FLAGS
-#define DB_BUILD_FLAGS "unknown"
-#endif
-#ifndef DB_BUILD_TYPE
-#define DB_BUILD_TYPE "unknown"
-#endif
-
-static void
-results_cpu_model(char *buf, size_t len)
-{
-	char line[256], *colon;
-	FILE *f = fopen("/proc/cpuinfo", "r");
-
-	snprintf(buf, len, "unknown");
-	while (f != NULL && fgets(line, sizeof(line), f) != NULL) {
-		if (strncmp(line, "model name", 10) != 0)
-			continue;
-		if ((colon = strchr(line, ':')) != NULL) {
-			snprintf(buf, len, "%s", colon + 2);
-			buf[strcspn(buf, "\n")] = '\0';
-		}
-		break;
-	}
-	if (f != NULL)
-		fclose(f);
-	return;
-}
-
-void
-results_sha256(const char *path, char *buf, size_t len)
-{
-	char cmd[4200];
-	FILE *p;
-
-	snprintf(cmd, sizeof(cmd), "sha256sum '%s' 2>/dev/null", path);
-	p = popen(cmd, "r");
-
-	snprintf(buf, len, "unknown");
-	if (p == NULL)
-		return;
-	if (fscanf(p, "%64s", buf) != 1)
-		snprintf(buf, len, "unknown");
-	pclose(p);
-	return;
-}
-
-/*
- * What the kernel says of the CPU's clock, where it says anything: the
- * frequency governor of CPU 0 (a VM often has none) and its MHz.
- */
-static void
-results_cpufreq(cJSON *ctx)
-{
-	char line[256];
-	FILE *f;
-
-	if ((f = fopen("/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor",
-	    "r")) != NULL) {
-		if (fgets(line, sizeof(line), f) != NULL) {
-			line[strcspn(line, "\n")] = '\0';
-			cJSON_AddStringToObject(ctx, "cpu_governor", line);
-		}
-		fclose(f);
-	}
-	if ((f = fopen("/proc/cpuinfo", "r")) == NULL)
-		return;
-	while (fgets(line, sizeof(line), f) != NULL) {
-		if (strncmp(line, "cpu MHz", 7) == 0 && strchr(line, ':') != NULL) {
-			cJSON_AddNumberToObject(ctx, "cpu_mhz",
-			    strtod(strchr(line, ':') + 1, NULL));
-			break;
-		}
-	}
-	fclose(f);
-	return;
-}
-
-static void
-results_topology(cJSON *ctx)
-{
-	hwloc_topology_t topo;
-	char summary[256], *allowed = NULL;
-
-	if (hwloc_topology_init(&topo) != 0 || hwloc_topology_load(topo) != 0)
-		return;
-	pin_topology_summary(topo, summary, sizeof(summary));
-	hwloc_bitmap_list_asprintf(&allowed,
-	    hwloc_topology_get_allowed_cpuset(topo));
-	cJSON_AddStringToObject(ctx, "topology", summary);
-	cJSON_AddStringToObject(ctx, "cpuset", allowed ? allowed : "?");
-	free(allowed);
-	hwloc_topology_destroy(topo);
-	return;
-}
-
-cJSON *
-results_context(int argc, char **argv)
-{
-	cJSON *ctx = cJSON_CreateObject(), *cmd = cJSON_CreateArray();
-	char buf[512], host[256] = "?";
-	struct utsname u;
-	time_t now = time(NULL);
-	int i;
-
-	cJSON_AddNumberToObject(ctx, "schema", RESULTS_SCHEMA);
-	strftime(buf, sizeof(buf), "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
-	cJSON_AddStringToObject(ctx, "date", buf);
-	gethostname(host, sizeof(host) - 1);
-	cJSON_AddStringToObject(ctx, "host", host);
-	results_cpu_model(buf, sizeof(buf));
-	cJSON_AddStringToObject(ctx, "cpu_model", buf);
-	cJSON_AddNumberToObject(ctx, "online_cpus", sysconf(_SC_NPROCESSORS_ONLN));
-	results_topology(ctx);
-	if (uname(&u) == 0) {
-		snprintf(buf, sizeof(buf), "%s %s %s", u.sysname, u.release,
-		    u.machine);
-		cJSON_AddStringToObject(ctx, "kernel", buf);
-	}
-	results_cpufreq(ctx);
-	cJSON_AddStringToObject(ctx, "compiler", "gcc " __VERSION__);
-	cJSON_AddStringToObject(ctx, "build_type", DB_BUILD_TYPE);
-	cJSON_AddStringToObject(ctx, "build_flags", DB_BUILD_FLAGS);
-	cJSON_AddStringToObject(ctx, "git_rev", DB_GIT_REV);
-	results_sha256("/proc/self/exe", buf, sizeof(buf));
-	cJSON_AddStringToObject(ctx, "binary_sha256", buf);
-	for (i = 0; i < argc; i++)
-		cJSON_AddItemToArray(cmd, cJSON_CreateString(argv[i]));
-	cJSON_AddItemToObject(ctx, "command", cmd);
-	return ctx;
-}
 
 /* The summary of one field over the ok runs, or NULL if none has it. */
 static cJSON *
@@ -236,42 +102,6 @@ results_str(const cJSON *o, const char *name, const char *missing)
 	return cJSON_IsString(f) ? f->valuestring : missing;
 }
 
-/* Fields added after a file was written read as their default. */
-void
-results_cell_key(const cJSON *cell, bool workers, char *buf, size_t len)
-{
-	double w = results_num(cell, "workers");
-	double payload = results_num(cell, "payload_ns");
-	char width[16] = "", knobs[48] = "";
-
-	if (workers)
-		snprintf(width, sizeof(width), w == 0 ? " w=inf" : " w=%.0f", w);
-	if (results_str(cell, "lifo", NULL) != NULL)
-		snprintf(knobs, sizeof(knobs), " lifo=%s searchers=%s",
-		    results_str(cell, "lifo", ""),
-		    results_str(cell, "searchers", ""));
-	snprintf(buf, len, "%s/%s%s%s c=%.0f pin=%s pool=%.0f spins=%.0f "
-	    "wake=%s cap=%.0f payload=%.0f %s", results_str(cell, "dispatcher",
-	    ""), results_str(cell, "queue", ""), width, knobs,
-	    results_num(cell, "coroutines"), results_str(cell, "pin", ""),
-	    results_num(cell, "pool"), results_num(cell, "spins"),
-	    results_str(cell, "wake", ""), results_num(cell, "capacity"),
-	    isnan(payload) ? 0 : payload, results_str(cell, "workload",
-	    "resume"));
-	return;
-}
-
-const char *
-results_design(const cJSON *cell, char *buf, size_t len)
-{
-
-	snprintf(buf, len, "%s%s%s", results_str(cell, "dispatcher", "?"),
-	    strcmp(results_str(cell, "lifo", "on"), "on") != 0 ? "-fifo" : "",
-	    strcmp(results_str(cell, "searchers", "half"), "half") != 0 ?
-	    "-all" : "");
-	return buf;
-}
-
 double
 results_stat(const cJSON *cell, const char *field, const char *stat)
 {
@@ -307,7 +137,7 @@ results_fit(const cJSON *cells, const char *key, int ncells)
 	if (x == NULL || y == NULL)
 		abort();
 	cJSON_ArrayForEach(cell, cells) {
-		results_cell_key(cell, false, k, sizeof(k));
+		params_key(cell, false, k, sizeof(k));
 		if (strcmp(k, key) != 0)
 			continue;
 		x[n] = results_stat(cell, "threads_peak", "median");
@@ -336,7 +166,7 @@ results_memory_fits(cJSON *doc)
 	bool seen;
 
 	cJSON_ArrayForEach(cell, cells) {
-		results_cell_key(cell, false, key, sizeof(key));
+		params_key(cell, false, key, sizeof(key));
 		seen = false;
 		cJSON_ArrayForEach(f, fits)
 			seen |= strcmp(results_str(f, "cells", ""), key) == 0;

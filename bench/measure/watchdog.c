@@ -16,10 +16,10 @@
 double
 watchdog_stall_for(const struct workload_profile *p, double asked)
 {
-	double block = (double)p->block_ns * 1e-9 * 2 + 1;
+	double block = p->block_ns > 0 ? (double)p->block_ns * 1e-9 * 2 + 1 : 0;
 	double stall = asked > 0 ? asked : WATCHDOG_STALL_S;
 
-	return p->kind != WORKLOAD_RESUME && block > stall ? block : stall;
+	return block > stall ? block : stall;
 }
 
 /* One line of a /proc file of this process, or "?". */

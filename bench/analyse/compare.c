@@ -29,8 +29,10 @@
 #include "compare.h"
 #include "plot.h"
 #include "rank.h"
+#include "params.h"
 #include "results.h"
 #include "stats.h"
+#include "table.h"
 
 /* One side of a cell: how its runs ended, and the metric of the ok ones. */
 struct compare_arm {
@@ -63,7 +65,7 @@ compare_defaults(struct compare_opts *o)
 
 	o->threshold = 0.05;
 	o->alpha = 0.05;
-	o->format = COMPARE_TABLE;
+	o->format = TABLE_TEXT;
 	o->allow_other_machine = false;
 	o->by_position = false;
 	o->metric = "cpu_us_per_dispatch";
@@ -88,7 +90,7 @@ compare_find(const cJSON *doc, const char *key)
 	char k[256];
 
 	cJSON_ArrayForEach(cell, cJSON_GetObjectItem(doc, "cells")) {
-		results_cell_key(cell, true, k, sizeof(k));
+		params_key(cell, true, k, sizeof(k));
 		if (strcmp(k, key) == 0)
 			return cell;
 	}
@@ -343,7 +345,7 @@ compare_match(const cJSON *base, const cJSON *cb, int i,
 	char kb[256], ka[256];
 	const cJSON *ca;
 
-	results_cell_key(cb, true, kb, sizeof(kb));
+	params_key(cb, true, kb, sizeof(kb));
 	if (!o->by_position) {
 		snprintf(label, len, "%s", kb);
 		return compare_find(base, kb);
@@ -351,7 +353,7 @@ compare_match(const cJSON *base, const cJSON *cb, int i,
 	ca = cJSON_GetArrayItem(cJSON_GetObjectItem(base, "cells"), i);
 	if (ca == NULL)
 		return NULL;
-	results_cell_key(ca, true, ka, sizeof(ka));
+	params_key(ca, true, ka, sizeof(ka));
 	compare_label(ka, kb, label, len);
 	return ca;
 }
@@ -501,27 +503,26 @@ compare_runs(const struct compare_row *r, char *buf, size_t len)
 	return;
 }
 
+/* What people read of a row: the runs, the change and the verdict as text. */
 static void
-compare_print_row(FILE *out, const struct compare_row *r,
-    const struct compare_opts *o)
+compare_row_people(const struct compare_row *r, cJSON *j)
 {
-	const char *sep = o->format == COMPARE_MARKDOWN ? " | " : "  ";
-	char effect[96], runs[64], sees[32];
+	char buf[256];
 
-	compare_effect(r, effect, sizeof(effect));
-	compare_runs(r, runs, sizeof(runs));
+	compare_runs(r, buf, sizeof(buf));
+	cJSON_AddStringToObject(j, "ok_runs", buf);
+	compare_effect(r, buf, sizeof(buf));
+	cJSON_AddStringToObject(j, "change", buf);
 	if (!isfinite(r->mde))
-		snprintf(sees, sizeof(sees), "-");
+		snprintf(buf, sizeof(buf), "-");
 	else
-		snprintf(sees, sizeof(sees), r->difference ? "%.3g" : "%.3g %%",
+		snprintf(buf, sizeof(buf), r->difference ? "%.3g" : "%.3g %%",
 		    r->difference ? r->mde : r->mde * 100);
-	fprintf(out, "%s%-72s%s%-21s%s%10.4g%s%10.4g%s%-32s%s%9.2g%s%9s%s%s"
-	    "%s%s%s%s\n", o->format == COMPARE_MARKDOWN ? "| " : "", r->cell,
-	    sep, runs, sep, r->a.median, sep, r->b.median, sep, effect, sep,
-	    r->p_adj, sep, sees, sep, r->verdict, r->why[0] ? ": " : "",
-	    r->why, r->wide && strcmp(r->verdict, "inconclusive") == 0 ?
-	    " (spread > threshold)" : "", o->format == COMPARE_MARKDOWN ?
-	    " |" : "");
+	cJSON_AddStringToObject(j, "sees", buf);
+	snprintf(buf, sizeof(buf), "%s%s%s%s", r->verdict, r->why[0] ? ": " :
+	    "", r->why, r->wide && strcmp(r->verdict, "inconclusive") == 0 ?
+	    " (spread > threshold)" : "");
+	cJSON_AddStringToObject(j, "verdict_text", buf);
 	return;
 }
 
@@ -584,45 +585,36 @@ compare_row_json(const struct compare_row *r, size_t family,
 	cJSON_AddBoolToObject(j, "spread_wider_than_threshold", r->wide);
 	cJSON_AddStringToObject(j, "verdict", r->verdict);
 	cJSON_AddStringToObject(j, "why", r->why);
+	compare_row_people(r, j);
 	return j;
 }
 
-/* RFC 4180: every string quoted, its quotes doubled; nested objects out. */
-static void
-compare_csv_row(FILE *out, const cJSON *row, bool header)
-{
-	const cJSON *f;
-	const char *c;
-	int k = 0;
+static const struct table_col compare_people[] = {
+	{ "cell", "cell" }, { "ok_runs", "ok runs base new" },
+	{ "median_base", "base" }, { "median_new", "new" },
+	{ "change", "NEW/BASE [interval]" }, { "p", "p" },
+	{ "sees", "could see" }, { "verdict_text", "verdict" },
+};
 
-	cJSON_ArrayForEach(f, row) {
-		if (cJSON_IsObject(f))
-			continue;
-		fputs(k++ ? "," : "", out);
-		if (header) {
-			fputs(f->string, out);
-		} else if (cJSON_IsString(f)) {
-			fputc('"', out);
-			for (c = f->valuestring; *c != '\0'; c++) {
-				if (*c == '"')
-					fputc('"', out);
-				fputc(*c, out);
-			}
-			fputc('"', out);
-		} else if (cJSON_IsBool(f)) {
-			fputs(cJSON_IsTrue(f) ? "true" : "false", out);
-		} else if (isfinite(f->valuedouble)) {
-			fprintf(out, "%.6g", f->valuedouble);
-		}
-	}
-	fputc('\n', out);
-	return;
-}
+static const struct table_col compare_program[] = {
+	{ "cell", NULL }, { "runs_base", NULL }, { "runs_new", NULL },
+	{ "base_runs", NULL }, { "new_runs", NULL }, { "median_base", NULL },
+	{ "median_new", NULL }, { "compared_as", NULL }, { "ratio", NULL },
+	{ "ratio_lo", NULL }, { "ratio_hi", NULL }, { "difference", NULL },
+	{ "difference_lo", NULL }, { "difference_hi", NULL },
+	{ "interval_conf", NULL }, { "p", NULL }, { "p_unadjusted", NULL },
+	{ "p_shift", NULL }, { "p_share", NULL }, { "p_new_higher", NULL },
+	{ "correction", NULL }, { "family", NULL }, { "level", NULL },
+	{ "bimodal", NULL }, { "slow_base", NULL }, { "slow_new", NULL },
+	{ "smallest_detectable", NULL },
+	{ "spread_wider_than_threshold", NULL }, { "verdict", NULL },
+	{ "why", NULL },
+};
 
+/* The line above a table for people: what was compared, and how. */
 static void
 compare_header(FILE *out, const struct compare_opts *o, size_t family)
 {
-
 	char how[96];
 
 	if (o->levels != NULL)
@@ -631,19 +623,11 @@ compare_header(FILE *out, const struct compare_opts *o, size_t family)
 	else
 		snprintf(how, sizeof(how), "Holm over the %zu cells tested",
 		    family);
-	if (o->format == COMPARE_MARKDOWN) {
-		fprintf(out, "**dispatchbench compare**: `%s`, NEW/BASE, threshold "
-		    "±%.0f %%, alpha %.3g, %s\n\n| cell | ok runs base new | "
-		    "base | new | change [interval] | p | sees | verdict |\n"
-		    "|---|---|---|---|---|---|---|---|\n", o->metric,
-		    o->threshold * 100, o->alpha, how);
-	} else if (o->format == COMPARE_TABLE) {
-		fprintf(out, "%s, NEW/BASE, threshold ±%.0f %%, alpha %.3g, %s\n"
-		    "%-72s  %-21s  %10s  %10s  %-32s  %9s  %9s  %s\n", o->metric,
-		    o->threshold * 100, o->alpha, how, "cell",
-		    "ok runs base new", "base", "new", "change [interval]", "p",
-		    "sees", "verdict");
-	}
+	fprintf(out, "%s%s%s, NEW/BASE, threshold ±%.0f %%, alpha %.3g, %s\n%s",
+	    o->format == TABLE_MARKDOWN ? "**dispatchbench compare**: `" : "",
+	    o->metric, o->format == TABLE_MARKDOWN ? "`" : "",
+	    o->threshold * 100, o->alpha, how,
+	    o->format == TABLE_MARKDOWN ? "\n" : "");
 	return;
 }
 
@@ -692,32 +676,25 @@ static void
 compare_write(FILE *out, const struct compare_row *rows, size_t n,
     size_t family, const struct compare_opts *o, cJSON *json)
 {
+	static const struct table people = { "compare", compare_people,
+	    sizeof(compare_people) / sizeof(compare_people[0]) };
+	static const struct table program = { "compare", compare_program,
+	    sizeof(compare_program) / sizeof(compare_program[0]) };
 	unsigned int regressed = 0, broken = 0, improved = 0;
-	const cJSON *row;
-	char *text;
 	size_t i;
 
+	if (!table_for_people(o->format)) {
+		table_write(out, o->format, &program, json);
+		return;
+	}
 	for (i = 0; i < n; i++) {
 		broken += strcmp(rows[i].verdict, "broken") == 0;
 		regressed += strcmp(rows[i].verdict, "regressed") == 0;
 		improved += strcmp(rows[i].verdict, "improved") == 0;
 	}
-	if (o->format == COMPARE_JSON) {
-		text = cJSON_Print(json);
-		fprintf(out, "%s\n", text);
-		free(text);
-		return;
-	}
-	if (o->format == COMPARE_CSV) {
-		compare_csv_row(out, cJSON_GetArrayItem(json, 0), true);
-		cJSON_ArrayForEach(row, json)
-			compare_csv_row(out, row, false);
-		return;
-	}
 	compare_broken(out, rows, n);
 	compare_header(out, o, family);
-	for (i = 0; i < n; i++)
-		compare_print_row(out, &rows[i], o);
+	table_write(out, o->format, &people, json);
 	fprintf(out, "\n%zu cells compared, %s at alpha %.3g: %s", n,
 	    o->levels != NULL ? "sequentially" : "Holm's correction", o->alpha,
 	    broken || regressed ? "" : "no regression");

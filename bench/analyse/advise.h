@@ -9,12 +9,12 @@
 #ifndef BENCH_ADVISE_H
 #define BENCH_ADVISE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 
 #include <cjson/cJSON.h>
 
-#include "workload.h"
 
 #define ADVISE_MAX_ROWS		64
 #define ADVISE_KNEE_SHARE	0.9	/* "within 10 % of the best capacity" */
@@ -32,6 +32,17 @@ struct advise_row {
 	unsigned int runs;
 	unsigned int starving;		/* runs where a coroutine made no progress */
 	unsigned int failed;		/* runs that failed, hung or crashed */
+};
+
+/*
+ * The load a pool must carry, as its profile's name in a results file and
+ * what Little's law needs of it: the seconds an op holds a thread, and
+ * whether it holds a CPU too.
+ */
+struct advise_load {
+	const char *name;		/* "sleep:5:0.25" */
+	double hold_s;			/* per op */
+	bool cpu_bound;
 };
 
 struct advise_target {
@@ -73,13 +84,13 @@ void advise_reason(const struct advise_row *rows, size_t n,
  * profile). Sorted by width. -1 and err if doc has none.
  */
 int advise_rows(const cJSON *doc, const char *dispatcher, const char *queue,
-    unsigned int coroutines, const struct workload_profile *profile,
+    unsigned int coroutines, const struct advise_load *load,
     struct advise_row *rows, size_t *n, char *err, size_t errlen);
 
 /* The table, the recommendation and Little's law beside it. */
 void advise_print(FILE *out, const struct advise_row *rows, size_t n,
     const struct advise_target *t, const struct advise_pick *p,
-    const struct workload_profile *profile, unsigned int coroutines,
+    const struct advise_load *load, unsigned int coroutines,
     unsigned int cpus);
 
 #endif /* BENCH_ADVISE_H */

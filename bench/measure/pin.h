@@ -3,8 +3,8 @@
  *
  * A plan is a list of single-PU sets; the i-th thread the suite starts
  * binds itself to set i mod n. Plans: none (no binding), compact (PUs in
- * logical order: fill a core, then the next), scatter (hwloc_distrib:
- * spread over packages and cores first), or an explicit comma-separated
+ * logical order: fill a core, then the next), scatter (spread over
+ * packages, then cores, then a core's PUs), or an explicit comma-separated
  * list of logical PU indices. A plan never leaves the CPUs the process
  * was started on (taskset, a cgroup's cpuset): a PU outside them is an
  * error, and compact and scatter use only them.
@@ -32,6 +32,9 @@ void pin_plan_fini(struct pin_plan *p);
 
 /* Binds the calling thread to the plan's set for thread number index. */
 int pin_self(const struct pin_plan *p, unsigned int index);
+
+/* The logical index of the PU thread number index binds to; -1: none. */
+int pin_plan_pu(const struct pin_plan *p, unsigned int index);
 
 /*
  * Sets the plan's last PU aside for one thread (a request's I/O loop), so

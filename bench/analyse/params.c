@@ -1,0 +1,201 @@
+/*
+ * params.c - the table of a sweep's options, and a results file's cells
+ * named from it (see params.h).
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "params.h"
+#include "results.h"
+
+/* A choice is stored in an int; the design's config holds enums. */
+_Static_assert(sizeof(enum disp_wake) == sizeof(int), "wake is an int");
+_Static_assert(sizeof(enum disp_lifo) == sizeof(int), "lifo is an int");
+_Static_assert(sizeof(enum disp_search) == sizeof(int), "search is an int");
+
+static const char *const wake_names[] = { "every", "lazy", NULL };
+static const char *const lifo_names[] = { "on", "off", NULL };
+static const char *const lifo_suffix[] = { "", "-fifo" };
+static const char *const search_names[] = { "half", "all", NULL };
+static const char *const search_suffix[] = { "", "-all" };
+
+#define CELL(f)		offsetof(struct cell, f)
+#define SWEEP(f)	offsetof(struct sweep, f)
+
+/*
+ * In the order of a cell's key and of the sweep, outermost first; the
+ * sweep turns the widths innermost (cli.c).
+ */
+const struct param params[] = {
+	{ "--dispatcher", "dispatcher", "", PARAM_DESIGN, P_LIST | P_KEY |
+	    P_SHOWN, 0, 0, 0, NULL, NULL, "all", CELL(disp), "LIST",
+	    "handoff designs (`list`), or all" },
+	{ "--queue", "queue", "/", PARAM_QUEUE, P_LIST | P_KEY | P_SHOWN,
+	    DISP_USES_QUEUE, 0, 0, NULL, NULL, "first", CELL(cfg.queue),
+	    "LIST", "queues of shared and limited (`list`; first: lfseg)" },
+	{ "--workers", "workers", " w=", PARAM_WIDTH, P_LIST | P_KEY, 0, 1,
+	    4096, NULL, NULL, "1..64,inf", CELL(cfg.workers), "LIST",
+	    "the design's width (README); inf: no bound (rendezvous)" },
+	{ "--lifo", "lifo", " lifo=", PARAM_CHOICE, P_LIST | P_KEY,
+	    DISP_STEALS, 0, 0, lifo_names, lifo_suffix, "on", CELL(cfg.lifo),
+	    "on|off[,..]", "stealing: a worker's own dispatch to its LIFO slot "
+	    "(off: to the back of its run queue)" },
+	{ "--searchers", "searchers", " searchers=", PARAM_CHOICE,
+	    P_LIST | P_KEY, DISP_STEALS, 0, 0, search_names, search_suffix,
+	    "half", CELL(cfg.searchers), "half|all[,..]",
+	    "stealing: how many idle workers may search at once" },
+	{ "--coroutines", "coroutines", " c=", PARAM_COUNT, P_LIST | P_KEY, 0,
+	    1, 1000000, NULL, NULL, "64", CELL(coroutines), "LIST",
+	    "coroutines in flight" },
+	{ "--pin", "pin", " pin=", PARAM_TEXT, P_KEY, 0, 0, 0, NULL, NULL,
+	    "compact", CELL(pin), "none|compact|scatter|PUS",
+	    "where the threads run (hwloc)" },
+	{ "--pool", "pool", " pool=", PARAM_COUNT, P_KEY, 0, 1, 4096, NULL, NULL,
+	    "0", CELL(cfg.pool), "N", "limited: the pool's threads; "
+	    "0: max(64, k)" },
+	{ "--spins", "spins", " spins=", PARAM_INT, P_KEY, 0, 0, 10000000,
+	    NULL, NULL, "-1", CELL(cfg.spins), "N",
+	    "polls of an idle worker before it parks; -1: the design's own" },
+	{ "--wake", "wake", " wake=", PARAM_CHOICE, P_KEY, 0, 0, 0, wake_names,
+	    NULL, "every", CELL(cfg.wake), "every|lazy",
+	    "shared: who a dispatch wakes" },
+	{ "--keepalive", "keepalive_s", NULL, PARAM_SECONDS, 0, 0, 0.001, 3600,
+	    NULL, NULL, "60", CELL(cfg.keepalive_s), "S",
+	    "rendezvous: idle time before a thread retires" },
+	{ "--capacity", "capacity", " cap=", PARAM_COUNT, P_KEY, 0, 1, 1u << 24,
+	    NULL, NULL, "4096", CELL(cfg.queue_capacity), "N",
+	    "a bounded queue's size" },
+	{ "--payload-ns", "payload_ns", " payload=", PARAM_COUNT, P_KEY, 0, 0,
+	    10000000, NULL, NULL, "0", CELL(payload_ns), "N",
+	    "busy work added to every resumption" },
+	{ "--workload", "workload", " ", PARAM_PROFILE, P_LIST | P_KEY, 0, 0,
+	    0, NULL, NULL, "resume", CELL(profile), "LIST",
+	    "resume, request, sleep:MS:SHARE or spin:MS:SHARE" },
+	{ "--latency-every", "latency_every", NULL, PARAM_COUNT, P_POW2 |
+	    P_AUTO, 0, 0, 1u << 20, NULL, NULL, "auto", CELL(latency_every), "N",
+	    "sample 1 dispatch in N (a power of two; 0: none)" },
+	{ "--stall", NULL, NULL, PARAM_SECONDS, 0, 0, 0.2, 86400, NULL, NULL,
+	    "0", CELL(stall_s), "S", "no resumption this long: hung; 0: 10, or "
+	    "twice a block and 1" },
+	{ "--warmup", NULL, NULL, PARAM_SECONDS, P_SWEEP, 0, 0, 3600, NULL,
+	    NULL, "0.3", SWEEP(win.warmup_s), "S", "before each window" },
+	{ "--time", NULL, NULL, PARAM_SECONDS, P_SWEEP, 0, 0.01, 3600, NULL,
+	    NULL, "0.8", SWEEP(win.time_s), "S", "each measured window" },
+	{ "--reps", NULL, NULL, PARAM_COUNT, P_SWEEP, 0, 1, 1000, NULL, NULL,
+	    "6", SWEEP(reps), "N", "runs of each cell" },
+	{ "--out", NULL, NULL, PARAM_PATH, P_SWEEP, 0, 0, 0, NULL, NULL,
+	    "results/sweep.json", SWEEP(out), "FILE.json", "the results file" },
+	{ "--deadline", NULL, NULL, PARAM_SECONDS, P_SWEEP, 0, 1, 86400, NULL,
+	    NULL, "0", SWEEP(deadline_s), "S",
+	    "kill a run this late; 0: its window, stall and 30 more" },
+	{ "--format", NULL, NULL, PARAM_FORMAT, P_SWEEP, 0, 0, 0, NULL, NULL,
+	    "table", SWEEP(format), "F", "the summary: table, csv, markdown, "
+	    "json, html or gbench" },
+	{ "--quiet", NULL, NULL, PARAM_SWITCH, P_SWEEP, 0, 0, 0, NULL, NULL,
+	    NULL, SWEEP(quiet), NULL, "no line per run" },
+};
+const size_t nparams = sizeof(params) / sizeof(params[0]);
+
+_Static_assert(sizeof(params) / sizeof(params[0]) <= 32,
+    "struct sweep has room for 32 lists");
+
+const struct param *
+params_find(const char *flag)
+{
+	size_t i;
+
+	for (i = 0; i < nparams; i++)
+		if (strcmp(params[i].flag, flag) == 0)
+			return &params[i];
+	return NULL;
+}
+
+/*
+ * A cell's value of p as text, or NULL when p does not apply to it: a
+ * design's own knob is recorded only for the designs it applies to, and
+ * "-" is the queue of a design that takes none. A field a file predates
+ * reads as its default.
+ */
+static const char *
+params_value(const struct param *p, const cJSON *cell, char *buf, size_t len)
+{
+	const cJSON *f = cJSON_GetObjectItemCaseSensitive(cell, p->key);
+
+	if (cJSON_IsString(f))
+		return strcmp(f->valuestring, "-") == 0 ? NULL : f->valuestring;
+	if (!cJSON_IsNumber(f))
+		return p->designs != 0 ? NULL : p->dflt;
+	if (p->kind == PARAM_WIDTH && f->valuedouble == 0)
+		snprintf(buf, len, "inf");
+	else if (p->kind == PARAM_SECONDS)
+		snprintf(buf, len, "%g", f->valuedouble);
+	else
+		snprintf(buf, len, "%.0f", f->valuedouble);
+	return buf;
+}
+
+void
+params_key(const cJSON *cell, bool workers, char *buf, size_t len)
+{
+	const char *v;
+	char num[32];
+	size_t i, used = 0;
+
+	buf[0] = '\0';
+	for (i = 0; i < nparams && used < len; i++) {
+		if (!(params[i].flags & P_KEY) || (!workers &&
+		    params[i].kind == PARAM_WIDTH) || (v = params_value(&params[i],
+		    cell, num, sizeof(num))) == NULL)
+			continue;
+		used += (size_t)snprintf(buf + used, len - used, "%s%s",
+		    params[i].label, v);
+	}
+	return;
+}
+
+const char *
+params_design(const cJSON *cell, char *buf, size_t len)
+{
+	const char *v;
+	char num[32];
+	size_t i, k, used;
+
+	used = (size_t)snprintf(buf, len, "%s", results_str(cell, "dispatcher",
+	    "?"));
+	for (i = 0; i < nparams && used < len; i++) {
+		if (params[i].suffix == NULL || (v = params_value(&params[i], cell,
+		    num, sizeof(num))) == NULL)
+			continue;
+		for (k = 0; params[i].names[k] != NULL; k++)
+			if (strcmp(params[i].names[k], v) == 0)
+				used += (size_t)snprintf(buf + used, len - used,
+				    "%s", params[i].suffix[k]);
+	}
+	return buf;
+}
+
+void
+params_series(const cJSON *cell, char *buf, size_t len)
+{
+	const struct param *p;
+	const char *v;
+	char num[32];
+	size_t i, used;
+
+	params_design(cell, buf, len);
+	used = strlen(buf);
+	for (i = 0; i < nparams && used < len; i++) {
+		p = &params[i];
+		if (!(p->flags & P_KEY) || p->kind == PARAM_DESIGN ||
+		    p->kind == PARAM_WIDTH || p->suffix != NULL ||
+		    (v = params_value(p, cell, num, sizeof(num))) == NULL ||
+		    (!(p->flags & P_SHOWN) && strcmp(v, p->dflt) == 0))
+			continue;
+		used += (size_t)snprintf(buf + used, len - used, "%s%s",
+		    p->label, v);
+	}
+	if (used < len && results_num(cell, "workers") == 0)
+		snprintf(buf + used, len - used, " unbounded");
+	return;
+}

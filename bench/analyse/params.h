@@ -1,0 +1,122 @@
+/*
+ * params.h - every option of a sweep in one table: its flag, its key in a
+ * results file, what it holds and may hold, its default, whether it is a
+ * dimension of the sweep, which designs it applies to (by their flags),
+ * whether it tells two cells apart and how it shows in a name. The parser,
+ * the sweep's expansion into cells, a child run's argv, a cell's JSON, its
+ * key, the names of designs and series, and the usage text are loops over
+ * it (cli.c on the tool's side, params.c on the results' side).
+ *
+ * A new knob of a design is an entry here, a field of struct disp_config
+ * and the design's use of it.
+ */
+#ifndef BENCH_PARAMS_H
+#define BENCH_PARAMS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include <cjson/cJSON.h>
+
+#include "cell.h"
+
+enum param_kind {
+	PARAM_DESIGN,		/* a design of the registry, by name */
+	PARAM_QUEUE,		/* a queue of the registry, by name */
+	PARAM_WIDTH,		/* a count, or inf (0) for a design that grows */
+	PARAM_COUNT,		/* an unsigned integer in [lo, hi] */
+	PARAM_INT,		/* an integer in [lo, hi] */
+	PARAM_SECONDS,		/* a number of seconds in [lo, hi] */
+	PARAM_NUMBER,		/* a number in [lo, hi] (double) */
+	PARAM_DURATION,		/* seconds, or a number with s, m or h */
+	PARAM_CHOICE,		/* one of names[]: an int, its index */
+	PARAM_TEXT,		/* a string */
+	PARAM_PATH,		/* a file's name */
+	PARAM_PROFILE,		/* a workload profile */
+	PARAM_FORMAT,		/* an output format (table.h) */
+	PARAM_SWITCH		/* no value: there or not */
+};
+
+#define P_LIST		(1u << 0)	/* a comma list: a dimension of the sweep */
+#define P_KEY		(1u << 1)	/* tells two cells apart */
+#define P_SHOWN		(1u << 2)	/* in a series' name even at its default */
+#define P_SWEEP		(1u << 3)	/* the sweep's own (window, output) */
+#define P_POW2		(1u << 4)	/* 0 or a power of two */
+#define P_AUTO		(1u << 5)	/* "auto": the workload kind's own */
+#define P_POSITIVE	(1u << 6)	/* above 0, then at most hi */
+
+struct param {
+	const char *flag;		/* on the command line */
+	const char *key;		/* of a cell in a results file; NULL: none */
+	const char *label;		/* before its value in a cell's key */
+	enum param_kind kind;
+	unsigned int flags;
+	unsigned int designs;		/* DISP_* flags a design needs; 0: any */
+	double lo, hi;			/* what a user may give */
+	const char *const *names;	/* PARAM_CHOICE */
+	const char *const *suffix;	/* PARAM_CHOICE: added to a design's name */
+	const char *dflt;		/* the default, as on the command line */
+	size_t off;			/* in struct cell; P_SWEEP: struct sweep */
+	const char *metavar;
+	const char *help;
+};
+
+extern const struct param params[];
+extern const size_t nparams;
+
+#define SWEEP_MAX_LIST	64
+
+union param_value {
+	unsigned int u;
+	int i;
+	double d;
+	const void *p;			/* a design, a queue, a text */
+	struct workload_profile profile;
+};
+
+/*
+ * A sweep: every option's value. A list's values are in lists[] by the
+ * index of its entry, and cell holds the rest; the odometer (cli.c) turns
+ * it into cells.
+ */
+struct sweep {
+	struct cell cell;
+	struct {
+		union param_value v[SWEEP_MAX_LIST];
+		size_t n;
+	} lists[32];
+	struct cell_window win;
+	unsigned int reps;
+	const char *out;
+	double deadline_s;		/* per run; 0: cell_deadline + grace */
+	int format;			/* enum table_format */
+	int quiet;
+};
+
+/* The entry of flag, or NULL. */
+const struct param *params_find(const char *flag);
+
+/* Whether p applies to a design with these DISP_* flags. */
+static inline bool
+params_apply(const struct param *p, unsigned int design_flags)
+{
+
+	return (design_flags & p->designs) == p->designs;
+}
+
+/*
+ * A cell of a results file, as text, from its fields (a field a file
+ * predates reads as its default):
+ *  - params_key: every P_KEY parameter that applies, with its label; the
+ *    key two files' cells are matched by. Without the width (workers
+ *    false): the cells a worker sweep draws as one line;
+ *  - params_design: the design's name and the suffixes of its knobs'
+ *    values (stealing-fifo);
+ *  - params_series: the design, its queue, and the other key parameters
+ *    that are not at their defaults; " unbounded" without a bound.
+ */
+void params_key(const cJSON *cell, bool workers, char *buf, size_t len);
+const char *params_design(const cJSON *cell, char *buf, size_t len);
+void params_series(const cJSON *cell, char *buf, size_t len);
+
+#endif /* BENCH_PARAMS_H */

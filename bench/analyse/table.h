@@ -1,0 +1,61 @@
+/*
+ * table.h - one renderer for every table the tool writes: rows as JSON
+ * objects keyed by the columns' stable names, written as an aligned text
+ * table, CSV (RFC 4180), Markdown, JSON rows or HTML rows. The formats
+ * for people (text, Markdown, HTML) head each column with its quantity and
+ * unit and give numbers three significant figures; CSV and JSON keep the
+ * stable names and every digit. `run`, `export`, `compare` and `report`
+ * all write through it.
+ */
+#ifndef BENCH_TABLE_H
+#define BENCH_TABLE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include <cjson/cJSON.h>
+
+enum table_format {
+	TABLE_TEXT,
+	TABLE_CSV,
+	TABLE_MARKDOWN,
+	TABLE_JSON,
+	TABLE_HTML,
+	TABLE_GBENCH		/* not rows: google-benchmark's JSON (export.h) */
+};
+
+/* "table", "csv", "markdown", "json", "html", "gbench"; -1 if none. */
+int table_format_parse(const char *name);
+
+/* "table, csv, markdown, json, html or gbench". */
+extern const char table_format_list[];
+
+/* Whether f is for people (labels, three figures) or for programs. */
+bool table_for_people(enum table_format f);
+
+struct table_col {
+	const char *name;		/* the row's key: CSV header, JSON key */
+	const char *label;		/* for people: quantity and unit */
+};
+
+struct table {
+	const char *id;			/* HTML: the table's id */
+	const struct table_col *cols;
+	size_t ncols;
+};
+
+/*
+ * Writes rows (an array of objects; a missing or null value is empty, "-"
+ * for people) in format f, a header first.
+ */
+void table_write(FILE *out, enum table_format f, const struct table *t,
+    const cJSON *rows);
+
+/* A number to three significant figures, without an exponent when it fits. */
+const char *table_sig3(double v, char *buf, size_t len);
+
+/* s with HTML's special characters escaped. */
+void table_html_escape(FILE *out, const char *s);
+
+#endif /* BENCH_TABLE_H */

@@ -1,0 +1,95 @@
+/*
+ * commands.h - the sub-commands of dispatchbench. Each is a const struct
+ * command (its usage, its own options as a table like params[], and its
+ * handler) in the file of its kind; main.c lists them, parses a command
+ * line for one and calls it. A handler returns the exit status: 0
+ * success, 1 a run failed or a cell regressed, 2 bad input, 130 and 143
+ * interrupted (runner.h).
+ */
+#ifndef BENCH_COMMANDS_H
+#define BENCH_COMMANDS_H
+
+#include <stddef.h>
+
+#include "cli.h"
+#include "params.h"
+#include "runner.h"
+
+#define EXIT_USAGE	2
+
+/* What a command's own options fill; each command reads its member. */
+struct verdict_args {			/* compare and ab */
+	const char *a, *b;
+	double budget_s;
+	double threshold_pct, alpha;
+	int format;
+	const char *metric, *plot;
+	int allow_other_machine;
+};
+
+struct advise_args {
+	const char *blocking, *from;
+	double rate, p99_ms;
+};
+
+struct file_args {			/* plot, report, export */
+	const char *out;
+	int format;
+};
+
+union command_args {
+	struct verdict_args v;
+	struct advise_args a;
+	struct file_args f;
+};
+
+/* A command line as parsed for its command. */
+struct call {
+	int argc;			/* the whole line: the results' context */
+	char **argv;
+	char *words[2];			/* the command's positional arguments */
+	int nwords;
+	char **rest;			/* the sweep's options given */
+	int nrest;
+	union command_args args;
+	struct sweep sweep;		/* a sweep's command: its options */
+	struct cell *cells;
+	size_t ncells;
+};
+
+struct command {
+	const char *name, *args, *summary;
+	const struct param *opts;
+	size_t nopts;
+	int minwords, maxwords;
+	/* A sweep's command: its defaults over run's, as words; NULL: none. */
+	const char *const *sweep;
+	int (*run)(struct call *c);
+};
+
+/* A command's option: an entry of params[] that fills union command_args. */
+#define OPT(flag, kind, flags, lo, hi, dflt, field, metavar, help)	\
+	{ flag, NULL, NULL, kind, flags, 0, lo, hi, NULL, NULL, dflt,	\
+	    offsetof(union command_args, field), metavar, help }
+
+#define OPTS(t)		t, sizeof(t) / sizeof(t[0])
+#define NO_OPTS		NULL, 0
+
+/* run's sweep: its defaults alone. */
+extern const char *const command_run_sweep[];
+
+extern const struct command command_run, command_cell, command_list,
+    command_topo;				/* run.c */
+extern const struct command command_ab, command_compare;	/* verdict.c */
+extern const struct command command_advise;		/* advise.c */
+extern const struct command command_plot, command_report,
+    command_export;				/* files.c */
+
+/* One line on stderr after "dispatchbench: "; returns EXIT_USAGE. */
+int command_bad(const char *fmt, ...)
+    __attribute__((format(printf, 1, 2)));
+
+/* The call's sweep, run by this binary as a plain sweep's one arm. */
+int command_sweep_self(struct call *c, struct runner_arm *arm);
+
+#endif /* BENCH_COMMANDS_H */

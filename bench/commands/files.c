@@ -1,0 +1,109 @@
+/*
+ * files.c - the commands that read a results file: plot, report, export.
+ */
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "commands.h"
+#include "export.h"
+#include "plot.h"
+#include "report.h"
+#include "results.h"
+
+static const struct param plot_opts[] = {
+	OPT("-o", PARAM_PATH, 0, 0, 0, NULL, f.out, "DIR",
+	    "where the plots go (default: the results' folder)"),
+};
+
+static const struct param report_opts[] = {
+	OPT("-o", PARAM_PATH, 0, 0, 0, NULL, f.out, "PAGE.html",
+	    "the page (default: report.html beside the results)"),
+};
+
+static const struct param export_opts[] = {
+	OPT("--format", PARAM_FORMAT, 0, 0, 0, "table", f.format, "F",
+	    "table, csv, markdown, json, html or gbench"),
+};
+
+/*
+ * Where plot and report write: -o, or beside the results (name: in their
+ * folder; empty: the folder itself). Reads the results.
+ */
+static int
+file_args_read(struct call *c, const char *name, cJSON **doc, char *out,
+    size_t outlen, char *err, size_t errlen)
+{
+	const char *path = c->words[0], *slash = strrchr(path, '/');
+
+	if (c->args.f.out != NULL)
+		snprintf(out, outlen, "%s", c->args.f.out);
+	else if (slash != NULL)
+		snprintf(out, outlen, "%.*s%s%s", (int)(slash - path), path,
+		    *name != '\0' ? "/" : "", name);
+	else
+		snprintf(out, outlen, "%s", *name != '\0' ? name : ".");
+	return results_read(path, doc, err, errlen);
+}
+
+/*
+ * The results drawn by draw where file_args_read says (a folder for name
+ * "", made if missing; else a file), and where that is told.
+ */
+static int
+file_draw(struct call *c, const char *name, const char *what,
+    int (*draw)(const cJSON *, const char *, char *, size_t))
+{
+	char err[512], where[4096];
+	cJSON *doc;
+	int rc;
+
+	if (file_args_read(c, name, &doc, where, sizeof(where), err,
+	    sizeof(err)) != 0)
+		return command_bad("%s", err);
+	if (*name == '\0')
+		mkdir(where, 0777);
+	rc = draw(doc, where, err, sizeof(err));
+	cJSON_Delete(doc);
+	if (rc != 0)
+		return command_bad("%s", err);
+	printf("%s in %s\n", what, where);
+	return 0;
+}
+
+static int
+cmd_plot(struct call *c)
+{
+
+	return file_draw(c, "", "plots", plot_results);
+}
+
+static int
+cmd_report(struct call *c)
+{
+
+	return file_draw(c, "report.html", "report", report_write);
+}
+
+static int
+cmd_export(struct call *c)
+{
+	char err[512];
+	cJSON *doc;
+
+	if (results_read(c->words[0], &doc, err, sizeof(err)) != 0)
+		return command_bad("%s", err);
+	export_write(stdout, doc, (enum table_format)c->args.f.format, "cells");
+	cJSON_Delete(doc);
+	return 0;
+}
+
+const struct command command_plot = { "plot", "RESULTS.json [-o DIR]",
+    "a results file as gnuplot figures", OPTS(plot_opts), 1, 1, NULL,
+    cmd_plot };
+const struct command command_report = { "report", "RESULTS.json "
+    "[-o PAGE.html]", "a results file as one page: what it says, figures, "
+    "table", OPTS(report_opts), 1, 1, NULL, cmd_report };
+const struct command command_export = { "export", "RESULTS.json [--format F]",
+    "a results file as rows for other tools, or gbench's JSON",
+    OPTS(export_opts), 1, 1, NULL, cmd_export };

@@ -1,0 +1,109 @@
+/*
+ * run.c - the commands that run cells (run, cell) and those that show
+ * what can run (list, topo).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "commands.h"
+#include "export.h"
+#include "measure.h"
+#include "pin.h"
+#include "results.h"
+
+const char *const command_run_sweep[] = { NULL };
+
+int
+command_sweep_self(struct call *c, struct runner_arm *arm)
+{
+	static char self[4096];
+	ssize_t len;
+
+	len = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	self[len > 0 ? len : 0] = '\0';
+	memset(arm, 0, sizeof(*arm));
+	arm->words[0] = self;
+	arm->nwords = 1;
+	arm->cells = c->cells;
+	arm->out = c->sweep.out;
+	return runner_sweep(&c->sweep, c->ncells, arm, 1, c->argc, c->argv);
+}
+
+static int
+cmd_run(struct call *c)
+{
+	struct runner_arm arm;
+	int rc;
+
+	rc = command_sweep_self(c, &arm);
+	/* With --quiet and a format, stdout holds the export alone. */
+	if (!c->sweep.quiet || c->sweep.format != TABLE_TEXT)
+		export_write(stdout, arm.doc, c->sweep.format, "summary");
+	cJSON_Delete(arm.doc);
+	return rc;
+}
+
+/* One run of one cell as one JSON line; exit 1 when the run is not ok. */
+static int
+cmd_cell(struct call *c)
+{
+	cJSON *run;
+	int rc;
+
+	if (c->ncells != 1)
+		return command_bad("cell: the options must name exactly one cell");
+	run = cell_run(&c->cells[0], &c->sweep.win);
+	cell_print(stdout, run);
+	rc = strcmp(results_str(run, "status", "?"), "ok") == 0 ? 0 :
+	    RUNNER_RUN_FAILED;
+	cJSON_Delete(run);
+	return rc;
+}
+
+static int
+cmd_list(struct call *c)
+{
+	const struct queue_ops *q;
+	size_t i;
+
+	(void)c;
+	printf("dispatchers:\n");
+	for (i = 0; i < disp_count(); i++)
+		printf("  %-11s %s\n", disp_at(i)->name, disp_at(i)->model);
+	printf("queues:\n");
+	for (i = 0; i < queue_count(); i++) {
+		q = queue_at(i);
+		printf("  %-11s %s%s%s\n", q->name, q->model,
+		    q->flags & Q_BOUNDED ? " [bounded]" : "",
+		    q->flags & Q_ONE_CONSUMER ?
+		    " [one consumer: eventloop's inbox]" : "");
+	}
+	return 0;
+}
+
+static int
+cmd_topo(struct call *c)
+{
+	struct pin_plan plan;
+	char err[256];
+
+	(void)c;
+	if (pin_plan_init(&plan, "none", err, sizeof(err)) != 0)
+		return command_bad("%s", err);
+	pin_topology_print(plan.topo, stdout);
+	pin_plan_fini(&plan);
+	return 0;
+}
+
+const struct command command_run = { "run", "[options]", "sweep the designs, "
+    "a child per run; write --out, print a summary", NO_OPTS, 0, 0,
+    command_run_sweep, cmd_run };
+const struct command command_cell = { "cell", "[options]", "one run of one "
+    "cell as one JSON line (what run forks)", NO_OPTS, 0, 0,
+    command_run_sweep, cmd_cell };
+const struct command command_list = { "list", "", "the designs and the "
+    "queues", NO_OPTS, 0, 0, NULL, cmd_list };
+const struct command command_topo = { "topo", "", "the machine as hwloc sees "
+    "it", NO_OPTS, 0, 0, NULL, cmd_topo };

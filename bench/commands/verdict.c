@@ -1,0 +1,300 @@
+/*
+ * verdict.c - compare (two results files) and ab (two builds, run
+ * interleaved, then compared): a verdict per cell, exit 1 when NEW is
+ * broken or worse.
+ */
+#include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "commands.h"
+#include "compare.h"
+#include "measure.h"
+#include "results.h"
+#include "seq.h"
+
+/* ab's take the first eight; compare's, from the fourth on. */
+static const struct param verdict_opts[] = {
+	OPT("--a", PARAM_TEXT, 0, 0, 0, NULL, v.a, "'BIN [OPTS]'",
+	    "the base build, with options of its own"),
+	OPT("--b", PARAM_TEXT, 0, 0, 0, NULL, v.b, "'BIN [OPTS]'",
+	    "the new build, with options of its own"),
+	OPT("--budget", PARAM_DURATION, 0, 1, 7 * 86400, NULL, v.budget_s,
+	    "DURATION", "add A B B A rounds to undecided cells for this long "
+	    "(90s, 2m, 1h; default: the --reps alone)"),
+	OPT("--threshold", PARAM_NUMBER, P_POSITIVE, 0, 99, "5",
+	    v.threshold_pct, "PCT", "the smallest change worth a verdict"),
+	OPT("--alpha", PARAM_NUMBER, P_POSITIVE, 0, 0.5, "0.05", v.alpha, "A",
+	    "false alarms allowed over the whole comparison (Holm)"),
+	OPT("--format", PARAM_FORMAT, 0, 0, 0, "table", v.format, "F",
+	    "table, csv, markdown, json or html"),
+	OPT("--metric", PARAM_TEXT, 0, 0, 0, "cpu_us_per_dispatch", v.metric,
+	    "FIELD", "the run field compared"),
+	OPT("--plot", PARAM_PATH, 0, 0, 0, NULL, v.plot, "DIR",
+	    "draw the ratios there (ratio.png, ratio.svg)"),
+	OPT("--allow-other-machine", PARAM_SWITCH, 0, 0, 0, NULL,
+	    v.allow_other_machine, NULL, "compare results of two machines"),
+};
+
+static int
+verdict_opts_apply(const struct verdict_args *v, struct compare_opts *o,
+    char *err, size_t errlen)
+{
+
+	compare_defaults(o);
+	if (v->format == TABLE_GBENCH)
+		return snprintf(err, errlen, "--format: gbench is a results "
+		    "file's (export), not a comparison's"), -1;
+	o->threshold = v->threshold_pct / 100;
+	o->alpha = v->alpha;
+	o->format = (enum table_format)v->format;
+	o->metric = v->metric;
+	o->plot_dir = v->plot;
+	o->allow_other_machine = v->allow_other_machine != 0;
+	if (v->plot != NULL)
+		mkdir(v->plot, 0777);
+	return 0;
+}
+
+/* compare's verdict as an exit status, its reason told. */
+static int
+verdict_status(int cmp, const char *err)
+{
+
+	if (cmp == COMPARE_BAD_INPUT)
+		return command_bad("%s", err);
+	return cmp == COMPARE_REGRESSED ? 1 : 0;
+}
+
+static int
+cmd_compare(struct call *c)
+{
+	struct compare_opts o;
+	cJSON *docs[2] = { NULL, NULL };
+	char err[512];
+	int i, cmp = COMPARE_BAD_INPUT;
+
+	if (verdict_opts_apply(&c->args.v, &o, err, sizeof(err)) != 0)
+		return command_bad("%s", err);
+	for (i = 0; i < 2; i++)
+		if (results_read(c->words[i], &docs[i], err, sizeof(err)) != 0)
+			goto out;
+	cmp = compare_docs(docs[0], docs[1], &o, stdout, err, sizeof(err));
+out:
+	cJSON_Delete(docs[0]);
+	cJSON_Delete(docs[1]);
+	return verdict_status(cmp, err);
+}
+
+/*
+ * The cells an arm runs: the sweep's, with the arm's own options on top.
+ * They may set a cell's parameters (--queue, --payload-ns, ...), which
+ * its cells then record; never the sweep's window or output, and never so
+ * that the arm's cells stop matching the sweep's one for one.
+ */
+static struct cell *
+ab_arm_cells(const struct sweep *sweep, const struct runner_arm *arm,
+    const char *flag, size_t n, char *err, size_t errlen)
+{
+	struct sweep *s = malloc(sizeof(*s));
+	struct cell *cells = NULL;
+	char why[400];
+	size_t m;
+
+	if (s == NULL)
+		abort();
+	*s = *sweep;
+	if (cli_parse(s, arm->nwords - 1, (char **)arm->words + 1, why,
+	    sizeof(why)) != 0)
+		snprintf(err, errlen, "%s: %s", flag, why);
+	else if (memcmp(&s->win, &sweep->win, sizeof(s->win)) != 0 ||
+	    s->reps != sweep->reps || s->out != sweep->out ||
+	    s->format != sweep->format || s->quiet != sweep->quiet ||
+	    s->deadline_s != sweep->deadline_s)
+		snprintf(err, errlen, "%s: the window, the repetitions and the "
+		    "output are the whole sweep's, not one arm's", flag);
+	else if ((cells = cli_cells(s, &m, why, sizeof(why))) == NULL)
+		snprintf(err, errlen, "%s: %s", flag, why);
+	else if (m != n) {
+		snprintf(err, errlen, "%s: its options make %zu cells where the "
+		    "sweep has %zu: they conflict with the sweep's own lists",
+		    flag, m, n);
+		free(cells);
+		cells = NULL;
+	}
+	free(s);
+	return cells;
+}
+
+/* The two arms from --a and --b, their cells and results files. */
+static int
+ab_arms(struct call *c, struct runner_arm *arms, char outs[2][4096],
+    char *err, size_t errlen)
+{
+	const char *given[2] = { c->args.v.a, c->args.v.b }, *flag;
+	size_t len = strlen(c->sweep.out);
+	int k;
+
+	if (given[0] == NULL || given[1] == NULL)
+		return snprintf(err, errlen, "ab needs --a BINARY and --b BINARY"),
+		    -1;
+	if (len > 5 && strcmp(c->sweep.out + len - 5, ".json") == 0)
+		len -= 5;
+	for (k = 0; k < 2; k++) {
+		flag = k ? "--b" : "--a";
+		arms[k].label = k ? "b" : "a";
+		if (runner_arm_parse(&arms[k], (char *)given[k]) != 0)
+			return snprintf(err, errlen, "%s: give a binary and at most "
+			    "%d options", flag, RUNNER_ARM_WORDS - 1), -1;
+		if (access(arms[k].words[0], X_OK) != 0)
+			return snprintf(err, errlen, "%s: '%s' is not an "
+			    "executable", flag, arms[k].words[0]), -1;
+		if ((arms[k].cells = ab_arm_cells(&c->sweep, &arms[k], flag,
+		    c->ncells, err, errlen)) == NULL)
+			return -1;
+		snprintf(outs[k], 4096, "%.*s-%c.json", (int)len, c->sweep.out,
+		    'a' + k);
+		arms[k].out = outs[k];
+	}
+	return 0;
+}
+
+/*
+ * The nominal level of each look of a group-sequential design (seq.h) that
+ * spends alpha on `looks` looks, the first after reps runs a side and each
+ * next after one more A B B A round; with last, the design is cut to its
+ * first `looks` looks, the last spending what is left.
+ */
+static void
+ab_levels(size_t reps, size_t looks, double alpha, bool last, double *level)
+{
+	double t[SEQ_MAX_LOOKS];
+	size_t k;
+
+	for (k = 0; k < looks; k++)
+		t[k] = seq_information(reps + 2 * k, reps + 2 * k) /
+		    seq_information(reps + 2 * (looks - 1), reps + 2 * (looks - 1));
+	seq_levels(t, looks, alpha, last, level);
+	return;
+}
+
+/* Looks at every undecided cell at level; returns how many still are. */
+static size_t
+ab_look(struct runner_arm *arms, const struct compare_opts *co, size_t n,
+    double level, bool *done, double *levels)
+{
+	const cJSON *ca, *cb;
+	size_t ci, open = 0;
+
+	for (ci = 0; ci < n; ci++) {
+		if (done[ci])
+			continue;
+		ca = cJSON_GetArrayItem(cJSON_GetObjectItem(arms[0].doc, "cells"),
+		    (int)ci);
+		cb = cJSON_GetArrayItem(cJSON_GetObjectItem(arms[1].doc, "cells"),
+		    (int)ci);
+		levels[ci] = level;
+		done[ci] = compare_look(ca, cb, co, level) != NULL;
+		open += !done[ci];
+	}
+	return open;
+}
+
+/*
+ * `ab --budget`: the sweep's repetitions, then A B B A rounds of every
+ * cell still undecided, each cell looked at after each round at the
+ * nominal level of a group-sequential design that spends alpha / M on each
+ * of the M cells, until every cell is decided or the next round would not
+ * fit in the budget: that look is then the last, and spends what is left.
+ * levels gets the level each cell was decided (or left) at.
+ */
+static int
+ab_sequential(struct call *c, const struct compare_opts *co,
+    struct runner_arm *arms, double *levels)
+{
+	double started = measure_now(), budget = c->args.v.budget_s, round_s;
+	double level[SEQ_MAX_LOOKS], alpha = co->alpha / (double)c->ncells;
+	size_t looks, k, ci, n = c->ncells, open = n, reps = c->sweep.reps;
+	bool *done = calloc(n, sizeof(*done)), last;
+	int failed;
+
+	if (done == NULL)
+		abort();
+	runner_start(&c->sweep, n, arms, 2, c->argc, c->argv);
+	failed = runner_reps(&c->sweep, n, arms, 2);
+	/* One round of one cell: 4 runs, at the pace of the first sweep. */
+	round_s = (measure_now() - started) * 2 / (double)(n * reps);
+	looks = 1 + (size_t)fmax(0, (budget - (measure_now() - started)) /
+	    (round_s * (double)n));
+	looks = looks > SEQ_MAX_LOOKS ? SEQ_MAX_LOOKS : looks;
+	ab_levels(reps, looks, alpha, false, level);
+	for (k = 0;; k++) {
+		last = k + 1 == looks || budget - (measure_now() - started) <
+		    round_s * (double)open;
+		if (last && k + 1 < looks)
+			ab_levels(reps, k + 1, alpha, true, level);
+		open = ab_look(arms, co, n, level[k], done, levels);
+		if (open == 0 || last || runner_stopped())
+			break;
+		for (ci = 0; ci < n && !runner_stopped(); ci++)
+			if (!done[ci])
+				failed |= runner_round(&c->sweep, ci, reps + 2 * k,
+				    arms);
+	}
+	fprintf(runner_talk(&c->sweep), "\nsequential: %zu of %zu cells decided "
+	    "after %zu look%s in %.0f s of a %.0f s budget\n", n - open, n,
+	    k + 1, k ? "s" : "", measure_now() - started, budget);
+	free(done);
+	return runner_finish(&c->sweep, arms, 2, failed);
+}
+
+/* Two builds, interleaved run by run, then compared: exit as compare. */
+static int
+cmd_ab(struct call *c)
+{
+	struct runner_arm arms[2];
+	struct compare_opts co;
+	double *levels = NULL;
+	char err[512], outs[2][4096];
+	int rc, cmp;
+
+	memset(arms, 0, sizeof(arms));
+	if (verdict_opts_apply(&c->args.v, &co, err, sizeof(err)) != 0 ||
+	    ab_arms(c, arms, outs, err, sizeof(err)) != 0) {
+		rc = command_bad("%s", err);
+		goto out;
+	}
+	co.by_position = true;
+	/* Under a machine format the runs are told on stderr. */
+	c->sweep.format = co.format;
+	if ((levels = calloc(c->ncells, sizeof(*levels))) == NULL)
+		abort();
+	rc = c->args.v.budget_s > 0 ? ab_sequential(c, &co, arms, levels) :
+	    runner_sweep(&c->sweep, c->ncells, arms, 2, c->argc, c->argv);
+	co.levels = c->args.v.budget_s > 0 ? levels : NULL;
+	if (rc < RUNNER_INTERRUPTED) {
+		fprintf(runner_talk(&c->sweep), "\n");
+		cmp = compare_docs(arms[0].doc, arms[1].doc, &co, stdout, err,
+		    sizeof(err));
+		rc = cmp == COMPARE_BAD_INPUT ? command_bad("%s", err) :
+		    cmp == COMPARE_REGRESSED || rc == RUNNER_RUN_FAILED ? 1 : 0;
+	}
+out:
+	cJSON_Delete(arms[0].doc);
+	cJSON_Delete(arms[1].doc);
+	free((void *)arms[0].cells);
+	free((void *)arms[1].cells);
+	free(levels);
+	return rc;
+}
+
+const struct command command_ab = { "ab", "--a 'BIN [OPTS]' --b 'BIN [OPTS]' "
+    "[options]", "run two builds interleaved A B B A, then compare them",
+    verdict_opts, 8, 0, 0, command_run_sweep, cmd_ab };
+const struct command command_compare = { "compare", "BASE.json NEW.json "
+    "[options]", "NEW against BASE, cell by cell, with a verdict (exit 1: "
+    "worse)", verdict_opts + 3, 6, 2, 2, NULL, cmd_compare };

@@ -1,0 +1,146 @@
+/*
+ * context.c - what could skew a number: the machine, its CPU and cpuset,
+ * the kernel, the build and its binary (see context.h).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <hwloc.h>
+
+#include "context.h"
+#include "gitrev.h"
+#include "pin.h"
+
+#ifndef DB_BUILD_FLAGS
+#define DB_BUILD_FLAGS "unknown"
+#endif
+#ifndef DB_BUILD_TYPE
+#define DB_BUILD_TYPE "unknown"
+#endif
+
+static void
+context_cpu_model(char *buf, size_t len)
+{
+	char line[256], *colon;
+	FILE *f = fopen("/proc/cpuinfo", "r");
+
+	snprintf(buf, len, "unknown");
+	while (f != NULL && fgets(line, sizeof(line), f) != NULL) {
+		if (strncmp(line, "model name", 10) != 0)
+			continue;
+		if ((colon = strchr(line, ':')) != NULL) {
+			snprintf(buf, len, "%s", colon + 2);
+			buf[strcspn(buf, "\n")] = '\0';
+		}
+		break;
+	}
+	if (f != NULL)
+		fclose(f);
+	return;
+}
+
+void
+context_sha256(const char *path, char *buf, size_t len)
+{
+	char cmd[4200];
+	FILE *p;
+
+	snprintf(cmd, sizeof(cmd), "sha256sum '%s' 2>/dev/null", path);
+	p = popen(cmd, "r");
+
+	snprintf(buf, len, "unknown");
+	if (p == NULL)
+		return;
+	if (fscanf(p, "%64s", buf) != 1)
+		snprintf(buf, len, "unknown");
+	pclose(p);
+	return;
+}
+
+/*
+ * What the kernel says of the CPU's clock, where it says anything: the
+ * frequency governor of CPU 0 (a VM often has none) and its MHz.
+ */
+static void
+context_cpufreq(cJSON *ctx)
+{
+	char line[256];
+	FILE *f;
+
+	if ((f = fopen("/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor",
+	    "r")) != NULL) {
+		if (fgets(line, sizeof(line), f) != NULL) {
+			line[strcspn(line, "\n")] = '\0';
+			cJSON_AddStringToObject(ctx, "cpu_governor", line);
+		}
+		fclose(f);
+	}
+	if ((f = fopen("/proc/cpuinfo", "r")) == NULL)
+		return;
+	while (fgets(line, sizeof(line), f) != NULL) {
+		if (strncmp(line, "cpu MHz", 7) == 0 && strchr(line, ':') != NULL) {
+			cJSON_AddNumberToObject(ctx, "cpu_mhz",
+			    strtod(strchr(line, ':') + 1, NULL));
+			break;
+		}
+	}
+	fclose(f);
+	return;
+}
+
+static void
+context_topology(cJSON *ctx)
+{
+	hwloc_topology_t topo;
+	char summary[256], *allowed = NULL;
+
+	if (hwloc_topology_init(&topo) != 0 || hwloc_topology_load(topo) != 0)
+		return;
+	pin_topology_summary(topo, summary, sizeof(summary));
+	hwloc_bitmap_list_asprintf(&allowed,
+	    hwloc_topology_get_allowed_cpuset(topo));
+	cJSON_AddStringToObject(ctx, "topology", summary);
+	cJSON_AddStringToObject(ctx, "cpuset", allowed ? allowed : "?");
+	free(allowed);
+	hwloc_topology_destroy(topo);
+	return;
+}
+
+cJSON *
+context_read(int argc, char **argv)
+{
+	cJSON *ctx = cJSON_CreateObject(), *cmd = cJSON_CreateArray();
+	char buf[512], host[256] = "?";
+	struct utsname u;
+	time_t now = time(NULL);
+	int i;
+
+	strftime(buf, sizeof(buf), "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
+	cJSON_AddStringToObject(ctx, "date", buf);
+	gethostname(host, sizeof(host) - 1);
+	cJSON_AddStringToObject(ctx, "host", host);
+	context_cpu_model(buf, sizeof(buf));
+	cJSON_AddStringToObject(ctx, "cpu_model", buf);
+	cJSON_AddNumberToObject(ctx, "online_cpus", sysconf(_SC_NPROCESSORS_ONLN));
+	context_topology(ctx);
+	if (uname(&u) == 0) {
+		snprintf(buf, sizeof(buf), "%s %s %s", u.sysname, u.release,
+		    u.machine);
+		cJSON_AddStringToObject(ctx, "kernel", buf);
+	}
+	context_cpufreq(ctx);
+	cJSON_AddStringToObject(ctx, "compiler", "gcc " __VERSION__);
+	cJSON_AddStringToObject(ctx, "build_type", DB_BUILD_TYPE);
+	cJSON_AddStringToObject(ctx, "build_flags", DB_BUILD_FLAGS);
+	cJSON_AddStringToObject(ctx, "git_rev", DB_GIT_REV);
+	context_sha256("/proc/self/exe", buf, sizeof(buf));
+	cJSON_AddStringToObject(ctx, "binary_sha256", buf);
+	for (i = 0; i < argc; i++)
+		cJSON_AddItemToArray(cmd, cJSON_CreateString(argv[i]));
+	cJSON_AddItemToObject(ctx, "command", cmd);
+	return ctx;
+}

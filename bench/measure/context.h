@@ -1,0 +1,21 @@
+/*
+ * context.h - what could skew a number, read where the runs are made: the
+ * date, the host, the CPU model, its clock and governor where the kernel
+ * has them, the online CPUs, the topology and cpuset (hwloc), the kernel,
+ * the compiler, the build type and flags, the revision and the binary's
+ * checksum, and the command line.
+ */
+#ifndef BENCH_CONTEXT_H
+#define BENCH_CONTEXT_H
+
+#include <stddef.h>
+
+#include <cjson/cJSON.h>
+
+/* The context of this process as a JSON object (the results' "context"). */
+cJSON *context_read(int argc, char **argv);
+
+/* sha256 of a file, by coreutils' sha256sum; "unknown" if unread. */
+void context_sha256(const char *path, char *buf, size_t len);
+
+#endif /* BENCH_CONTEXT_H */

@@ -1,0 +1,233 @@
+/*
+ * test_sweep.c - a sweep's options expand into the cells a user asked
+ * for, in the order the plots read them, and every cell's key names what
+ * tells it apart: the key two results files are matched by.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include <criterion/criterion.h>
+
+#include "cells.h"
+#include "params.h"
+
+/* name/queue@width for each cell, space-separated: the sweep as a user reads it. */
+static void
+sweep_text(const struct cell *cells, size_t n, char *buf, size_t len)
+{
+	size_t i, used = 0;
+
+	buf[0] = '\0';
+	for (i = 0; i < n && used < len; i++)
+		used += (size_t)snprintf(buf + used, len - used, "%s%s%s%s@%u",
+		    i > 0 ? " " : "", cells[i].disp->name,
+		    cells[i].cfg.queue != NULL ? "/" : "",
+		    cells[i].cfg.queue != NULL ? cells[i].cfg.queue->name : "",
+		    cells[i].cfg.workers);
+	return;
+}
+
+static void
+sweep_expect(const char *args, const char *want)
+{
+	struct cell *cells;
+	char got[4096];
+	size_t n;
+
+	cells = cells_sweep(args, &n, NULL);
+	sweep_text(cells, n, got, sizeof(got));
+	cr_assert_str_eq(got, want, "`run %s`", args);
+	free(cells);
+}
+
+Test(sweep, default_runs_every_design_once_per_width)
+{
+	static const unsigned int widths[] = { 1, 2, 4, 8, 16, 32, 64 };
+	char want[4096];
+	const struct disp_ops *d;
+	size_t i, k, used;
+
+	for (i = 0, used = 0; i < disp_count(); i++) {
+		d = disp_at(i);
+		if (d->flags & DISP_NO_WIDTH) {
+			used += (size_t)snprintf(want + used, sizeof(want) - used,
+			    " %s@1", d->name);
+			continue;
+		}
+		for (k = 0; k <= sizeof(widths) / sizeof(widths[0]); k++) {
+			if (k == sizeof(widths) / sizeof(widths[0]) &&
+			    !(d->flags & DISP_GROWS))
+				break;
+			used += (size_t)snprintf(want + used, sizeof(want) - used,
+			    " %s%s@%u", d->name, (d->flags & DISP_USES_QUEUE) ?
+			    "/lfseg" : "", k < sizeof(widths) / sizeof(widths[0]) ?
+			    widths[k] : CELL_UNBOUNDED);
+		}
+	}
+	sweep_expect("", want + 1);
+}
+
+Test(sweep, widths_innermost_and_a_knob_only_where_it_applies)
+{
+
+	sweep_expect("--dispatcher shared,stealing --queue lfseg,vyukov "
+	    "--lifo on,off --workers 1,2", "shared/lfseg@1 shared/lfseg@2 "
+	    "shared/vyukov@1 shared/vyukov@2 stealing@1 stealing@2 stealing@1 "
+	    "stealing@2");
+	sweep_expect("--dispatcher inline,eventloop --workers 4,8",
+	    "inline@1 eventloop@4 eventloop@8");
+}
+
+Test(sweep, no_bound_only_for_a_design_that_grows)
+{
+
+	sweep_expect("--dispatcher shared,rendezvous --workers 2,inf",
+	    "shared/lfseg@2 rendezvous@2 rendezvous@0");
+}
+
+Test(sweep, lists_turn_in_the_order_of_the_table)
+{
+	static const unsigned int coroutines[] = { 1, 1, 1, 1, 8, 8, 8, 8 };
+	static const char *const kinds[] = { "resume", "resume", "request",
+	    "request", "resume", "resume", "request", "request" };
+	static const unsigned int lifo[] = { DISP_LIFO_ON, DISP_LIFO_ON,
+	    DISP_LIFO_OFF, DISP_LIFO_OFF };
+	struct cell *cells;
+	size_t i, n;
+
+	cells = cells_sweep("--dispatcher eventloop --coroutines 1,8 "
+	    "--workload resume,request --workers 1,2", &n, NULL);
+	cr_assert_eq(n, 8);
+	for (i = 0; i < n; i++) {
+		cr_assert_eq(cells[i].coroutines, coroutines[i], "cell %zu", i);
+		cr_assert_str_eq(cells[i].profile.kind->name, kinds[i],
+		    "cell %zu", i);
+		cr_assert_eq(cells[i].cfg.workers, 1 + i % 2, "cell %zu", i);
+	}
+	free(cells);
+	cells = cells_sweep("--dispatcher stealing --lifo on,off "
+	    "--workers 1,2", &n, NULL);
+	cr_assert_eq(n, 4);
+	for (i = 0; i < n; i++)
+		cr_assert_eq(cells[i].cfg.lifo, lifo[i], "cell %zu", i);
+	free(cells);
+}
+
+static void
+key_expect(const char *args, bool workers, const char *want)
+{
+	struct cell c = cells_one(args);
+	cJSON *json = cli_cell_json(&c);
+	char key[512];
+
+	params_key(json, workers, key, sizeof(key));
+	cr_assert_str_eq(key, want, "the key of `%s`", args);
+	cJSON_Delete(json);
+}
+
+/* The keys of files written before the parameter table read the same. */
+Test(keys, name_what_tells_cells_apart)
+{
+
+	key_expect("--dispatcher shared --workers 8", true, "shared/lfseg w=8 "
+	    "c=64 pin=compact pool=0 spins=-1 wake=every cap=4096 payload=0 "
+	    "resume");
+	key_expect("--dispatcher shared --workers 8", false, "shared/lfseg "
+	    "c=64 pin=compact pool=0 spins=-1 wake=every cap=4096 payload=0 "
+	    "resume");
+	key_expect("--dispatcher stealing --lifo off --workers 2", true,
+	    "stealing w=2 lifo=off searchers=half c=64 pin=compact pool=0 "
+	    "spins=-1 wake=every cap=4096 payload=0 resume");
+	key_expect("--dispatcher rendezvous --workers inf --workload "
+	    "sleep:5:0.25", true, "rendezvous w=inf c=64 pin=compact pool=0 "
+	    "spins=-1 wake=every cap=4096 payload=0 sleep:5:0.25");
+}
+
+/* A file that predates a design's knob matches the cells at its default. */
+Test(keys, a_missing_knob_reads_as_absent)
+{
+	struct cell c = cells_one("--dispatcher stealing --workers 2");
+	cJSON *json = cli_cell_json(&c);
+	char key[512];
+
+	cJSON_DeleteItemFromObjectCaseSensitive(json, "lifo");
+	cJSON_DeleteItemFromObjectCaseSensitive(json, "searchers");
+	params_key(json, true, key, sizeof(key));
+	cr_assert_str_eq(key, "stealing w=2 c=64 pin=compact pool=0 spins=-1 "
+	    "wake=every cap=4096 payload=0 resume");
+	cJSON_Delete(json);
+}
+
+/*
+ * Over a sweep of every list: no two cells share a key, and two share a
+ * key without the width exactly when only the width tells them apart.
+ */
+Test(keys, every_cell_of_a_sweep_has_its_own)
+{
+	char (*keys)[512], (*lines)[512];
+	struct cell *cells;
+	size_t i, j, n;
+	cJSON *json;
+	bool same;
+
+	cells = cells_sweep("--dispatcher all --queue lfseg,vyukov --lifo "
+	    "on,off --searchers half,all --coroutines 1,64 --workload "
+	    "resume,request --workers 1,2,inf", &n, NULL);
+	keys = calloc(n, sizeof(*keys));
+	lines = calloc(n, sizeof(*lines));
+	cr_assert(keys != NULL && lines != NULL);
+	for (i = 0; i < n; i++) {
+		json = cli_cell_json(&cells[i]);
+		params_key(json, true, keys[i], sizeof(keys[i]));
+		params_key(json, false, lines[i], sizeof(lines[i]));
+		cJSON_Delete(json);
+	}
+	for (i = 0; i < n; i++)
+		for (j = i + 1; j < n; j++) {
+			cr_assert(strcmp(keys[i], keys[j]) != 0, "%s", keys[i]);
+			same = cells[i].disp == cells[j].disp &&
+			    cells[i].cfg.queue == cells[j].cfg.queue &&
+			    cells[i].cfg.lifo == cells[j].cfg.lifo &&
+			    cells[i].cfg.searchers == cells[j].cfg.searchers &&
+			    cells[i].coroutines == cells[j].coroutines &&
+			    cells[i].profile.kind == cells[j].profile.kind;
+			cr_assert_eq(strcmp(lines[i], lines[j]) == 0, same,
+			    "%s / %s", keys[i], keys[j]);
+		}
+	free(keys);
+	free(lines);
+	free(cells);
+}
+
+/* A child's command line runs the very cell the sweep planned. */
+Test(sweep, a_child_runs_the_cell_it_was_given)
+{
+	char buf[CLI_ARGS][CLI_WORD], *argv[CLI_ARGS + 1], a[512], b[512];
+	char args[4096];
+	struct cell *cells, c;
+	struct sweep *s;
+	size_t i, k, n, used;
+	cJSON *json;
+	int argc;
+
+	cells = cells_sweep("--dispatcher all --queue lfseg,ckring --lifo "
+	    "off --workers 1,inf --coroutines 3 --workload request,spin:1:0.5 "
+	    "--payload-ns 100 --capacity 64", &n, &s);
+	for (i = 0; i < n; i++) {
+		argc = cli_argv(s, &cells[i], buf, argv);
+		for (k = 2, used = 0; k < (size_t)argc; k++)
+			used += (size_t)snprintf(args + used, sizeof(args) - used,
+			    "%s%s", k > 2 ? " " : "", argv[k]);
+		c = cells_one(args);
+		json = cli_cell_json(&cells[i]);
+		params_key(json, true, a, sizeof(a));
+		cJSON_Delete(json);
+		json = cli_cell_json(&c);
+		params_key(json, true, b, sizeof(b));
+		cJSON_Delete(json);
+		cr_assert_str_eq(b, a, "`cell %s`", args);
+		cr_assert_eq(c.latency_every, cells[i].latency_every);
+	}
+	free(cells);
+	free(s);
+}
