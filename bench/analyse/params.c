@@ -71,7 +71,7 @@ const struct param params[] = {
 	    "busy work added to every resumption" },
 	{ "--workload", "workload", " ", PARAM_PROFILE, P_LIST | P_KEY, 0, 0,
 	    0, NULL, NULL, "resume", CELL(profile), "LIST",
-	    "resume, request, sleep:MS:SHARE or spin:MS:SHARE" },
+	    "workloads of `list`; one that blocks as NAME:MS:SHARE" },
 	{ "--latency-every", "latency_every", NULL, PARAM_COUNT, P_POW2 |
 	    P_AUTO, 0, 0, 1u << 20, NULL, NULL, "auto", CELL(latency_every), "N",
 	    "sample 1 dispatch in N (a power of two; 0: none)" },
@@ -154,9 +154,18 @@ params_key(const cJSON *cell, bool workers, char *buf, size_t len)
 	return;
 }
 
+/* A design's own knob (not its queue): its values make variants of it. */
+static bool
+params_variant(const struct param *p)
+{
+
+	return (p->flags & P_KEY) && p->designs != 0 && p->kind != PARAM_QUEUE;
+}
+
 const char *
 params_design(const cJSON *cell, char *buf, size_t len)
 {
+	const struct param *p;
 	const char *v;
 	char num[32];
 	size_t i, k, used;
@@ -164,13 +173,17 @@ params_design(const cJSON *cell, char *buf, size_t len)
 	used = (size_t)snprintf(buf, len, "%s", results_str(cell, "dispatcher",
 	    "?"));
 	for (i = 0; i < nparams && used < len; i++) {
-		if (params[i].suffix == NULL || (v = params_value(&params[i], cell,
-		    num, sizeof(num))) == NULL)
+		p = &params[i];
+		if (!params_variant(p) || (v = params_value(p, cell, num,
+		    sizeof(num))) == NULL)
 			continue;
-		for (k = 0; params[i].names[k] != NULL; k++)
-			if (strcmp(params[i].names[k], v) == 0)
+		for (k = 0; p->suffix != NULL && p->names[k] != NULL; k++)
+			if (strcmp(p->names[k], v) == 0)
 				used += (size_t)snprintf(buf + used, len - used,
-				    "%s", params[i].suffix[k]);
+				    "%s", p->suffix[k]);
+		if (p->suffix == NULL && strcmp(v, p->dflt) != 0)
+			used += (size_t)snprintf(buf + used, len - used, "%s%s",
+			    p->label, v);
 	}
 	return buf;
 }
@@ -188,7 +201,7 @@ params_series(const cJSON *cell, char *buf, size_t len)
 	for (i = 0; i < nparams && used < len; i++) {
 		p = &params[i];
 		if (!(p->flags & P_KEY) || p->kind == PARAM_DESIGN ||
-		    p->kind == PARAM_WIDTH || p->suffix != NULL ||
+		    p->kind == PARAM_WIDTH || params_variant(p) ||
 		    (v = params_value(p, cell, num, sizeof(num))) == NULL ||
 		    (!(p->flags & P_SHOWN) && strcmp(v, p->dflt) == 0))
 			continue;

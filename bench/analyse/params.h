@@ -110,8 +110,9 @@ params_apply(const struct param *p, unsigned int design_flags)
  *  - params_key: every P_KEY parameter that applies, with its label; the
  *    key two files' cells are matched by. Without the width (workers
  *    false): the cells a worker sweep draws as one line;
- *  - params_design: the design's name and the suffixes of its knobs'
- *    values (stealing-fifo);
+ *  - params_design: the design's name and its own knobs' values, each a
+ *    variant of it: a choice's suffix (stealing-fifo), another knob's
+ *    label and value when not at its default;
  *  - params_series: the design, its queue, and the other key parameters
  *    that are not at their defaults; " unbounded" without a bound.
  */

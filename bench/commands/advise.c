@@ -33,14 +33,16 @@ static int
 advise_profile(const char *text, struct workload_profile *p, char *err,
     size_t errlen)
 {
-	char spec[64];
+	char spec[64], kinds[128];
 
 	snprintf(spec, sizeof(spec), "%s%s", strchr(text, ':') ==
 	    strrchr(text, ':') ? "sleep:" : "", text);
 	if (workload_profile_parse(p, spec, err, errlen) != 0 ||
-	    !workload_blocks_some(p))
+	    !workload_blocks_some(p)) {
+		workload_kinds_text(kinds, sizeof(kinds), true);
 		return snprintf(err, errlen, "--blocking: '%s' is not MS:SHARE, "
-		    "sleep:MS:SHARE or spin:MS:SHARE", text), -1;
+		    "%s", text, kinds), -1;
+	}
 	return 0;
 }
 

@@ -12,6 +12,7 @@
 #include "measure.h"
 #include "pin.h"
 #include "results.h"
+#include "workload.h"
 
 const char *const command_run_sweep[] = { NULL };
 
@@ -65,7 +66,9 @@ cmd_cell(struct call *c)
 static int
 cmd_list(struct call *c)
 {
+	const struct workload_kind *k;
 	const struct queue_ops *q;
+	char name[32];
 	size_t i;
 
 	(void)c;
@@ -79,6 +82,12 @@ cmd_list(struct call *c)
 		    q->flags & Q_BOUNDED ? " [bounded]" : "",
 		    q->flags & Q_ONE_CONSUMER ?
 		    " [one consumer: eventloop's inbox]" : "");
+	}
+	printf("workloads:\n");
+	for (i = 0; (k = workload_kind_at(i)) != NULL; i++) {
+		snprintf(name, sizeof(name), "%s%s", k->name, k->takes_block ?
+		    ":MS:SHARE" : "");
+		printf("  %-16s %s\n", name, k->about);
 	}
 	return 0;
 }
@@ -103,7 +112,7 @@ const struct command command_run = { "run", "[options]", "sweep the designs, "
 const struct command command_cell = { "cell", "[options]", "one run of one "
     "cell as one JSON line (what run forks)", NO_OPTS, 0, 0,
     command_run_sweep, cmd_cell };
-const struct command command_list = { "list", "", "the designs and the "
-    "queues", NO_OPTS, 0, 0, NULL, cmd_list };
+const struct command command_list = { "list", "", "the designs, the queues "
+    "and the workloads", NO_OPTS, 0, 0, NULL, cmd_list };
 const struct command command_topo = { "topo", "", "the machine as hwloc sees "
     "it", NO_OPTS, 0, 0, NULL, cmd_topo };

@@ -71,7 +71,7 @@ int
 workload_profile_parse(struct workload_profile *p, const char *s, char *err,
     size_t errlen)
 {
-	char name[16], tail;
+	char name[16], kinds[128], tail;
 	double ms, share;
 
 	memset(p, 0, sizeof(*p));
@@ -79,8 +79,8 @@ workload_profile_parse(struct workload_profile *p, const char *s, char *err,
 		return 0;
 	if (sscanf(s, "%15[a-z]:%lf:%lf%c", name, &ms, &share, &tail) != 3 ||
 	    (p->kind = workload_kind_find(name)) == NULL || !p->kind->takes_block) {
-		snprintf(err, errlen, "--workload: '%s' is not resume, "
-		    "request, sleep:MS:SHARE or spin:MS:SHARE", s);
+		workload_kinds_text(kinds, sizeof(kinds), false);
+		snprintf(err, errlen, "--workload: '%s' is not %s", s, kinds);
 		return -1;
 	}
 	if (!(ms > 0 && ms <= 10000) || !(share > 0 && share <= 1)) {
@@ -387,26 +387,60 @@ workload_first(const struct workload *w)
  * read is nothing beside a block, and 1 in 256 would leave few samples.
  */
 static const struct workload_kind workload_kinds[] = {
-	{ .name = "resume", .sample_every = 256,
+	{ .name = "resume", .about = "a resumption dispatches the next, "
+	    "nothing else", .sample_every = 256,
 	    .resume = { coro_resume0, coro_resume1 } },
-	{ .name = "request", .round_trip = true, .sample_every = 16,
+	{ .name = "request", .about = "a handler and an I/O loop take turns "
+	    "(a request's round trip)", .round_trip = true, .sample_every = 16,
 	    .resume = { coro_request0, coro_request1 } },
-	{ .name = "sleep", .takes_block = true, .sample_every = 1,
+	{ .name = "sleep", .about = "SHARE of resumptions sleep MS ms "
+	    "(blocking I/O)", .takes_block = true, .sample_every = 1,
 	    .resume = { coro_resume0, coro_resume1 }, .block = workload_sleep },
-	{ .name = "spin", .takes_block = true, .cpu_bound = true,
+	{ .name = "spin", .about = "SHARE of resumptions compute MS ms",
+	    .takes_block = true, .cpu_bound = true,
 	    .sample_every = 1, .resume = { coro_resume0, coro_resume1 },
 	    .block = workload_spin },
 };
+
+#define WORKLOAD_NKINDS	(sizeof(workload_kinds) / sizeof(workload_kinds[0]))
 
 const struct workload_kind *
 workload_kind_find(const char *name)
 {
 	size_t i;
 
-	for (i = 0; i < sizeof(workload_kinds) / sizeof(workload_kinds[0]); i++)
+	for (i = 0; i < WORKLOAD_NKINDS; i++)
 		if (strcmp(workload_kinds[i].name, name) == 0)
 			return &workload_kinds[i];
 	return NULL;
+}
+
+const struct workload_kind *
+workload_kind_at(size_t i)
+{
+
+	return i < WORKLOAD_NKINDS ? &workload_kinds[i] : NULL;
+}
+
+void
+workload_kinds_text(char *buf, size_t len, bool blocking)
+{
+	const struct workload_kind *k;
+	size_t i, n = 0, used = 0, seen = 0;
+
+	for (i = 0; i < WORKLOAD_NKINDS; i++)
+		n += !blocking || workload_kinds[i].takes_block;
+	buf[0] = '\0';
+	for (i = 0; i < WORKLOAD_NKINDS && used < len; i++) {
+		k = &workload_kinds[i];
+		if (blocking && !k->takes_block)
+			continue;
+		seen++;
+		used += (size_t)snprintf(buf + used, len - used, "%s%s%s",
+		    seen == 1 ? "" : seen == n ? " or " : ", ", k->name,
+		    k->takes_block ? ":MS:SHARE" : "");
+	}
+	return;
 }
 
 const struct workload_profile *

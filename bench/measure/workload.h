@@ -56,6 +56,7 @@ struct workload_profile;
  */
 struct workload_kind {
 	const char *name;		/* "resume", "request", "sleep", "spin" */
+	const char *about;		/* for `list` */
 	bool takes_block;		/* written NAME:MS:SHARE */
 	bool round_trip;		/* resumptions alternate an I/O loop and a handler */
 	bool cpu_bound;			/* a block holds a CPU as well as a thread */
@@ -64,8 +65,15 @@ struct workload_kind {
 	void (*block)(const struct workload *);	/* NULL: nothing blocks */
 };
 
-/* The kind called name, or NULL. */
+/* The kind called name, or NULL; the i-th kind, or NULL past the last. */
 const struct workload_kind *workload_kind_find(const char *name);
+const struct workload_kind *workload_kind_at(size_t i);
+
+/*
+ * The kinds as a user writes them ("resume, request, sleep:MS:SHARE or
+ * spin:MS:SHARE"); with blocking, only those that block.
+ */
+void workload_kinds_text(char *buf, size_t len, bool blocking);
 
 struct workload_profile {
 	const struct workload_kind *kind;
