@@ -208,7 +208,7 @@ cli_value(const struct param *p, const char *text, union param_value *v,
 	case PARAM_FORMAT:
 		if ((v->i = table_format_parse(text)) < 0)
 			return cli_error(err, errlen, "%s: '%s' is not %s", p->flag,
-			    text, table_format_list);
+			    text, table_format_list());
 		return 0;
 	case PARAM_SWITCH:
 		return v->i = 1, 0;
@@ -670,9 +670,10 @@ cli_usage(FILE *out, const struct param *table, size_t n)
 		p = &table[i];
 		snprintf(flag, sizeof(flag), "%s%s%s", p->flag,
 		    p->metavar ? " " : "", p->metavar ? p->metavar : "");
-		snprintf(help, sizeof(help), "%s%s%s%s", p->help,
-		    p->dflt ? " [" : "", p->dflt ? p->dflt : "",
-		    p->dflt ? "]" : "");
+		snprintf(help, sizeof(help), "%s%s%s%s%s%s", p->help,
+		    p->kind == PARAM_FORMAT ? ": " : "", p->kind ==
+		    PARAM_FORMAT ? table_format_list() : "", p->dflt ? " [" : "",
+		    p->dflt ? p->dflt : "", p->dflt ? "]" : "");
 		if (strlen(flag) > 26)
 			fprintf(out, "  %s\n%29s", flag, "");
 		else

@@ -90,8 +90,7 @@ const struct param params[] = {
 	    NULL, "0", SWEEP(deadline_s), "S",
 	    "kill a run this late; 0: its window, stall and 30 more" },
 	{ "--format", NULL, NULL, PARAM_FORMAT, P_SWEEP, 0, 0, 0, NULL, NULL,
-	    "table", SWEEP(format), "F", "the summary: table, csv, markdown, "
-	    "json, html or gbench" },
+	    "table", SWEEP(format), "F", "the summary's format" },
 	{ "--quiet", NULL, NULL, PARAM_SWITCH, P_SWEEP, 0, 0, 0, NULL, NULL,
 	    NULL, SWEEP(quiet), NULL, "no line per run" },
 };

@@ -2,33 +2,11 @@
  * table.c - see table.h.
  */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "table.h"
-
-static const char *const table_names[] = { "table", "csv", "markdown",
-    "json", "html", "gbench" };
-
-const char table_format_list[] = "table, csv, markdown, json, html or gbench";
-
-int
-table_format_parse(const char *name)
-{
-	size_t i;
-
-	for (i = 0; i < sizeof(table_names) / sizeof(table_names[0]); i++)
-		if (strcmp(name, table_names[i]) == 0)
-			return (int)i;
-	return -1;
-}
-
-bool
-table_for_people(enum table_format f)
-{
-
-	return f == TABLE_TEXT || f == TABLE_MARKDOWN || f == TABLE_HTML;
-}
 
 const char *
 table_sig3(double v, char *buf, size_t len)
@@ -266,27 +244,77 @@ table_html(FILE *out, const struct table *t, const cJSON *rows)
 	return;
 }
 
+static void
+table_plain(FILE *out, const struct table *t, const cJSON *rows)
+{
+
+	table_text(out, t, rows, false);
+	return;
+}
+
+static void
+table_markdown(FILE *out, const struct table *t, const cJSON *rows)
+{
+
+	table_text(out, t, rows, true);
+	return;
+}
+
+/* The formats, by enum table_format: a new one is an entry and its writer. */
+static const struct {
+	const char *name;
+	bool people;
+	void (*write)(FILE *, const struct table *, const cJSON *);
+} table_formats[] = {
+	[TABLE_TEXT] = { "table", true, table_plain },
+	[TABLE_CSV] = { "csv", false, table_csv },
+	[TABLE_MARKDOWN] = { "markdown", true, table_markdown },
+	[TABLE_JSON] = { "json", false, table_json },
+	[TABLE_HTML] = { "html", true, table_html },
+	[TABLE_GBENCH] = { "gbench", false, NULL },	/* export.c */
+};
+
+#define TABLE_NFORMATS	(sizeof(table_formats) / sizeof(table_formats[0]))
+
+int
+table_format_parse(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < TABLE_NFORMATS; i++)
+		if (strcmp(name, table_formats[i].name) == 0)
+			return (int)i;
+	return -1;
+}
+
+const char *
+table_format_list(void)
+{
+	static char list[128];
+	size_t i, used = 0;
+
+	if (list[0] != '\0')
+		return list;
+	for (i = 0; i < TABLE_NFORMATS; i++)
+		used += (size_t)snprintf(list + used, sizeof(list) - used,
+		    "%s%s", i == 0 ? "" : i + 1 < TABLE_NFORMATS ? ", " : " or ",
+		    table_formats[i].name);
+	return list;
+}
+
+bool
+table_for_people(enum table_format f)
+{
+
+	return table_formats[f].people;
+}
+
 void
 table_write(FILE *out, enum table_format f, const struct table *t,
     const cJSON *rows)
 {
 
-	switch (f) {
-	case TABLE_CSV:
-		table_csv(out, t, rows);
-		break;
-	case TABLE_MARKDOWN:
-		table_text(out, t, rows, true);
-		break;
-	case TABLE_JSON:
-		table_json(out, t, rows);
-		break;
-	case TABLE_HTML:
-		table_html(out, t, rows);
-		break;
-	default:
-		table_text(out, t, rows, false);
-		break;
-	}
+	(table_formats[f].write != NULL ? table_formats[f].write :
+	    table_plain)(out, t, rows);
 	return;
 }

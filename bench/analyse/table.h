@@ -29,7 +29,7 @@ enum table_format {
 int table_format_parse(const char *name);
 
 /* "table, csv, markdown, json, html or gbench". */
-extern const char table_format_list[];
+const char *table_format_list(void);
 
 /* Whether f is for people (labels, three figures) or for programs. */
 bool table_for_people(enum table_format f);

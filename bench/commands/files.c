@@ -23,7 +23,7 @@ static const struct param report_opts[] = {
 
 static const struct param export_opts[] = {
 	OPT("--format", PARAM_FORMAT, 0, 0, 0, "table", f.format, "F",
-	    "table, csv, markdown, json, html or gbench"),
+	    "the rows' format"),
 };
 
 /*

@@ -31,7 +31,7 @@ static const struct param verdict_opts[] = {
 	OPT("--alpha", PARAM_NUMBER, P_POSITIVE, 0, 0.5, "0.05", v.alpha, "A",
 	    "false alarms allowed over the whole comparison (Holm)"),
 	OPT("--format", PARAM_FORMAT, 0, 0, 0, "table", v.format, "F",
-	    "table, csv, markdown, json or html"),
+	    "the verdicts' format"),
 	OPT("--metric", PARAM_TEXT, 0, 0, 0, "cpu_us_per_dispatch", v.metric,
 	    "FIELD", "the run field compared"),
 	OPT("--plot", PARAM_PATH, 0, 0, 0, NULL, v.plot, "DIR",
