@@ -26,6 +26,7 @@ struct disp_task {
 	disp_task_fn *fn;
 	struct disp_task *next;		/* intrusive lists of the designs */
 	void *home;			/* eventloop: the loop it is pinned to */
+	_Atomic uint32_t state;		/* a runtime's task-state word (stealing) */
 };
 
 #define DISP_TASK_INIT(f)	{ .fn = (f), .home = NULL }
@@ -46,6 +47,20 @@ enum disp_search {
 	DISP_SEARCH_ALL		/* every idle worker searches */
 };
 
+/* stealing: the path of a task that continues itself (disp_yield). */
+enum disp_yield {
+	DISP_YIELD_WAKE_OTHER,	/* as if woken by another task: the LIFO slot */
+	DISP_YIELD_SELF_WAKE,	/* Tokio wake_by_ref in its own poll: run queue */
+	DISP_YIELD_TOKIO,	/* Tokio yield_now: deferred past a driver poll */
+	DISP_YIELD_GO		/* Go Gosched: the global run queue */
+};
+
+/* stealing: the runtime's own work around a handoff (task states, driver). */
+enum disp_floor {
+	DISP_FLOOR_ON,
+	DISP_FLOOR_OFF		/* the queues and the wake-ups alone */
+};
+
 #define DISP_SPINS_DEFAULT	(-1)	/* the design's own default */
 
 struct disp_config {
@@ -58,11 +73,37 @@ struct disp_config {
 	double keepalive_s;		/* rendezvous: idle time before a thread retires */
 	enum disp_lifo lifo;		/* stealing */
 	enum disp_search searchers;	/* stealing */
+	enum disp_yield yield_path;	/* stealing */
+	enum disp_floor floor;		/* stealing */
 
 	/* Called first on every thread a dispatcher starts (pinning). */
 	void (*thread_start)(void *arg);
 	void *thread_arg;
 };
+
+/*
+ * What a design counts to show its mechanism: X(name, what), reported per
+ * task run as name_per_dispatch. A design lists the ones it keeps in its
+ * ops' counts (DISP_COUNT(name)); the others are not reported for it.
+ */
+#define DISP_COUNTERS(X)						\
+	X(injected,	"pushes to the shared injection (global) queue")	\
+	X(steals,	"steals that took a task")			\
+	X(stolen,	"tasks moved by steals")			\
+	X(lifo_hits,	"tasks run from a LIFO slot")			\
+	X(deferred,	"tasks deferred until the driver was polled")	\
+	X(driver_polls,	"polls of the I/O driver (epoll_wait, timeout 0)") \
+	X(unparks,	"parked threads woken")
+
+#define DISP_COUNTER_ENUM(n, what)	DISP_C_##n,
+enum disp_counter { DISP_COUNTERS(DISP_COUNTER_ENUM) DISP_NCOUNTERS };
+#undef DISP_COUNTER_ENUM
+
+#define DISP_COUNT(n)	(1u << DISP_C_##n)
+
+/* The counters' names and what each counts, by enum disp_counter. */
+extern const char *const disp_counter_names[DISP_NCOUNTERS];
+extern const char *const disp_counter_about[DISP_NCOUNTERS];
 
 /* Filled by shutdown, once every thread is joined. */
 struct disp_stats {
@@ -70,6 +111,7 @@ struct disp_stats {
 	uint64_t spilled;		/* dispatches a full queue turned away */
 	unsigned int threads_started;
 	unsigned int threads_peak;	/* most threads alive at once */
+	uint64_t count[DISP_NCOUNTERS];	/* over the whole run */
 };
 
 struct dispatcher {
@@ -87,10 +129,17 @@ struct disp_ops {
 	const char *name;
 	const char *model;
 	unsigned int flags;
+	unsigned int counts;		/* DISP_COUNT()s it keeps */
 
 	int (*create)(struct dispatcher **dp, const struct disp_config *cfg);
 	/* Callable from any thread, including the dispatcher's own. */
 	void (*dispatch)(struct dispatcher *d, struct disp_task *t);
+	/*
+	 * The task running on the calling thread, one of d's, continues as t
+	 * once it returns: a yield (Tokio yield_now, Go Gosched, kotlinx
+	 * dispatchYield). At most once per task run; NULL: dispatch.
+	 */
+	void (*yield)(struct dispatcher *d, struct disp_task *t);
 	/*
 	 * Runs what is queued, joins every thread, fills st and frees d. The
 	 * caller has stopped dispatching.
@@ -106,9 +155,18 @@ disp_dispatch(struct dispatcher *d, struct disp_task *t)
 }
 
 static inline void
+disp_yield(struct dispatcher *d, struct disp_task *t)
+{
+
+	(d->ops->yield != NULL ? d->ops->yield : d->ops->dispatch)(d, t);
+}
+
+static inline void
 disp_shutdown(struct dispatcher *d, struct disp_stats *st)
 {
 
+	if (st != NULL)
+		*st = (struct disp_stats){ .ran = 0 };
 	d->ops->shutdown(d, st);
 }
 

@@ -8,6 +8,18 @@
 
 #include "dispatcher.h"
 
+#define DISP_COUNTER_NAME(n, what)	#n,
+const char *const disp_counter_names[DISP_NCOUNTERS] = {
+	DISP_COUNTERS(DISP_COUNTER_NAME)
+};
+#undef DISP_COUNTER_NAME
+
+#define DISP_COUNTER_ABOUT(n, what)	what,
+const char *const disp_counter_about[DISP_NCOUNTERS] = {
+	DISP_COUNTERS(DISP_COUNTER_ABOUT)
+};
+#undef DISP_COUNTER_ABOUT
+
 #define DISP_ENTRY(n)	&disp_##n,
 static const struct disp_ops *const designs[] = { DISP_DESIGNS(DISP_ENTRY) };
 #undef DISP_ENTRY

@@ -38,18 +38,53 @@
  * under the lock before the unpark; the parker keeps an unpark that comes
  * before the park.
  *
+ * A coroutine that continues itself (disp_yield) is rescheduled after its
+ * task returns, by cfg->yield_path, each the path of a system's source
+ * (Tokio 1.24.2, tokio/src/runtime; Go 1.19, src/runtime/proc.go):
+ *  - wake-other: as a task woken by another task: waker.wake_by_ref ->
+ *    schedule_task(is_yield = false) -> schedule_local: the LIFO slot;
+ *  - self-wake: a task that wakes itself in its own poll: the harness sees
+ *    NOTIFIED at transition_to_idle and calls yield_now ->
+ *    schedule_task(is_yield = true): the back of the run queue, notify;
+ *  - tokio: task::yield_now: context::defer keeps the waker until the
+ *    worker polls its driver (park_timeout with timeout 0: in maintenance
+ *    every event_interval = 61 ticks, and instead of a park while any is
+ *    deferred, Context::run); wake_deferred_tasks then schedules each
+ *    from inside the park (is_yield = false, no notify: core.park is
+ *    taken), and the worker notifies another if its run queue has any;
+ *  - go: runtime.Gosched -> goschedImpl: casgstatus(_Grunning,
+ *    _Grunnable), globrunqput under sched.lock, wakep.
+ * Go's steal walks every worker four times (stealWork, stealTries).
+ *
+ * The floor (cfg->floor on): what the runtime does around a handoff
+ * beside its queues. Tokio (runtime/task/state.rs): a task's state word,
+ * CASed to RUNNING before a poll and to idle after it, CASed to NOTIFIED
+ * with a reference added by a wake, its reference count dropped after the
+ * poll, and in yield_now a reference for the cloned waker; the driver
+ * polled with epoll_wait(0) by the worker that wins its try-lock, every
+ * 61 ticks and whenever deferred tasks wait. Go: casgstatus's CASes on
+ * the goroutine's status word around Gosched and execute. Off: the queues
+ * and the wake-ups alone.
+ *
  * Knobs: cfg->lifo off sends every local dispatch to the run queue (Tokio's
  * disable_lifo_slot); cfg->searchers DISP_SEARCH_ALL lets every idle worker
  * search at once.
  *
- * Not modelled: the I/O driver a Tokio worker parks in, the self-tuned
- * global queue interval (Tokio seeds it at 61, Go fixes it at 61), Go's
- * runnext stealing after a 3 µs sleep (Tokio's LIFO slot is never stolen,
- * nor is this one).
+ * Counters: pushes to the injection queue, steals and tasks stolen, LIFO
+ * slot runs, deferred tasks, driver polls, unparks.
+ *
+ * Not modelled: the timers and the I/O a Tokio driver poll would find, the
+ * self-tuned global queue interval (Tokio 1.24 fixes it at 61, as Go),
+ * Go's runnext steal on the last pass after usleep(3) (Tokio's LIFO slot
+ * is never stolen, nor is this one), Go's netpoll in findRunnable, and
+ * Tokio's coop budget of 128 polls (the LIFO loop stops at 3, as newer
+ * Tokio's MAX_LIFO_POLLS_PER_TICK).
  */
 #include <errno.h>
 #include <pthread.h>
 #include <stdlib.h>
+#include <sys/epoll.h>
+#include <unistd.h>
 
 #include "parker.h"
 #include "runq.h"
@@ -60,6 +95,15 @@
 #define ST_SEARCH_SHIFT		16	/* idle.rs: searching below, unparked above */
 #define ST_SEARCH_MASK		((1u << ST_SEARCH_SHIFT) - 1)
 #define ST_UNPARK_ONE		(1u << ST_SEARCH_SHIFT)
+#define ST_EVENT_INTERVAL	61	/* ticks between driver polls */
+#define ST_GO_STEAL_TRIES	4	/* stealWork's stealTries */
+
+/* Tokio's task state bits (runtime/task/state.rs) and Go's statuses. */
+#define ST_RUNNING		(1u << 0)
+#define ST_NOTIFIED		(1u << 2)
+#define ST_REF_ONE		(1u << 6)
+#define ST_G_RUNNABLE		1u	/* _Grunnable */
+#define ST_G_RUNNING		2u	/* _Grunning */
 
 struct st_worker {
 	struct runq rq;
@@ -68,9 +112,12 @@ struct st_worker {
 	bool searching;
 	uint32_t tick;
 	uint32_t rand;				/* xorshift32 */
+	struct disp_task *running, *next;	/* the task polled, its yield */
+	struct taskfifo defer;			/* tokio: waiting for the driver */
 	_Atomic bool parked;			/* in the sleepers list */
 	struct parker parker;
 	uint64_t ran;
+	uint64_t count[DISP_NCOUNTERS];
 	struct stealing *pool;
 	unsigned int index;
 	pthread_t tid;
@@ -86,9 +133,13 @@ struct stealing {
 	unsigned int *sleepers;			/* a stack of worker indices */
 	unsigned int nsleepers;
 
+	uint64_t injected;			/* under lock */
+
 	_Atomic long inject_len;
 	_Atomic uint32_t idle;			/* searching | unparked << 16 */
 	_Atomic int stop;
+	atomic_flag driver;			/* its try-lock */
+	int epfd;				/* the driver's epoll */
 	struct st_worker *workers;
 };
 
@@ -107,7 +158,40 @@ st_inject_put_locked(struct stealing *s, struct disp_task *t)
 {
 
 	taskfifo_push(&s->inject, t);
+	s->injected++;
 	atomic_fetch_add_explicit(&s->inject_len, 1, memory_order_release);
+	return;
+}
+
+/*
+ * A task's state word, as the runtime's fetch_update: its bits in clear
+ * off, set on, refs references added (Tokio), or a status (Go). The
+ * worker that holds the task is its only writer; the CAS is the cost.
+ */
+static inline void
+st_task_update(struct stealing *s, struct disp_task *t, uint32_t clear,
+    uint32_t set, int refs)
+{
+	uint32_t cur, next;
+
+	if (s->cfg.floor == DISP_FLOOR_OFF)
+		return;
+	cur = atomic_load_explicit(&t->state, memory_order_relaxed);
+	do
+		next = ((cur & ~clear) | set) + (uint32_t)refs * ST_REF_ONE;
+	while (!atomic_compare_exchange_weak_explicit(&t->state, &cur, next,
+	    memory_order_acq_rel, memory_order_acquire));
+	return;
+}
+
+/* Tokio's ref_dec and a waker's clone: one atomic add each. */
+static inline void
+st_task_ref(struct stealing *s, struct disp_task *t, int refs)
+{
+
+	if (s->cfg.floor == DISP_FLOOR_ON)
+		atomic_fetch_add_explicit(&t->state, (uint32_t)refs *
+		    ST_REF_ONE, memory_order_acq_rel);
 	return;
 }
 
@@ -160,15 +244,20 @@ st_push_back(struct st_worker *w, struct disp_task *t)
 	return;
 }
 
-/* schedule_local */
+/*
+ * schedule_local: the LIFO slot, the task it displaces to the back of the
+ * run queue. notify false: from inside a park (core.park is taken), where
+ * Tokio notifies nobody.
+ */
 static void
-st_schedule_local(struct st_worker *w, struct disp_task *t)
+st_schedule_local(struct st_worker *w, struct disp_task *t, bool notify)
 {
 	struct disp_task *prev;
 
 	if (!w->lifo_enabled) {
 		st_push_back(w, t);
-		st_notify(w->pool);
+		if (notify)
+			st_notify(w->pool);
 		return;
 	}
 	prev = w->lifo;
@@ -176,7 +265,8 @@ st_schedule_local(struct st_worker *w, struct disp_task *t)
 	if (prev == NULL)
 		return;
 	st_push_back(w, prev);
-	st_notify(w->pool);
+	if (notify)
+		st_notify(w->pool);
 	return;
 }
 
@@ -187,13 +277,38 @@ stealing_dispatch(struct dispatcher *d, struct disp_task *t)
 	struct st_worker *w = st_current;
 
 	if (w != NULL && w->pool == s) {
-		st_schedule_local(w, t);
+		st_schedule_local(w, t, true);
 		return;
 	}
 	pthread_mutex_lock(&s->lock);
 	st_inject_put_locked(s, t);
 	pthread_mutex_unlock(&s->lock);
 	st_notify(s);
+	return;
+}
+
+/*
+ * The running task continues as t: kept until its poll returns (st_poll).
+ * What the yield itself does in the poll: a wake of the running task
+ * (self-wake: transition_to_notified_by_ref), or a clone of its waker
+ * (yield_now: a reference).
+ */
+static void
+stealing_yield(struct dispatcher *d, struct disp_task *t)
+{
+	struct stealing *s = (struct stealing *)d;
+	struct st_worker *w = st_current;
+
+	if (w == NULL || w->pool != s || w->running == NULL ||
+	    w->next != NULL) {
+		stealing_dispatch(d, t);
+		return;
+	}
+	w->next = t;
+	if (s->cfg.yield_path == DISP_YIELD_SELF_WAKE)
+		st_task_update(s, w->running, 0, ST_NOTIFIED, 0);
+	else if (s->cfg.yield_path == DISP_YIELD_TOKIO)
+		st_task_ref(s, w->running, 1);
 	return;
 }
 
@@ -225,6 +340,7 @@ st_next_local(struct st_worker *w)
 
 	if (t != NULL) {
 		w->lifo = NULL;
+		w->count[DISP_C_lifo_hits]++;
 		return t;
 	}
 	return runq_pop(&w->rq);
@@ -238,7 +354,7 @@ st_next_task(struct st_worker *w)
 	struct disp_task *t;
 	long n;
 
-	if (++w->tick % ST_GLOBAL_INTERVAL == 0) {
+	if (w->tick % ST_GLOBAL_INTERVAL == 0) {
 		t = st_inject_take(w, 1);
 		return t != NULL ? t : st_next_local(w);
 	}
@@ -280,24 +396,30 @@ st_rand(struct st_worker *w)
 	return x;
 }
 
-/* steal_work */
+/* steal_work; Go's stealWork walks the workers stealTries times. */
 static struct disp_task *
 st_steal(struct st_worker *w)
 {
 	struct stealing *s = w->pool;
 	struct disp_task *t;
-	unsigned int i, start, v;
+	unsigned int i, pass, start, v, passes;
 
 	if (!st_to_searching(w))
 		return NULL;
-	start = st_rand(w) % s->nworkers;
-	for (i = 0; i < s->nworkers; i++) {
-		v = (start + i) % s->nworkers;
-		if (v == w->index)
-			continue;
-		t = runq_steal(&s->workers[v].rq, &w->rq);
-		if (t != NULL)
+	passes = s->cfg.yield_path == DISP_YIELD_GO ? ST_GO_STEAL_TRIES : 1;
+	for (pass = 0; pass < passes; pass++) {
+		start = st_rand(w) % s->nworkers;
+		for (i = 0; i < s->nworkers; i++) {
+			v = (start + i) % s->nworkers;
+			if (v == w->index)
+				continue;
+			t = runq_steal(&s->workers[v].rq, &w->rq);
+			if (t == NULL)
+				continue;
+			w->count[DISP_C_steals]++;
+			w->count[DISP_C_stolen] += runq_len(&w->rq) + 1;
 			return t;
+		}
 	}
 	return st_inject_take(w, 1);
 }
@@ -320,6 +442,66 @@ st_notify_if_pending(struct stealing *s)
 	return;
 }
 
+/*
+ * After t's poll: t goes idle (transition_to_idle; a task notified while
+ * it ran gains the reference of its next run) and drops its reference;
+ * if it yielded, it continues as next by the yield's path. Go: Gosched
+ * after casgstatus(_Grunning, _Grunnable).
+ */
+static void
+st_after_poll(struct st_worker *w, struct disp_task *t, struct disp_task *next)
+{
+	struct stealing *s = w->pool;
+	enum disp_yield path = s->cfg.yield_path;
+
+	if (path == DISP_YIELD_GO) {
+		if (next == NULL)
+			return;
+		st_task_update(s, t, ST_G_RUNNING, ST_G_RUNNABLE, 0);
+		pthread_mutex_lock(&s->lock);
+		st_inject_put_locked(s, next);
+		pthread_mutex_unlock(&s->lock);
+		st_notify(s);				/* wakep */
+		return;
+	}
+	st_task_update(s, t, ST_RUNNING, 0, path == DISP_YIELD_SELF_WAKE);
+	st_task_ref(s, t, -1);
+	if (next == NULL)
+		return;
+	if (path == DISP_YIELD_SELF_WAKE) {
+		st_push_back(w, next);			/* is_yield */
+		st_notify(s);
+	} else if (path == DISP_YIELD_TOKIO) {
+		taskfifo_push(&w->defer, next);
+		w->count[DISP_C_deferred]++;
+	} else {
+		st_task_update(s, next, 0, ST_NOTIFIED, 1);
+		st_schedule_local(w, next, true);
+	}
+	return;
+}
+
+/* One poll (Tokio's harness, Go's execute), then where its yield goes. */
+static void
+st_poll(struct st_worker *w, struct disp_task *t)
+{
+	struct stealing *s = w->pool;
+	struct disp_task *next;
+
+	if (s->cfg.yield_path == DISP_YIELD_GO)
+		st_task_update(s, t, ST_G_RUNNABLE, ST_G_RUNNING, 0);
+	else
+		st_task_update(s, t, ST_NOTIFIED, ST_RUNNING, 0);
+	w->running = t;
+	w->ran++;
+	t->fn(t);
+	w->running = NULL;
+	next = w->next;
+	w->next = NULL;
+	st_after_poll(w, t, next);
+	return;
+}
+
 /* run_task: the task, then the LIFO slot up to ST_LIFO_POLLS times. */
 static void
 st_run(struct st_worker *w, struct disp_task *t)
@@ -331,16 +513,42 @@ st_run(struct st_worker *w, struct disp_task *t)
 		if ((atomic_fetch_sub(&w->pool->idle, 1) & ST_SEARCH_MASK) == 1)
 			st_notify(w->pool);
 	}
-	w->ran++;
-	t->fn(t);
+	st_poll(w, t);
 	for (polls = 0; (t = w->lifo) != NULL; ) {
 		w->lifo = NULL;
 		if (++polls >= ST_LIFO_POLLS)
 			w->lifo_enabled = false;
-		w->ran++;
-		t->fn(t);
+		w->count[DISP_C_lifo_hits]++;
+		st_poll(w, t);
 	}
 	w->lifo_enabled = w->pool->cfg.lifo == DISP_LIFO_ON;
+	return;
+}
+
+/*
+ * park_timeout(0): the driver polled by the worker that wins its lock, the
+ * deferred tasks scheduled from inside the park, then another worker
+ * notified if this one's run queue has any (is_stealable).
+ */
+static void
+st_park_yield(struct st_worker *w)
+{
+	struct stealing *s = w->pool;
+	struct epoll_event ev;
+	struct disp_task *t;
+
+	if (s->cfg.floor == DISP_FLOOR_ON && !atomic_flag_test_and_set_explicit(
+	    &s->driver, memory_order_acquire)) {
+		(void)epoll_wait(s->epfd, &ev, 1, 0);
+		atomic_flag_clear_explicit(&s->driver, memory_order_release);
+		w->count[DISP_C_driver_polls]++;
+	}
+	while ((t = taskfifo_pop(&w->defer)) != NULL) {
+		st_task_update(s, t, 0, ST_NOTIFIED, 0);
+		st_schedule_local(w, t, false);
+	}
+	if (!w->searching && runq_len(&w->rq) > 0)
+		st_notify(s);
 	return;
 }
 
@@ -365,6 +573,7 @@ st_park(struct st_worker *w)
 	while (atomic_load(&w->parked) && !atomic_load(&s->stop))
 		parker_park(&w->parker, 0);
 	w->searching = !atomic_load(&w->parked);
+	w->count[DISP_C_unparks] += w->searching;
 	return;
 }
 
@@ -373,7 +582,7 @@ st_drained(struct st_worker *w)
 {
 
 	return w->lifo == NULL && runq_len(&w->rq) == 0 &&
-	    st_inject_empty(w->pool);
+	    w->defer.head == NULL && st_inject_empty(w->pool);
 }
 
 static void *
@@ -385,11 +594,19 @@ st_worker_main(void *arg)
 
 	st_current = w;
 	for (;;) {
+		/* Tokio's maintenance: a driver poll every event_interval. */
+		if (++w->tick % ST_EVENT_INTERVAL == 0 &&
+		    s->cfg.yield_path != DISP_YIELD_GO)
+			st_park_yield(w);
 		t = st_next_task(w);
 		if (t == NULL)
 			t = st_steal(w);
 		if (t != NULL) {
 			st_run(w, t);
+			continue;
+		}
+		if (w->defer.head != NULL) {		/* did_defer_tasks */
+			st_park_yield(w);
 			continue;
 		}
 		if (atomic_load(&s->stop) && st_drained(w))
@@ -409,6 +626,8 @@ st_worker_init(struct stealing *s, struct st_worker *w, unsigned int i)
 	w->searching = false;
 	w->tick = 0;
 	w->rand = 2654435761u * (i + 1);
+	w->running = w->next = NULL;
+	w->defer.head = w->defer.tail = NULL;
 	atomic_init(&w->parked, false);
 	parker_init(&w->parker);
 	w->ran = 0;
@@ -439,6 +658,11 @@ stealing_create(struct dispatcher **dp, const struct disp_config *cfg)
 	if (posix_memalign((void **)&s->workers, 64,
 	    s->nworkers * sizeof(*s->workers)) != 0)
 		goto out_sleepers;
+	if ((s->epfd = epoll_create1(EPOLL_CLOEXEC)) < 0) {
+		error = -errno;
+		goto out_workers;
+	}
+	atomic_flag_clear(&s->driver);
 	pthread_mutex_init(&s->lock, NULL);
 	for (i = 0; i < s->nworkers; i++)
 		st_worker_init(s, &s->workers[i], i);
@@ -454,6 +678,8 @@ out_join:
 	s->nworkers = i;
 	disp_shutdown(&s->base, NULL);
 	return error;
+out_workers:
+	free(s->workers);
 out_sleepers:
 	free(s->sleepers);
 out_free:
@@ -465,22 +691,24 @@ static void
 stealing_shutdown(struct dispatcher *d, struct disp_stats *st)
 {
 	struct stealing *s = (struct stealing *)d;
-	unsigned int i;
-	uint64_t ran = 0;
+	unsigned int i, k;
 
 	atomic_store(&s->stop, 1);
 	for (i = 0; i < s->nworkers; i++)
 		parker_unpark(&s->workers[i].parker);
-	for (i = 0; i < s->nworkers; i++) {
+	for (i = 0; i < s->nworkers; i++)
 		pthread_join(s->workers[i].tid, NULL);
-		ran += s->workers[i].ran;
+	for (i = 0; st != NULL && i < s->nworkers; i++) {
+		st->ran += s->workers[i].ran;
+		for (k = 0; k < DISP_NCOUNTERS; k++)
+			st->count[k] += s->workers[i].count[k];
 	}
 	if (st != NULL) {
-		st->ran = ran;
-		st->spilled = 0;
+		st->count[DISP_C_injected] = s->injected;
 		st->threads_started = s->nworkers;
 		st->threads_peak = s->nworkers;
 	}
+	close(s->epfd);
 	pthread_mutex_destroy(&s->lock);
 	free(s->sleepers);
 	free(s->workers);
@@ -492,7 +720,11 @@ const struct disp_ops disp_stealing = {
 	.name = "stealing",
 	.model = "Tokio/Go: per-worker ring + LIFO slot, inject queue, stealing",
 	.flags = DISP_STEALS,
+	.counts = DISP_COUNT(injected) | DISP_COUNT(steals) |
+	    DISP_COUNT(stolen) | DISP_COUNT(lifo_hits) | DISP_COUNT(deferred) |
+	    DISP_COUNT(driver_polls) | DISP_COUNT(unparks),
 	.create = stealing_create,
 	.dispatch = stealing_dispatch,
+	.yield = stealing_yield,
 	.shutdown = stealing_shutdown,
 };

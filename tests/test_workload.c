@@ -279,6 +279,61 @@ Test(workload, cell_reports_every_field, .timeout = 60)
 	cJSON_Delete(run);
 }
 
+/*
+ * stealing's yield paths, from inside and from outside: every resumption
+ * exactly once, and the counters show the path each takes: Gosched one
+ * push to the global queue per dispatch, yield_now one deferral per
+ * dispatch and driver polls, a self-wake never the LIFO slot, a wake by
+ * another task mostly the LIFO slot.
+ */
+struct yield_case {
+	char args[96];
+	char counter[32];
+	double lo, hi;			/* per dispatch */
+};
+
+static struct yield_case yield_cases[] = {
+	{ "--yield go --spawn outside", "injected", 0.99, 1.01 },
+	{ "--yield go --spawn inside", "injected", 0.99, 1.01 },
+	{ "--yield tokio --spawn outside", "deferred", 0.99, 1.01 },
+	{ "--yield tokio --spawn inside", "driver_polls", 1e-6, 1 },
+	{ "--yield tokio --floor off", "driver_polls", 0, 0 },
+	{ "--yield self-wake --spawn outside", "lifo_hits", 0, 0 },
+	{ "--yield wake-other --spawn outside", "lifo_hits", 0.5, 1 },
+	{ "--yield wake-other --lifo off", "lifo_hits", 0, 1e-3 },
+};
+
+ParameterizedTestParameters(workload, stealing_paths_show_in_counters)
+{
+
+	return cr_make_param_array(struct yield_case, yield_cases,
+	    sizeof(yield_cases) / sizeof(yield_cases[0]));
+}
+
+ParameterizedTest(struct yield_case *y, workload,
+    stealing_paths_show_in_counters, .timeout = 60)
+{
+	char args[192], name[64];
+	struct cell c;
+	struct cell_window win = { 0.05, 0.2 };
+	cJSON *run;
+	double v;
+
+	snprintf(args, sizeof(args), "--dispatcher stealing --workers 2 "
+	    "--coroutines 16 %s", y->args);
+	c = cells_one(args);
+	run = cell_run(&c, &win);
+	cr_assert_str_eq(cJSON_GetObjectItem(run, "status")->valuestring, "ok",
+	    "%s", args);
+	cr_assert_eq(num(run, "lost"), 0);
+	cr_assert_eq(num(run, "doubled"), 0);
+	snprintf(name, sizeof(name), "%s_per_dispatch", y->counter);
+	v = num(run, name);
+	cr_assert(v >= y->lo && v <= y->hi, "%s: %s %g, not in [%g, %g]",
+	    args, name, v, y->lo, y->hi);
+	cJSON_Delete(run);
+}
+
 Test(workload, profiles_parse_and_print_back)
 {
 	static const char *good[] = { "resume", "request", "sleep:5:0.1",
@@ -764,7 +819,10 @@ Test(workload, request_on_an_event_loop_stays_on_its_loop, .timeout = 120)
 	}
 }
 
-/* Any other design: the handler is dispatched from the I/O loop, the rest from a worker. */
+/*
+ * Any other design: the handler is dispatched from the I/O loop, the rest
+ * from a worker.
+ */
 Test(workload, request_elsewhere_crosses_threads, .timeout = 120)
 {
 	const struct spy_seen *seen[SPY_REQUESTS][2];

@@ -15,7 +15,6 @@
 
 #include "export.h"
 #include "params.h"
-#include "params.h"
 #include "results.h"
 #include "stats.h"
 #include "table.h"
@@ -44,6 +43,10 @@ static const struct {
 	{ "max_share", "max_share", "median" },
 	{ "cpu_us_per_round_trip", "cpu_us_per_round_trip", "median" },
 	{ "round_trips_per_s", "round_trips_per_s", "median" },
+#define EXPORT_COUNTER(n, what)	\
+	{ #n "_per_dispatch", #n "_per_dispatch", "median" },
+	DISP_COUNTERS(EXPORT_COUNTER)
+#undef EXPORT_COUNTER
 };
 #define EXPORT_NFIGURES	(sizeof(export_figures) / sizeof(export_figures[0]))
 
@@ -58,6 +61,9 @@ static const struct table_col export_program[] = {
 	{ "rss_anon_peak_kb", NULL }, { "starved", NULL }, { "min_share", NULL },
 	{ "max_share", NULL }, { "cpu_us_per_round_trip", NULL },
 	{ "round_trips_per_s", NULL },
+#define EXPORT_COUNTER(n, what)	{ #n "_per_dispatch", NULL },
+	DISP_COUNTERS(EXPORT_COUNTER)
+#undef EXPORT_COUNTER
 };
 
 static const struct table_col export_people[] = {
@@ -277,7 +283,8 @@ export_gbench_cell(cJSON *benchmarks, const cJSON *cell, int family)
 	export_gbench_series(cell, s);
 	snprintf(name, sizeof(name), "%s/%s/workers:%s/coroutines:%.0f/%s",
 	    params_design(cell, design, sizeof(design)),
-	    results_str(cell, "queue", "?"), export_width(cell, w, sizeof(w)), results_num(cell, "coroutines"),
+	    results_str(cell, "queue", "?"), export_width(cell, w, sizeof(w)),
+	    results_num(cell, "coroutines"),
 	    results_str(cell, "workload", "resume"));
 	for (i = 0; i < s->n; i++) {
 		b = export_gbench_entry(name, family, s->n, "iteration");

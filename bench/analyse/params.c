@@ -13,12 +13,22 @@
 _Static_assert(sizeof(enum disp_wake) == sizeof(int), "wake is an int");
 _Static_assert(sizeof(enum disp_lifo) == sizeof(int), "lifo is an int");
 _Static_assert(sizeof(enum disp_search) == sizeof(int), "search is an int");
+_Static_assert(sizeof(enum disp_yield) == sizeof(int), "yield is an int");
+_Static_assert(sizeof(enum disp_floor) == sizeof(int), "floor is an int");
+_Static_assert(sizeof(enum workload_spawn) == sizeof(int), "spawn is an int");
 
 static const char *const wake_names[] = { "every", "lazy", NULL };
 static const char *const lifo_names[] = { "on", "off", NULL };
 static const char *const lifo_suffix[] = { "", "-fifo" };
 static const char *const search_names[] = { "half", "all", NULL };
 static const char *const search_suffix[] = { "", "-all" };
+static const char *const yield_names[] = { "wake-other", "self-wake", "tokio",
+    "go", NULL };
+static const char *const yield_suffix[] = { "", "-self-wake", "-tokio",
+    "-go" };
+static const char *const floor_names[] = { "on", "off", NULL };
+static const char *const floor_suffix[] = { "", "-nofloor" };
+static const char *const spawn_names[] = { "inside", "outside", NULL };
 
 #define CELL(f)		offsetof(struct cell, f)
 #define SWEEP(f)	offsetof(struct sweep, f)
@@ -45,6 +55,17 @@ const struct param params[] = {
 	    P_LIST | P_KEY, DISP_STEALS, 0, 0, search_names, search_suffix,
 	    "half", CELL(cfg.searchers), "half|all[,..]",
 	    "stealing: how many idle workers may search at once" },
+	{ "--yield", "yield", " yield=", PARAM_CHOICE, P_LIST | P_KEY |
+	    P_SPARSE, DISP_STEALS, 0, 0, yield_names, yield_suffix,
+	    "wake-other", CELL(cfg.yield_path), "PATH[,..]", "stealing: the "
+	    "path of a coroutine's next resumption: wake-other (the LIFO "
+	    "slot), self-wake (Tokio wake_by_ref), tokio (yield_now), go "
+	    "(Gosched)" },
+	{ "--floor", "floor", " floor=", PARAM_CHOICE, P_LIST | P_KEY |
+	    P_SPARSE, DISP_STEALS, 0, 0, floor_names, floor_suffix, "on",
+	    CELL(cfg.floor), "on|off[,..]", "stealing: the runtime's own work "
+	    "around a handoff (task states, the driver poll); off: the queues "
+	    "and wake-ups alone" },
 	{ "--coroutines", "coroutines", " c=", PARAM_COUNT, P_LIST | P_KEY, 0,
 	    1, 1000000, NULL, NULL, "64", CELL(coroutines), "LIST",
 	    "coroutines in flight" },
@@ -72,6 +93,10 @@ const struct param params[] = {
 	{ "--workload", "workload", " ", PARAM_PROFILE, P_LIST | P_KEY, 0, 0,
 	    0, NULL, NULL, "resume", CELL(profile), "LIST",
 	    "workloads of `list`; one that blocks as NAME:MS:SHARE" },
+	{ "--spawn", "spawn", " spawn=", PARAM_CHOICE, P_LIST | P_KEY |
+	    P_SPARSE, 0, 0, 0, spawn_names, NULL, "inside", CELL(spawn),
+	    "inside|outside[,..]", "where the coroutines start: a task on one "
+	    "of the design's threads, or a thread outside it" },
 	{ "--latency-every", "latency_every", NULL, PARAM_COUNT, P_POW2 |
 	    P_AUTO, 0, 0, 1u << 20, NULL, NULL, "auto", CELL(latency_every), "N",
 	    "sample 1 dispatch in N (a power of two; 0: none)" },
@@ -137,28 +162,34 @@ params_value(const struct param *p, const cJSON *cell, char *buf, size_t len)
 void
 params_key(const cJSON *cell, bool workers, char *buf, size_t len)
 {
+	const struct param *p;
 	const char *v;
 	char num[32];
 	size_t i, used = 0;
 
 	buf[0] = '\0';
 	for (i = 0; i < nparams && used < len; i++) {
-		if (!(params[i].flags & P_KEY) || (!workers &&
-		    params[i].kind == PARAM_WIDTH) || (v = params_value(&params[i],
-		    cell, num, sizeof(num))) == NULL)
+		p = &params[i];
+		if (!(p->flags & P_KEY) || (!workers && p->kind == PARAM_WIDTH) ||
+		    (v = params_value(p, cell, num, sizeof(num))) == NULL ||
+		    ((p->flags & P_SPARSE) && strcmp(v, p->dflt) == 0))
 			continue;
 		used += (size_t)snprintf(buf + used, len - used, "%s%s",
-		    params[i].label, v);
+		    p->label, v);
 	}
 	return;
 }
 
-/* A design's own knob (not its queue): its values make variants of it. */
+/*
+ * A design's own knob (not its queue), or a parameter named only off its
+ * default: its values make variants of the design.
+ */
 static bool
 params_variant(const struct param *p)
 {
 
-	return (p->flags & P_KEY) && p->designs != 0 && p->kind != PARAM_QUEUE;
+	return (p->flags & P_KEY) && ((p->designs != 0 && p->kind !=
+	    PARAM_QUEUE) || (p->flags & P_SPARSE));
 }
 
 const char *

@@ -44,6 +44,8 @@ enum param_kind {
 #define P_POW2		(1u << 4)	/* 0 or a power of two */
 #define P_AUTO		(1u << 5)	/* "auto": the workload kind's own */
 #define P_POSITIVE	(1u << 6)	/* above 0, then at most hi */
+#define P_SPARSE	(1u << 7)	/* in a key only off its default: keys of
+					   files that predate it still match */
 
 struct param {
 	const char *flag;		/* on the command line */

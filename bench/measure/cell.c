@@ -297,8 +297,27 @@ cell_measure(cJSON *run, const struct cell *c, struct workload *w,
 	return true;
 }
 
+/* The counters a design keeps, each per task it ran over the whole run. */
 static void
-cell_check(cJSON *run, struct workload *w, const struct disp_stats *st)
+cell_counters(cJSON *run, unsigned int counts, const struct disp_stats *st)
+{
+	char name[64];
+	int i;
+
+	for (i = 0; i < DISP_NCOUNTERS; i++) {
+		if (!(counts & (1u << i)))
+			continue;
+		snprintf(name, sizeof(name), "%s_per_dispatch",
+		    disp_counter_names[i]);
+		cJSON_AddNumberToObject(run, name, st->ran > 0 ?
+		    (double)st->count[i] / (double)st->ran : 0);
+	}
+	return;
+}
+
+static void
+cell_check(cJSON *run, struct workload *w, const struct disp_stats *st,
+    unsigned int counts)
 {
 	struct workload_check chk;
 
@@ -322,6 +341,7 @@ cell_check(cJSON *run, struct workload *w, const struct disp_stats *st)
 	/* Over the whole run, warm-up included: a pool's high-water mark. */
 	cJSON_AddNumberToObject(run, "threads_high_water", st->threads_peak);
 	cJSON_AddNumberToObject(run, "peak_rss_kb", measure_peak_rss_kb());
+	cell_counters(run, counts, st);
 	if (!chk.figures_exact)
 		cell_fail(run, "count check: a resumption came out of turn (a "
 		    "dispatch ran twice)");
@@ -422,7 +442,7 @@ cell_wedged(void *arg)
 static void
 cell_teardown(struct cell_stop *x, struct watchdog *wd, bool measured)
 {
-	unsigned int idx[CELL_STRANDED_MAX], n = 0;
+	unsigned int idx[CELL_STRANDED_MAX], n = 0, counts = x->d->ops->counts;
 	struct disp_stats st, iost;
 	cJSON *report = NULL;
 
@@ -438,7 +458,7 @@ cell_teardown(struct cell_stop *x, struct watchdog *wd, bool measured)
 	}
 	watchdog_stop(wd);
 	if (measured)
-		cell_check(x->run, x->w, &st);
+		cell_check(x->run, x->w, &st, counts);
 	if (report != NULL)
 		cell_stranded(x->run, report, x->w, idx, n, x->stall_s);
 	workload_fini(x->w);
@@ -477,6 +497,7 @@ cell_run(const struct cell *c, const struct cell_window *win)
 	if (c->payload_ns > 0)
 		cJSON_AddNumberToObject(x.run, "payload_ns", c->payload_ns);
 	wo.profile = c->profile;
+	wo.spawn = c->spawn;
 	wo.payload_ns = c->payload_ns;
 	wo.latency_every = c->latency_every;
 	wo.io = x.io;

@@ -251,6 +251,16 @@ coro_dispatch(struct dispatcher *d, struct coro *c, unsigned int idx)
 	return;
 }
 
+/* The same from the coroutine's own resumption on d: it yields. */
+static inline void
+coro_yield(struct dispatcher *d, struct coro *c, unsigned int idx)
+{
+
+	coro_bump(&c->issued);
+	disp_yield(d, &c->task[idx ^ 1]);
+	return;
+}
+
 /* One resumption; with full false, the compiler drops the extra work. */
 static inline __attribute__((always_inline)) void
 coro_run(struct coro *c, unsigned int idx, bool full)
@@ -273,7 +283,7 @@ coro_run(struct coro *c, unsigned int idx, bool full)
 	k = atomic_load_explicit(&c->issued, memory_order_relaxed);
 	if (full && (k & w->latency_mask) == 0)
 		coro_stamp(c);
-	coro_dispatch(w->d, c, idx);
+	coro_yield(w->d, c, idx);
 	return;
 }
 
@@ -507,12 +517,20 @@ workload_fence(struct disp_task *t)
 	return;
 }
 
+/*
+ * The coroutines start from one of the design's threads (the spawner
+ * task: tokio::spawn and `go f()` inside the runtime) or from this thread,
+ * outside it (tokio::spawn from block_on, `go f()` from main).
+ */
 static void *
 workload_starter(void *arg)
 {
 	struct workload *w = arg;
 
-	disp_dispatch(workload_first(w), &w->spawner);
+	if (w->spawn_outside)
+		workload_spawn(&w->spawner);
+	else
+		disp_dispatch(workload_first(w), &w->spawner);
 	return NULL;
 }
 
@@ -536,6 +554,7 @@ workload_start(struct workload *w, struct dispatcher *d, unsigned int n,
 	w->latency_mask = o->latency_every > 0 ? o->latency_every - 1 :
 	    UINT64_MAX;
 	w->works = w->payload_iters != 0 || workload_blocks_some(&w->profile);
+	w->spawn_outside = o->spawn == WORKLOAD_SPAWN_OUTSIDE;
 	/* One blocking resumption per period; phases spread over it. */
 	period = w->profile.share_ppm > 0 ?
 	    WORKLOAD_SHARE_ONE / w->profile.share_ppm : 1;
@@ -652,9 +671,13 @@ workload_check(struct workload *w, uint64_t ran, struct workload_check *c)
 			c->doubled += runs - issued;
 	}
 	c->figures_exact = c->out_of_turn == 0;
-	/* The dispatchers ran every resumption, the spawner and the fence. */
+	/*
+	 * The dispatchers ran every resumption, the spawner (unless the
+	 * coroutines started outside) and the fence.
+	 */
 	c->ok = c->lost == 0 && c->doubled == 0 && c->figures_exact &&
-	    c->retired == w->n && ran == c->runs + 1 + (w->io != w->d);
+	    c->retired == w->n && ran == c->runs + !w->spawn_outside +
+	    (w->io != w->d);
 	return;
 }
 

@@ -98,8 +98,14 @@ workload_blocks_some(const struct workload_profile *p)
 	return p->kind->block != NULL;
 }
 
+enum workload_spawn {
+	WORKLOAD_SPAWN_INSIDE,		/* from a task on one of the design's threads */
+	WORKLOAD_SPAWN_OUTSIDE		/* from a thread of its own */
+};
+
 struct workload_opts {
 	struct workload_profile profile;	/* zero: resume-only */
+	enum workload_spawn spawn;
 	unsigned int payload_ns;	/* busy work on every resumption */
 	unsigned int latency_every;	/* power of two; 0: no sampling */
 	struct dispatcher *io;		/* request: the I/O loop, NULL: d's own */
@@ -151,6 +157,7 @@ struct workload {
 	uint64_t slice_iters;		/* WORKLOAD_SPIN's loop, one slice */
 	uint64_t latency_mask;		/* sample when issued & mask == 0 */
 	bool works;			/* a payload or a profile that blocks */
+	bool spawn_outside;		/* the starter dispatches the coroutines */
 	struct hist *lat;		/* WORKLOAD_LAT_SLOTS, NULL: unsampled */
 	pthread_t starter;
 };
