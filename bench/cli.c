@@ -613,8 +613,9 @@ cli_cell_json(const struct cell *c)
 
 	for (i = 0; i < nparams; i++) {
 		p = &params[i];
+		/* A design without a queue records "-" for --queue. */
 		if (p->key == NULL || (!params_apply(p, c->disp->flags) &&
-		    p->kind != PARAM_QUEUE))
+		    !(p->kind == PARAM_QUEUE && (p->flags & P_SHOWN))))
 			continue;
 		cli_load(p, (const char *)c + p->off, &v);
 		switch (p->kind) {

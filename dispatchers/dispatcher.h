@@ -26,7 +26,10 @@ struct disp_task {
 	disp_task_fn *fn;
 	struct disp_task *next;		/* intrusive lists of the designs */
 	void *home;			/* eventloop: the loop it is pinned to */
-	_Atomic uint32_t state;		/* a runtime's task-state word (stealing) */
+	/* A runtime's own per-task fields, for the design that holds it. */
+	_Atomic uint32_t state;		/* stealing: the task state; scheduler:
+					   blocking */
+	_Atomic uint64_t stamp;		/* scheduler: submissionTime, ns */
 };
 
 #define DISP_TASK_INIT(f)	{ .fn = (f), .home = NULL }
@@ -55,6 +58,12 @@ enum disp_yield {
 	DISP_YIELD_GO		/* Go Gosched: the global run queue */
 };
 
+/* eventloop: where a resumption comes from. */
+enum disp_from {
+	DISP_FROM_HOME,		/* its own loop: Ktor's resumption in place */
+	DISP_FROM_OUTSIDE	/* another thread: Netty's execute() */
+};
+
 /* stealing: the runtime's own work around a handoff (task states, driver). */
 enum disp_floor {
 	DISP_FLOOR_ON,
@@ -65,8 +74,9 @@ enum disp_floor {
 
 struct disp_config {
 	unsigned int workers;		/* the design's width: see README */
-	unsigned int pool;		/* limited: threads under the view, 0: max(64, workers) */
+	unsigned int pool;		/* the scheduler's core size; 0: max(CPUs, 2) */
 	const struct queue_ops *queue;	/* shared, limited */
+	const struct queue_ops *pool_queue;	/* the scheduler's global queues */
 	unsigned int queue_capacity;	/* bounded queues */
 	int spins;			/* polls of an idle worker before it parks */
 	enum disp_wake wake;
@@ -75,6 +85,7 @@ struct disp_config {
 	enum disp_search searchers;	/* stealing */
 	enum disp_yield yield_path;	/* stealing */
 	enum disp_floor floor;		/* stealing */
+	enum disp_from from;		/* eventloop */
 
 	/* Called first on every thread a dispatcher starts (pinning). */
 	void (*thread_start)(void *arg);
@@ -93,6 +104,7 @@ struct disp_config {
 	X(lifo_hits,	"tasks run from a LIFO slot")			\
 	X(deferred,	"tasks deferred until the driver was polled")	\
 	X(driver_polls,	"polls of the I/O driver (epoll_wait, timeout 0)") \
+	X(spins,	"idle spins begun before a park")		\
 	X(unparks,	"parked threads woken")
 
 #define DISP_COUNTER_ENUM(n, what)	DISP_C_##n,
@@ -124,6 +136,8 @@ struct dispatcher {
 #define DISP_LOOPS	(1u << 3)	/* its threads are I/O event loops: its own
 					   I/O, and the I/O of any other design */
 #define DISP_NO_WIDTH	(1u << 4)	/* no threads of its own: one cell, 1 worker */
+#define DISP_SCHEDULER	(1u << 5)	/* on the CoroutineScheduler model:
+					   --pool-queue applies */
 
 struct disp_ops {
 	const char *name;
@@ -191,7 +205,8 @@ int disp_thread_spawn(const struct disp_config *cfg, pthread_t *tid,
 	X(limited)							\
 	X(rendezvous)							\
 	X(eventloop)							\
-	X(stealing)
+	X(stealing)							\
+	X(default)
 
 #define DISP_EXTERN(n)	extern const struct disp_ops disp_##n;
 DISP_DESIGNS(DISP_EXTERN)

@@ -19,6 +19,13 @@
  *  - A loop runs at most 64 local tasks between looks at its MPSC queue,
  *    Netty's deadline check every 64 tasks in runAllTasks. No spinning
  *    before it blocks (Netty's default select strategy).
+ *  - cfg->from outside: every resumption comes as Netty's execute() from
+ *    a thread that is not its loop (SingleThreadEventExecutor.execute:
+ *    the MPSC queue's CAS, then wakeup's getAndSet), and while tasks are
+ *    pending each pass of the loop polls epoll with a 0 timeout before it
+ *    runs them (DefaultSelectStrategy: selectNow when hasTasks, then
+ *    processReady and runAllTasks). Netty 4.1/4.2, transport-classes-
+ *    epoll EpollEventLoop.run / EpollIoHandler.run.
  *
  * No wake-up is lost: a dispatch pushes its task (a CAS on the producer
  * index), then exchanges the loop's wake-up word; a loop about to block
@@ -45,7 +52,8 @@ struct el_loop {
 	int eventfd;
 	int epfd;
 	struct taskfifo local;			/* owner only */
-	uint64_t ran;
+	uint64_t ran, polls, wakeups;
+	uint64_t executed;			/* tasks taken from the inbox */
 	struct eventloop *group;
 	pthread_t tid;
 } __attribute__((aligned(64)));
@@ -85,7 +93,7 @@ eventloop_dispatch(struct dispatcher *d, struct disp_task *t)
 		    memory_order_relaxed) % e->nloops];
 		t->home = home;
 	}
-	if (home == el_current) {
+	if (home == el_current && e->cfg.from == DISP_FROM_HOME) {
 		taskfifo_push(&home->local, t);
 		return;
 	}
@@ -102,16 +110,26 @@ el_has_work(struct el_loop *l)
 	return l->local.head != NULL || !queue_empty(l->inbox);
 }
 
-/* Runs one batch: the inbox moved into the local FIFO, then up to 64. */
+/*
+ * Runs one batch: with tasks from outside, epoll polled first (selectNow);
+ * the inbox moved into the local FIFO, then up to 64.
+ */
 static void
 el_run_batch(struct el_loop *l)
 {
+	struct epoll_event ev;
 	struct disp_task *t;
 	void *in;
 	int i;
 
-	while (queue_pop(l->inbox, &in))
+	if (l->group->cfg.from == DISP_FROM_OUTSIDE) {
+		(void)epoll_wait(l->epfd, &ev, 1, 0);
+		l->polls++;
+	}
+	while (queue_pop(l->inbox, &in)) {
 		taskfifo_push(&l->local, in);
+		l->executed++;
+	}
 	for (i = 0; i < EL_BATCH && (t = taskfifo_pop(&l->local)) != NULL; i++) {
 		l->ran++;
 		t->fn(t);
@@ -129,7 +147,7 @@ el_block(struct el_loop *l)
 	/* Pairs with the exchange in el_wakeup: one of us sees the other. */
 	atomic_thread_fence(memory_order_seq_cst);
 	if (!el_has_work(l) && !atomic_load(&l->group->stop))
-		(void)epoll_wait(l->epfd, &ev, 1, -1);
+		l->wakeups += epoll_wait(l->epfd, &ev, 1, -1) > 0;
 	atomic_store(&l->wakeup, EL_AWAKE);
 	return;
 }
@@ -160,7 +178,7 @@ el_loop_init(struct eventloop *e, struct el_loop *l)
 
 	atomic_init(&l->wakeup, EL_AWAKE);
 	l->local.head = l->local.tail = NULL;
-	l->ran = 0;
+	l->ran = l->polls = l->wakeups = l->executed = 0;
 	l->group = e;
 	if ((error = queue_mpsc.create(&l->inbox, EL_CHUNK)) != 0)
 		return error;
@@ -240,20 +258,24 @@ static void
 eventloop_shutdown(struct dispatcher *d, struct disp_stats *st)
 {
 	struct eventloop *e = (struct eventloop *)d;
+	struct el_loop *l;
 	unsigned int i;
-	uint64_t ran = 0;
 
 	atomic_store(&e->stop, 1);
 	for (i = 0; i < e->nloops; i++)
 		el_wakeup(&e->loops[i]);
 	for (i = 0; i < e->nloops; i++) {
-		pthread_join(e->loops[i].tid, NULL);
-		ran += e->loops[i].ran;
-		el_loop_fini(&e->loops[i]);
+		l = &e->loops[i];
+		pthread_join(l->tid, NULL);
+		if (st != NULL) {
+			st->ran += l->ran;
+			st->count[DISP_C_injected] += l->executed;
+			st->count[DISP_C_driver_polls] += l->polls;
+			st->count[DISP_C_unparks] += l->wakeups;
+		}
+		el_loop_fini(l);
 	}
 	if (st != NULL) {
-		st->ran = ran;
-		st->spilled = 0;
 		st->threads_started = e->nloops;
 		st->threads_peak = e->nloops;
 	}
@@ -266,6 +288,8 @@ const struct disp_ops disp_eventloop = {
 	.name = "eventloop",
 	.model = "Netty: N loops, local FIFO on the home loop, MPSC + eventfd else",
 	.flags = DISP_LOOPS,
+	.counts = DISP_COUNT(injected) | DISP_COUNT(driver_polls) |
+	    DISP_COUNT(unparks),
 	.create = eventloop_create,
 	.dispatch = eventloop_dispatch,
 	.shutdown = eventloop_shutdown,

@@ -1,7 +1,8 @@
 /*
- * limited.c - kotlinx LimitedDispatcher: a view of parallelism k over a
- * larger pool (a `shared` pool of max(64, k) workers, as Dispatchers.IO
- * is LimitedDispatcher(64) over the scheduler's threads).
+ * limited.c - kotlinx LimitedDispatcher: a view of parallelism k over the
+ * CoroutineScheduler's blocking tasks (scheduler.c), as Dispatchers.IO is
+ * LimitedDispatcher(64) over UnlimitedIoScheduler and
+ * Dispatchers.IO.limitedParallelism(k) the same with k.
  *
  * Followed from kotlinx-coroutines-core/common/src/internal/
  * LimitedDispatcher.kt (1.11):
@@ -15,11 +16,17 @@
  *  - obtainTaskOrDeallocateWorker: removeFirstOrNull; when empty, under the
  *    lock decrement runningWorkers, and if the queue is still non-empty
  *    take the slot back and retry.
- * A Worker is allocated per start, as `Worker(task)` is on the JVM.
- *
- * One difference from the JVM stays: there a re-dispatch from a scheduler
- * thread lands in that thread's LIFO slot; here the pool is one shared
- * queue, so it goes to the back of the pool's queue.
+ * A Worker is allocated per start, as `Worker(task)` is on the JVM, from a
+ * list of spent ones: the JVM's collector frees one only when no thief
+ * can still read it, and a scheduler's thief may read a task it found in
+ * a LIFO slot after that task ran (its submission time). It is
+ * dispatched to the scheduler as a blocking task (UnlimitedIoScheduler:
+ * dispatchWithContext(BlockingContext, fair = false)), so a re-dispatch
+ * from a scheduler thread lands in that thread's LIFO slot, and each
+ * running Worker holds a thread without a CPU permit: the scheduler makes
+ * threads until created - blocking reaches its core size. --pool sets the
+ * core size (0: max(CPUs, 2), as CORE_POOL_SIZE), --pool-queue its global
+ * queues (lfseg, as GlobalQueue), apart from the view's own queue.
  *
  * No task is left without a worker: a dispatch pushes its task, then reads
  * runningWorkers; a worker that finds the queue empty decrements
@@ -32,10 +39,10 @@
 #include <errno.h>
 #include <stdlib.h>
 
+#include "scheduler.h"
 #include "taskq.h"
 
 #define LIM_FAIRNESS	16	/* kotlinx: "out-of-thin-air constant" */
-#define LIM_POOL_MIN	64	/* Dispatchers.IO: max(64, cpus) */
 
 struct limited {
 	struct dispatcher base;
@@ -43,7 +50,8 @@ struct limited {
 	_Atomic int running;			/* runningWorkers */
 	int parallelism;
 	pthread_mutex_t lock;			/* workerAllocationLock */
-	struct dispatcher *pool;
+	struct ksched *pool;
+	struct lim_worker *spent;		/* under lock: to reuse */
 	_Atomic uint64_t ran;
 };
 
@@ -51,6 +59,7 @@ struct lim_worker {
 	struct disp_task task;			/* what the pool runs */
 	struct disp_task *current;
 	struct limited *view;
+	struct lim_worker *next;		/* in spent */
 };
 
 static bool
@@ -100,11 +109,14 @@ lim_worker_run(struct disp_task *self)
 		w->current->fn(w->current);
 		w->current = lim_obtain_or_deallocate(l);
 		if (w->current == NULL) {
-			free(w);
+			pthread_mutex_lock(&l->lock);
+			w->next = l->spent;
+			l->spent = w;
+			pthread_mutex_unlock(&l->lock);
 			break;
 		}
 		if (++fairness >= LIM_FAIRNESS) {
-			disp_dispatch(l->pool, &w->task);
+			ksched_dispatch(l->pool, &w->task, true, false);
 			break;
 		}
 	}
@@ -126,20 +138,24 @@ limited_dispatch(struct dispatcher *d, struct disp_task *t)
 	t = lim_obtain_or_deallocate(l);
 	if (t == NULL)
 		return;
-	w = malloc(sizeof(*w));
-	if (w == NULL)
-		abort();
-	w->task = (struct disp_task)DISP_TASK_INIT(lim_worker_run);
+	pthread_mutex_lock(&l->lock);
+	if ((w = l->spent) != NULL)
+		l->spent = w->next;
+	pthread_mutex_unlock(&l->lock);
+	if (w == NULL) {
+		if ((w = malloc(sizeof(*w))) == NULL)
+			abort();
+		w->task = (struct disp_task)DISP_TASK_INIT(lim_worker_run);
+	}
 	w->current = t;
 	w->view = l;
-	disp_dispatch(l->pool, &w->task);
+	ksched_dispatch(l->pool, &w->task, true, false);
 	return;
 }
 
 static int
 limited_create(struct dispatcher **dp, const struct disp_config *cfg)
 {
-	struct disp_config pool_cfg = *cfg;
 	struct limited *l;
 	int error;
 
@@ -154,9 +170,9 @@ limited_create(struct dispatcher **dp, const struct disp_config *cfg)
 	error = taskq_init(&l->tq, cfg->queue, cfg->queue_capacity);
 	if (error != 0)
 		goto out_free;
-	pool_cfg.workers = cfg->pool != 0 ? cfg->pool :
-	    (cfg->workers > LIM_POOL_MIN ? cfg->workers : LIM_POOL_MIN);
-	error = disp_shared.create(&l->pool, &pool_cfg);
+	error = ksched_create(&l->pool, cfg, cfg->pool != 0 ? cfg->pool :
+	    ksched_core_pool_size(), cfg->pool_queue != NULL ? cfg->pool_queue :
+	    queue_at(0));
 	if (error != 0)
 		goto out_taskq;
 	*dp = &l->base;
@@ -173,13 +189,16 @@ static void
 limited_shutdown(struct dispatcher *d, struct disp_stats *st)
 {
 	struct limited *l = (struct limited *)d;
-	struct disp_stats pool;
+	struct lim_worker *w;
 
-	disp_shutdown(l->pool, &pool);
+	ksched_shutdown(l->pool, st);
 	if (st != NULL) {
-		*st = pool;
 		st->ran = atomic_load(&l->ran);
 		st->spilled += taskq_spilled(&l->tq);
+	}
+	while ((w = l->spent) != NULL) {
+		l->spent = w->next;
+		free(w);
 	}
 	taskq_fini(&l->tq);
 	pthread_mutex_destroy(&l->lock);
@@ -189,8 +208,10 @@ limited_shutdown(struct dispatcher *d, struct disp_stats *st)
 
 const struct disp_ops disp_limited = {
 	.name = "limited",
-	.model = "kotlinx LimitedDispatcher(k) over a shared pool of max(64, k)",
-	.flags = DISP_USES_QUEUE,
+	.model = "kotlinx LimitedDispatcher(k) over the CoroutineScheduler's "
+	    "blocking tasks",
+	.flags = DISP_USES_QUEUE | DISP_SCHEDULER,
+	.counts = KSCHED_COUNTS,		/* its scheduler's */
 	.create = limited_create,
 	.dispatch = limited_dispatch,
 	.shutdown = limited_shutdown,

@@ -1,29 +1,53 @@
 /*
- * rendezvous.c - a direct handoff, as Java's cached thread pool does it
- * over a SynchronousQueue (and Jetty's reserved threads): a dispatch hands
- * the task straight to an idle worker; with none idle it starts a new
- * thread with the task as its first; an idle worker retires after the
- * keep-alive (default 60 s, as Executors.newCachedThreadPool).
+ * rendezvous.c - a direct handoff, as Java's cached thread pool does it:
+ * a ThreadPoolExecutor over a non-fair SynchronousQueue (JDK 21), and
+ * Jetty's reserved threads. A dispatch hands the task straight to an idle
+ * worker; with none idle it starts a new thread with the task as its
+ * first; an idle worker retires after the keep-alive (default 60 s, as
+ * Executors.newCachedThreadPool).
  *
- * Idle workers wait in a LIFO list, the order of SynchronousQueue's
- * non-fair TransferStack. A waiting worker spins on its slot (default 128
- * times, JDK 21's SPINS in LinkedTransferQueue.DualNode.await) before it
- * parks. The list is under a mutex: the handoff's price here is the wake-up
- * of a parked thread, which dwarfs the lock.
+ * Followed from JDK 21 (java/util/concurrent): ThreadPoolExecutor.execute
+ * -> workQueue.offer(task), else addWorker(task); a worker's getTask ->
+ * workQueue.poll(keepAliveTime); SynchronousQueue.Transferer.xferLifo
+ * over LinkedTransferQueue.DualNode:
+ *  - an idle worker pushes its node on a stack with a CAS (cmpExHead) and
+ *    waits in DualNode.await: it spins SPINS (128) times only if the node
+ *    it was pushed on is absent or itself still spinning (its waiter not
+ *    yet set), never on one CPU; then it sets its waiter, fences, checks
+ *    again and parks, up to the keep-alive, spinning instead when less
+ *    than SPIN_FOR_TIMEOUT_THRESHOLD (1024 ns) is left;
+ *  - offer matches the top waiting node with a CAS on its item and
+ *    unparks its waiter if it has set one; with none it fails at once;
+ *  - addWorker counts the worker in with a CAS (ctl) and starts its thread
+ *    outside mainLock, which only guards the set of workers;
+ *  - a worker whose poll times out cancels its node (a CAS of its item to
+ *    an impossible value), counts itself out and ends.
+ * JDK 21 matches the node first and pops it after (a later walk collapses
+ * a matched node left below a newer one); a C stack without a garbage
+ * collector pops first, ABA-safe (a version beside the top, as kotlinx's
+ * parkedWorkersStack), then matches: the same two CASes, and a node is
+ * never left linked once matched. A cancelled node stays until a
+ * dispatch pops and skips it.
  *
- * workers = 0 means no bound. With a bound and every thread busy, the task
- * waits in an overflow FIFO that a worker drains before it goes idle, as
- * Jetty's QueuedThreadPool queues jobs at maxThreads. Never run on the
- * caller's thread: a re-dispatch from inside a task would recurse without
- * end (a Java cached pool with CallerRunsPolicy overflows its stack here).
+ * workers = 0 means no bound, as the cached pool. With a bound and every
+ * thread busy, ThreadPoolExecutor would reject the task; here it waits in
+ * an overflow FIFO under a mutex that a worker drains before it goes idle,
+ * as Jetty's QueuedThreadPool queues jobs at maxThreads: a queue in front
+ * of the handoff, not part of SynchronousQueue. Never run on the caller's
+ * thread: a re-dispatch from inside a task would recurse without end (a
+ * cached pool with CallerRunsPolicy overflows its stack here).
  *
- * No handoff is slept through: the dispatcher takes the worker off the
- * idle list under the lock, stores the task in its slot, then unparks it;
- * the parker keeps a permit given before the park, and the worker reads
- * its slot after every return from park. A worker whose keep-alive runs
- * out as it is claimed finds itself off the list and waits for the task.
+ * No handoff is slept through: the dispatch's item CAS and the worker's
+ * waiter store are each followed by a full fence before the other side's
+ * read (DualNode's Dekker-like scheme), and the parker keeps an unpark
+ * given before the park. An idle worker and a dispatch that meets the
+ * bound (or shutdown) each publish, fence, then look at the other: a
+ * worker that finds overflow (or stopping) after it pushed itself hands
+ * the top waiter, maybe itself, a drain (or stop).
  */
+#define _GNU_SOURCE
 #include <errno.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <time.h>
 
@@ -32,135 +56,246 @@
 #include "parker.h"
 #include "taskfifo.h"
 
-#define RV_SPINS_DEFAULT	128
-#define RV_STOP			((struct disp_task *)1)
+#define RV_SPINS_DEFAULT	128		/* DualNode.SPINS */
+#define RV_SPIN_FOR_TIMEOUT_NS	1024		/* SPIN_FOR_TIMEOUT_THRESHOLD */
+#define RV_CANCELLED		((struct disp_task *)1)
+#define RV_STOP			((struct disp_task *)2)
+#define RV_DRAIN		((struct disp_task *)3)
+
+/* The stack's top: a worker's address below bit 48, a version above. */
+#define RV_PTR_MASK		((UINT64_C(1) << 48) - 1)
+#define RV_VERSION_ONE		(UINT64_C(1) << 48)
 
 /*
- * A worker's record outlives its thread, until shutdown joins it: the
- * dispatcher that handed it a task may still be inside parker_unpark on
- * it when the thread runs that task, goes idle and retires (a
- * use-after-free ThreadSanitizer found when the thread freed its own).
+ * A worker and its DualNode. The record outlives its thread, until
+ * shutdown joins it: a dispatch may still pop its node (cancelled) or be
+ * inside parker_unpark on it.
  */
 struct rv_worker {
+	_Atomic(struct rv_worker *) below;	/* in the idle stack */
+	_Atomic(struct disp_task *) item;	/* NULL: waiting, else matched */
+	_Atomic bool waiter;			/* set before it parks */
 	struct parker parker;
-	_Atomic(struct disp_task *) slot;	/* the handed task, or RV_STOP */
-	struct rv_worker *next_idle;		/* under the lock */
 	struct rendezvous *pool;
 	struct disp_task *first;
 	pthread_t tid;
 	struct rv_worker *next;			/* every worker, to join */
+	uint64_t ran, spins, unparks;
 };
 
 struct rendezvous {
 	struct dispatcher base;
 	struct disp_config cfg;
-	pthread_mutex_t lock;
-	struct rv_worker *idle;			/* LIFO of idle workers */
+	_Atomic uint64_t idle;			/* SynchronousQueue's stack */
+	_Atomic unsigned int ctl;		/* workers alive */
+	_Atomic int stopping;
+	_Atomic unsigned int overflowing;	/* tasks in overflow */
+	bool uniprocessor;
+	pthread_mutex_t lock;			/* mainLock, and overflow */
 	struct taskfifo overflow;		/* at the bound */
-	unsigned int alive;
-	unsigned int peak;
-	unsigned int started;
-	uint64_t overflowed;			/* dispatches that met the bound */
 	struct rv_worker *threads;		/* every worker, to join */
-	int stopping;
-	_Atomic uint64_t ran;
+	unsigned int peak, started;
+	uint64_t overflowed;			/* dispatches that met the bound */
 };
 
 static void *rv_worker_main(void *);
 
-/* Called locked; unlocks. Starts a thread whose first task is t. */
-static void
-rv_start(struct rendezvous *r, struct disp_task *t)
+/* xferLifo's push (cmpExHead); returns the node it was pushed on. */
+static struct rv_worker *
+rv_push(struct rendezvous *r, struct rv_worker *w)
 {
-	struct rv_worker *w = calloc(1, sizeof(*w));
+	uint64_t top = atomic_load(&r->idle);
+	struct rv_worker *below;
 
-	if (w == NULL)
+	do {
+		below = (struct rv_worker *)(uintptr_t)(top & RV_PTR_MASK);
+		atomic_store_explicit(&w->below, below, memory_order_relaxed);
+	} while (!atomic_compare_exchange_weak(&r->idle, &top,
+	    (top & ~RV_PTR_MASK) | (uintptr_t)w));
+	return below;
+}
+
+/* The top waiting node, popped; NULL with none. */
+static struct rv_worker *
+rv_pop(struct rendezvous *r)
+{
+	uint64_t top = atomic_load(&r->idle);
+	struct rv_worker *w, *below;
+
+	do {
+		if ((w = (struct rv_worker *)(uintptr_t)(top & RV_PTR_MASK)) ==
+		    NULL)
+			return NULL;
+		below = atomic_load_explicit(&w->below, memory_order_relaxed);
+	} while (!atomic_compare_exchange_weak(&r->idle, &top,
+	    ((top + RV_VERSION_ONE) & ~RV_PTR_MASK) | (uintptr_t)below));
+	return w;
+}
+
+/* xferLifo's match: the item, then the waiter's unpark if it set one. */
+static bool
+rv_match(struct rv_worker *w, struct disp_task *t)
+{
+	struct disp_task *expected = NULL;
+
+	if (!atomic_compare_exchange_strong(&w->item, &expected, t))
+		return false;			/* cancelled: skip it */
+	if (atomic_load(&w->waiter))
+		parker_unpark(&w->parker);
+	return true;
+}
+
+/* offer(t): true if a waiting worker took it. */
+static bool
+rv_offer(struct rendezvous *r, struct disp_task *t)
+{
+	struct rv_worker *w;
+
+	while ((w = rv_pop(r)) != NULL)
+		if (rv_match(w, t))
+			return true;
+	return false;
+}
+
+/* addWorker: count it in (CAS), list it under mainLock, start it outside. */
+static bool
+rv_add_worker(struct rendezvous *r, struct disp_task *t)
+{
+	unsigned int c = atomic_load(&r->ctl);
+	struct rv_worker *w;
+
+	do
+		if (r->cfg.workers != 0 && c >= r->cfg.workers)
+			return false;
+	while (!atomic_compare_exchange_weak(&r->ctl, &c, c + 1));
+	if ((w = calloc(1, sizeof(*w))) == NULL)
 		abort();
 	parker_init(&w->parker);
 	w->pool = r;
 	w->first = t;
-	if (++r->alive > r->peak)
-		r->peak = r->alive;
-	r->started++;
-	w->next = r->threads;
-	r->threads = w;
 	if (disp_thread_spawn(&r->cfg, &w->tid, rv_worker_main, w) != 0)
 		abort();
+	pthread_mutex_lock(&r->lock);
+	r->started++;
+	r->peak = c + 1 > r->peak ? c + 1 : r->peak;
+	w->next = r->threads;
+	r->threads = w;
 	pthread_mutex_unlock(&r->lock);
+	return true;
+}
+
+/*
+ * Hands the top waiter, maybe the caller itself, a drain; a stop goes to
+ * every waiter.
+ */
+static void
+rv_hand(struct rendezvous *r, struct disp_task *what)
+{
+	struct rv_worker *w;
+
+	while ((w = rv_pop(r)) != NULL)
+		if (rv_match(w, what) && what != RV_STOP)
+			return;
 	return;
+}
+
+static long long
+rv_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
 }
 
 static void
 rendezvous_dispatch(struct dispatcher *d, struct disp_task *t)
 {
 	struct rendezvous *r = (struct rendezvous *)d;
-	struct rv_worker *w;
 
+	if (rv_offer(r, t) || rv_add_worker(r, t))
+		return;
 	pthread_mutex_lock(&r->lock);
-	w = r->idle;
-	if (w != NULL) {
-		r->idle = w->next_idle;
-		pthread_mutex_unlock(&r->lock);
-		atomic_store(&w->slot, t);
-		parker_unpark(&w->parker);
-		return;
-	}
-	if (r->cfg.workers == 0 || r->alive < r->cfg.workers) {
-		rv_start(r, t);
-		return;
-	}
 	r->overflowed++;
 	taskfifo_push(&r->overflow, t);
+	atomic_fetch_add(&r->overflowing, 1);
 	pthread_mutex_unlock(&r->lock);
+	/* A worker may have gone idle since the offer: one of us sees it. */
+	rv_hand(r, RV_DRAIN);
 	return;
 }
 
-/* Called locked: takes w out of the idle list if it is still there. */
-static bool
-rv_unlist(struct rendezvous *r, struct rv_worker *w)
+static struct disp_task *
+rv_overflow_take(struct rendezvous *r)
 {
-	struct rv_worker **p;
+	struct disp_task *t;
 
-	for (p = &r->idle; *p != NULL; p = &(*p)->next_idle) {
-		if (*p == w) {
-			*p = w->next_idle;
-			return true;
-		}
-	}
-	return false;
+	if (atomic_load(&r->overflowing) == 0)
+		return NULL;
+	pthread_mutex_lock(&r->lock);
+	if ((t = taskfifo_pop(&r->overflow)) != NULL)
+		atomic_fetch_sub(&r->overflowing, 1);
+	pthread_mutex_unlock(&r->lock);
+	return t;
 }
 
 /*
- * Waits for a handed task: spins, then parks up to the keep-alive. Returns
- * NULL when the worker retires.
+ * DualNode.await after xferLifo's push: spin if eligible, set the waiter,
+ * fence, park up to the deadline; on time-out cancel. Returns the item, or
+ * NULL when cancelled.
  */
 static struct disp_task *
-rv_await(struct rendezvous *r, struct rv_worker *w)
+rv_await(struct rendezvous *r, struct rv_worker *w, bool spin)
 {
-	long long keepalive = (long long)(r->cfg.keepalive_s * 1e9);
-	struct disp_task *t;
-	int i;
+	long long deadline = rv_now_ns() + (long long)(r->cfg.keepalive_s * 1e9);
+	int spins = spin && !r->uniprocessor ? r->cfg.spins : 0;
+	struct disp_task *t, *expected;
+	long long ns;
 
-	for (i = 0; i < r->cfg.spins; i++) {
-		if ((t = atomic_exchange(&w->slot, NULL)) != NULL)
-			return t;
-		ck_pr_stall();
+	w->spins += spins > 0;
+	while ((t = atomic_load(&w->item)) == NULL) {
+		if (spins > 0) {
+			spins--;
+			ck_pr_stall();
+		} else if (!atomic_load_explicit(&w->waiter,
+		    memory_order_relaxed)) {
+			atomic_store(&w->waiter, true);
+			atomic_thread_fence(memory_order_seq_cst);
+		} else if ((ns = deadline - rv_now_ns()) <= 0) {
+			expected = NULL;
+			if (atomic_compare_exchange_strong(&w->item, &expected,
+			    RV_CANCELLED))
+				break;
+		} else if (ns < RV_SPIN_FOR_TIMEOUT_NS)
+			ck_pr_stall();
+		else if (parker_park(&w->parker, ns))
+			w->unparks += atomic_load(&w->item) != NULL;
 	}
-	for (;;) {
-		if ((t = atomic_exchange(&w->slot, NULL)) != NULL)
-			return t;
-		if (parker_park(&w->parker, keepalive) ||
-		    atomic_load(&w->slot) != NULL)
-			continue;
-		pthread_mutex_lock(&r->lock);
-		if (rv_unlist(r, w)) {
-			r->alive--;
-			pthread_mutex_unlock(&r->lock);
-			return NULL;
-		}
-		/* Claimed as the keep-alive ran out: the task is on its way. */
-		pthread_mutex_unlock(&r->lock);
-	}
+	atomic_store_explicit(&w->waiter, false, memory_order_relaxed);
+	return t;
+}
+
+/*
+ * getTask -> poll(keepAliveTime): the bounded pool's overflow first, then
+ * the worker's node pushed and awaited. NULL: the worker retires.
+ */
+static struct disp_task *
+rv_get_task(struct rendezvous *r, struct rv_worker *w)
+{
+	struct rv_worker *below;
+	struct disp_task *t;
+
+	if ((t = rv_overflow_take(r)) != NULL)
+		return t;
+	atomic_store_explicit(&w->item, NULL, memory_order_relaxed);
+	below = rv_push(r, w);
+	atomic_thread_fence(memory_order_seq_cst);
+	if (atomic_load(&r->stopping))
+		rv_hand(r, RV_STOP);
+	else if (atomic_load(&r->overflowing) > 0)
+		rv_hand(r, RV_DRAIN);
+	t = rv_await(r, w, below == NULL || !atomic_load(&below->waiter));
+	return t == RV_CANCELLED ? NULL : t;
 }
 
 static void *
@@ -169,27 +304,21 @@ rv_worker_main(void *arg)
 	struct rv_worker *w = arg;
 	struct rendezvous *r = w->pool;
 	struct disp_task *t = w->first;
-	uint64_t ran = 0;
 
-	while (t != NULL && t != RV_STOP) {
-		ran++;
-		t->fn(t);
-		pthread_mutex_lock(&r->lock);
-		t = taskfifo_pop(&r->overflow);
-		if (t == NULL && r->stopping) {
-			r->alive--;
-			pthread_mutex_unlock(&r->lock);
+	for (;;) {
+		if (t == RV_DRAIN)
+			t = rv_overflow_take(r);
+		else if (t != NULL) {
+			w->ran++;
+			t->fn(t);
+			t = NULL;
+		}
+		if (t == NULL && (t = rv_get_task(r, w)) == NULL)
 			break;
-		}
-		if (t == NULL) {
-			w->next_idle = r->idle;
-			r->idle = w;
-		}
-		pthread_mutex_unlock(&r->lock);
-		if (t == NULL)
-			t = rv_await(r, w);
+		if (t == RV_STOP)
+			break;
 	}
-	atomic_fetch_add_explicit(&r->ran, ran, memory_order_relaxed);
+	atomic_fetch_sub(&r->ctl, 1);
 	return NULL;
 }
 
@@ -197,6 +326,7 @@ static int
 rendezvous_create(struct dispatcher **dp, const struct disp_config *cfg)
 {
 	struct rendezvous *r = calloc(1, sizeof(*r));
+	cpu_set_t cpus;
 
 	if (r == NULL)
 		return -ENOMEM;
@@ -206,6 +336,9 @@ rendezvous_create(struct dispatcher **dp, const struct disp_config *cfg)
 		r->cfg.spins = RV_SPINS_DEFAULT;
 	if (r->cfg.keepalive_s <= 0)
 		r->cfg.keepalive_s = 60;
+	/* availableProcessors: the CPUs this process may run on. */
+	r->uniprocessor = sched_getaffinity(0, sizeof(cpus), &cpus) == 0 &&
+	    CPU_COUNT(&cpus) == 1;
 	pthread_mutex_init(&r->lock, NULL);
 	*dp = &r->base;
 	return 0;
@@ -217,21 +350,20 @@ rendezvous_shutdown(struct dispatcher *d, struct disp_stats *st)
 	struct rendezvous *r = (struct rendezvous *)d;
 	struct rv_worker *w, *next;
 
-	pthread_mutex_lock(&r->lock);
-	r->stopping = 1;
-	while ((w = r->idle) != NULL) {
-		r->idle = w->next_idle;
-		atomic_store(&w->slot, RV_STOP);
-		parker_unpark(&w->parker);
-	}
-	pthread_mutex_unlock(&r->lock);
+	atomic_store(&r->stopping, 1);
+	atomic_thread_fence(memory_order_seq_cst);
+	rv_hand(r, RV_STOP);
 	for (w = r->threads; w != NULL; w = next) {
 		next = w->next;
 		pthread_join(w->tid, NULL);
+		if (st != NULL) {
+			st->ran += w->ran;
+			st->count[DISP_C_spins] += w->spins;
+			st->count[DISP_C_unparks] += w->unparks;
+		}
 		free(w);
 	}
 	if (st != NULL) {
-		st->ran = atomic_load(&r->ran);
 		st->spilled = r->overflowed;
 		st->threads_started = r->started;
 		st->threads_peak = r->peak;
@@ -243,8 +375,10 @@ rendezvous_shutdown(struct dispatcher *d, struct disp_stats *st)
 
 const struct disp_ops disp_rendezvous = {
 	.name = "rendezvous",
-	.model = "SynchronousQueue handoff to an idle thread, else a new thread",
+	.model = "JDK 21 SynchronousQueue handoff to an idle thread, else a new "
+	    "thread",
 	.flags = DISP_GROWS,
+	.counts = DISP_COUNT(spins) | DISP_COUNT(unparks),
 	.create = rendezvous_create,
 	.dispatch = rendezvous_dispatch,
 	.shutdown = rendezvous_shutdown,

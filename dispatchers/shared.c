@@ -47,6 +47,7 @@ struct sh_worker {
 	_Atomic uint32_t next_parked;		/* index, 0, or SH_NOT_IN_STACK */
 	uint32_t index;				/* 1-based, as kotlinx's */
 	uint64_t ran;
+	uint64_t spins, unparks;		/* begun; woken by a dispatch */
 	struct shared *pool;
 	pthread_t tid;
 } __attribute__((aligned(64)));
@@ -130,13 +131,14 @@ shared_dispatch(struct dispatcher *d, struct disp_task *t)
 }
 
 static struct disp_task *
-sh_spin(struct shared *s)
+sh_spin(struct shared *s, struct sh_worker *w)
 {
 	struct disp_task *t = NULL;
 	int i;
 
 	if (s->cfg.spins <= 0)
 		return NULL;
+	w->spins++;
 	atomic_fetch_add(&s->spinning, 1);
 	for (i = 0; i < s->cfg.spins && t == NULL; i++) {
 		ck_pr_stall();
@@ -163,6 +165,7 @@ sh_park(struct shared *s, struct sh_worker *w)
 	while (atomic_load(&w->next_parked) != SH_NOT_IN_STACK &&
 	    atomic_load(&w->ctl) == SH_PARKED && !atomic_load(&s->stop))
 		parker_park(&w->parker, 0);
+	w->unparks += atomic_load(&w->ctl) == SH_CLAIMED;
 	return;
 }
 
@@ -176,7 +179,7 @@ sh_worker_main(void *arg)
 	for (;;) {
 		t = taskq_take(&s->tq);
 		if (t == NULL)
-			t = sh_spin(s);
+			t = sh_spin(s, w);
 		if (t != NULL) {
 			w->ran++;
 			t->fn(t);
@@ -222,7 +225,7 @@ shared_create(struct dispatcher **dp, const struct disp_config *cfg)
 		atomic_init(&w->ctl, SH_CLAIMED);
 		atomic_init(&w->next_parked, SH_NOT_IN_STACK);
 		w->index = i;
-		w->ran = 0;
+		w->ran = w->spins = w->unparks = 0;
 		w->pool = s;
 	}
 	for (i = 1; i <= s->nworkers; i++) {
@@ -248,18 +251,21 @@ static void
 shared_shutdown(struct dispatcher *d, struct disp_stats *st)
 {
 	struct shared *s = (struct shared *)d;
+	struct sh_worker *w;
 	unsigned int i;
-	uint64_t ran = 0;
 
 	atomic_store(&s->stop, 1);
 	for (i = 1; i <= s->nworkers; i++)
 		parker_unpark(&s->workers[i].parker);
-	for (i = 1; i <= s->nworkers; i++) {
+	for (i = 1; i <= s->nworkers; i++)
 		pthread_join(s->workers[i].tid, NULL);
-		ran += s->workers[i].ran;
+	for (i = 1; st != NULL && i <= s->nworkers; i++) {
+		w = &s->workers[i];
+		st->ran += w->ran;
+		st->count[DISP_C_spins] += w->spins;
+		st->count[DISP_C_unparks] += w->unparks;
 	}
 	if (st != NULL) {
-		st->ran = ran;
 		st->spilled = taskq_spilled(&s->tq);
 		st->threads_started = s->nworkers;
 		st->threads_peak = s->nworkers;
@@ -274,6 +280,7 @@ const struct disp_ops disp_shared = {
 	.name = "shared",
 	.model = "N workers poll one MPMC queue (fixed pool; kotlinx park/unpark)",
 	.flags = DISP_USES_QUEUE,
+	.counts = DISP_COUNT(spins) | DISP_COUNT(unparks),
 	.create = shared_create,
 	.dispatch = shared_dispatch,
 	.shutdown = shared_shutdown,

@@ -83,6 +83,7 @@
 #include <errno.h>
 #include <pthread.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/epoll.h>
 #include <unistd.h>
 
@@ -628,6 +629,7 @@ st_worker_init(struct stealing *s, struct st_worker *w, unsigned int i)
 	w->rand = 2654435761u * (i + 1);
 	w->running = w->next = NULL;
 	w->defer.head = w->defer.tail = NULL;
+	memset(w->count, 0, sizeof(w->count));
 	atomic_init(&w->parked, false);
 	parker_init(&w->parker);
 	w->ran = 0;

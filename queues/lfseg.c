@@ -10,7 +10,7 @@
  *  - addLast CASes the tail forward, then stores the element, so a consumer
  *    can find its slot reserved but still empty and spins on it;
  *  - removeFirstOrNull reads the head slot, then CASes the head forward;
- *  - a full core (one margin slot) is frozen and copied into a core twice
+ *  - a full core (two margin slots) is frozen and copied into a core twice
  *    its size; in-flight slots are copied as placeholders that the late
  *    producer fills in (fillPlaceholder).
  * Kotlin's atomics are volatile, so every access here is sequentially
@@ -192,8 +192,8 @@ lfseg_core_add(struct lfseg_core *c, uintptr_t item)
 			    LFSEG_ADD_FROZEN;
 		head = lfseg_head(state);
 		tail = lfseg_tail(state);
-		/* One margin slot tells full from empty. */
-		if (((tail + 1) & c->mask) == (head & c->mask))
+		/* Overfull two slots early, as addLast: (tail + 2) and mask. */
+		if (((tail + 2) & c->mask) == (head & c->mask))
 			return LFSEG_ADD_FROZEN;
 		/*
 		 * A consumer may have moved head past this slot and not yet

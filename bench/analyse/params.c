@@ -16,6 +16,7 @@ _Static_assert(sizeof(enum disp_search) == sizeof(int), "search is an int");
 _Static_assert(sizeof(enum disp_yield) == sizeof(int), "yield is an int");
 _Static_assert(sizeof(enum disp_floor) == sizeof(int), "floor is an int");
 _Static_assert(sizeof(enum workload_spawn) == sizeof(int), "spawn is an int");
+_Static_assert(sizeof(enum disp_from) == sizeof(int), "from is an int");
 
 static const char *const wake_names[] = { "every", "lazy", NULL };
 static const char *const lifo_names[] = { "on", "off", NULL };
@@ -29,6 +30,8 @@ static const char *const yield_suffix[] = { "", "-self-wake", "-tokio",
 static const char *const floor_names[] = { "on", "off", NULL };
 static const char *const floor_suffix[] = { "", "-nofloor" };
 static const char *const spawn_names[] = { "inside", "outside", NULL };
+static const char *const from_names[] = { "home", "outside", NULL };
+static const char *const from_suffix[] = { "", "-execute" };
 
 #define CELL(f)		offsetof(struct cell, f)
 #define SWEEP(f)	offsetof(struct sweep, f)
@@ -66,6 +69,10 @@ const struct param params[] = {
 	    CELL(cfg.floor), "on|off[,..]", "stealing: the runtime's own work "
 	    "around a handoff (task states, the driver poll); off: the queues "
 	    "and wake-ups alone" },
+	{ "--from", "from", " from=", PARAM_CHOICE, P_LIST | P_KEY | P_SPARSE,
+	    DISP_LOOPS, 0, 0, from_names, from_suffix, "home", CELL(cfg.from),
+	    "home|outside[,..]", "eventloop: a resumption from its own loop "
+	    "(Ktor, in place), or from outside through Netty's execute()" },
 	{ "--coroutines", "coroutines", " c=", PARAM_COUNT, P_LIST | P_KEY, 0,
 	    1, 1000000, NULL, NULL, "64", CELL(coroutines), "LIST",
 	    "coroutines in flight" },
@@ -73,8 +80,12 @@ const struct param params[] = {
 	    "compact", CELL(pin), "none|compact|scatter|PUS",
 	    "where the threads run (hwloc)" },
 	{ "--pool", "pool", " pool=", PARAM_COUNT, P_KEY, 0, 1, 4096, NULL, NULL,
-	    "0", CELL(cfg.pool), "N", "limited: the pool's threads; "
-	    "0: max(64, k)" },
+	    "0", CELL(cfg.pool), "N", "limited: its scheduler's core size (CPU "
+	    "permits); 0: max(CPUs, 2)" },
+	{ "--pool-queue", "pool_queue", " pool-queue=", PARAM_QUEUE, P_LIST |
+	    P_KEY | P_SPARSE, DISP_SCHEDULER, 0, 0, NULL, NULL, "lfseg",
+	    CELL(cfg.pool_queue), "LIST", "default, limited: the scheduler's "
+	    "global queues (GlobalQueue: lfseg)" },
 	{ "--spins", "spins", " spins=", PARAM_INT, P_KEY, 0, 0, 10000000,
 	    NULL, NULL, "-1", CELL(cfg.spins), "N",
 	    "polls of an idle worker before it parks; -1: the design's own" },

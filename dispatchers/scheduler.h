@@ -1,0 +1,39 @@
+/*
+ * scheduler.h - a model of kotlinx.coroutines' CoroutineScheduler, the
+ * threads under Dispatchers.Default and Dispatchers.IO: the designs
+ * `default` (its CPU tasks) and `limited` (LimitedDispatcher over its
+ * blocking tasks) run on it. See scheduler.c.
+ */
+#ifndef DISPATCHERS_SCHEDULER_H
+#define DISPATCHERS_SCHEDULER_H
+
+#include "dispatcher.h"
+
+struct ksched;
+
+/*
+ * core: the CPU permits (corePoolSize); the global queues are q (lfseg as
+ * kotlinx's GlobalQueue, or any other). Returns 0 or a negative errno.
+ */
+int ksched_create(struct ksched **sp, const struct disp_config *cfg,
+    unsigned int core, const struct queue_ops *q);
+
+/*
+ * CoroutineScheduler.dispatch: a blocking task (Dispatchers.IO's) or a CPU
+ * task (Default's); fair: to the back of a worker's queue (dispatchYield)
+ * rather than its LIFO slot.
+ */
+void ksched_dispatch(struct ksched *s, struct disp_task *t, bool blocking,
+    bool fair);
+
+/* Runs what is queued, joins every thread, adds its figures to st. */
+void ksched_shutdown(struct ksched *s, struct disp_stats *st);
+
+/* CORE_POOL_SIZE: max(availableProcessors, 2). */
+unsigned int ksched_core_pool_size(void);
+
+/* What the scheduler counts (DISP_COUNT()s). */
+#define KSCHED_COUNTS	(DISP_COUNT(injected) | DISP_COUNT(steals) |	\
+	DISP_COUNT(lifo_hits) | DISP_COUNT(unparks))
+
+#endif /* DISPATCHERS_SCHEDULER_H */
