@@ -105,7 +105,9 @@ struct disp_config {
 	X(deferred,	"tasks deferred until the driver was polled")	\
 	X(driver_polls,	"polls of the I/O driver (epoll_wait, timeout 0)") \
 	X(spins,	"idle spins begun before a park")		\
-	X(unparks,	"parked threads woken")
+	X(unparks,	"parked threads woken")				\
+	X(slot_waits,	"queue pops that waited on a reserved, empty slot") \
+	X(freezes,	"full queue rings frozen and copied")
 
 #define DISP_COUNTER_ENUM(n, what)	DISP_C_##n,
 enum disp_counter { DISP_COUNTERS(DISP_COUNTER_ENUM) DISP_NCOUNTERS };
@@ -124,6 +126,7 @@ struct disp_stats {
 	unsigned int threads_started;
 	unsigned int threads_peak;	/* most threads alive at once */
 	uint64_t count[DISP_NCOUNTERS];	/* over the whole run */
+	unsigned int counted;		/* DISP_COUNT()s its queues kept */
 };
 
 struct dispatcher {

@@ -195,6 +195,7 @@ limited_shutdown(struct dispatcher *d, struct disp_stats *st)
 	if (st != NULL) {
 		st->ran = atomic_load(&l->ran);
 		st->spilled += taskq_spilled(&l->tq);
+		taskq_count(&l->tq, st);
 	}
 	while ((w = l->spent) != NULL) {
 		l->spent = w->next;

@@ -691,6 +691,8 @@ ksched_shutdown(struct ksched *s, struct disp_stats *st)
 		st->count[DISP_C_injected] += atomic_load(&s->injected);
 		st->spilled += taskq_spilled(&s->cpu_queue) +
 		    taskq_spilled(&s->blocking_queue);
+		taskq_count(&s->cpu_queue, st);
+		taskq_count(&s->blocking_queue, st);
 		st->threads_started += n;
 		st->threads_peak += n;
 	}

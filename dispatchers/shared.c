@@ -267,6 +267,7 @@ shared_shutdown(struct dispatcher *d, struct disp_stats *st)
 	}
 	if (st != NULL) {
 		st->spilled = taskq_spilled(&s->tq);
+		taskq_count(&s->tq, st);
 		st->threads_started = s->nworkers;
 		st->threads_peak = s->nworkers;
 	}

@@ -79,3 +79,18 @@ taskq_empty(struct taskq *tq)
 	return queue_empty(tq->q) &&
 	    (tq->spill == NULL || atomic_load(&tq->spill_len) == 0);
 }
+
+/* Adds what the queue counted, if it counts, to a design's stats. */
+void
+taskq_count(struct taskq *tq, struct disp_stats *st)
+{
+	struct queue_counts qc;
+
+	if (st == NULL || tq->q->ops->counts == NULL)
+		return;
+	tq->q->ops->counts(tq->q, &qc);
+	st->count[DISP_C_slot_waits] += qc.slot_waits;
+	st->count[DISP_C_freezes] += qc.freezes;
+	st->counted |= DISP_COUNT(slot_waits) | DISP_COUNT(freezes);
+	return;
+}

@@ -30,6 +30,7 @@ void taskq_fini(struct taskq *tq);
 void taskq_put(struct taskq *tq, struct disp_task *t);
 struct disp_task *taskq_take(struct taskq *tq);
 bool taskq_empty(struct taskq *tq);
+void taskq_count(struct taskq *tq, struct disp_stats *st);
 
 static inline uint64_t
 taskq_spilled(struct taskq *tq)

@@ -16,6 +16,10 @@
  * Kotlin's atomics are volatile, so every access here is sequentially
  * consistent, as the JVM makes them.
  *
+ * Consumers that wait on a reserved slot and freezes are counted, the
+ * first on a line of its own in each core: the fast paths touch no
+ * counter, so the model costs what kotlinx's queue costs.
+ *
  * Kotlin's garbage collector frees a replaced core; here a core may still
  * be read by a thread that loaded it, so every core is kept until the queue
  * is destroyed. They double in size, so all of them together take less than
@@ -48,6 +52,8 @@ enum lfseg_add { LFSEG_ADD_SUCCESS, LFSEG_ADD_FROZEN, LFSEG_ADD_CLOSED };
 struct lfseg_core {
 	_Atomic uint64_t state;
 	char pad[64 - sizeof(uint64_t)];
+	_Atomic uint64_t slot_waits;
+	char pad2[64 - sizeof(uint64_t)];
 	_Atomic(struct lfseg_core *) next;
 	uint64_t capacity;
 	uint64_t mask;
@@ -241,6 +247,8 @@ lfseg_core_remove(struct lfseg_core *c)
 		v = atomic_load(&c->array[head & c->mask]);
 		/* Reserved, not yet stored: a consumer spins for it. */
 		if (v == 0) {
+			atomic_fetch_add_explicit(&c->slot_waits, 1,
+			    memory_order_relaxed);
 			lfseg_spin(c, head & c->mask, 0, state);
 			continue;
 		}
@@ -333,6 +341,22 @@ lfseg_empty(struct queue *base)
 	return ((lfseg_tail(state) - lfseg_head(state)) & LFSEG_MAX_MASK) == 0;
 }
 
+/* Every freeze left a core behind it in the chain, so the chain counts them. */
+static void
+lfseg_counts(struct queue *base, struct queue_counts *qc)
+{
+	struct q_lfseg *q = (struct q_lfseg *)base;
+	struct lfseg_core *c;
+
+	*qc = (struct queue_counts){ .freezes = 0 };
+	for (c = q->first; c != NULL; c = atomic_load(&c->next)) {
+		qc->slot_waits += atomic_load_explicit(&c->slot_waits,
+		    memory_order_relaxed);
+		qc->freezes += atomic_load(&c->next) != NULL;
+	}
+	return;
+}
+
 const struct queue_ops queue_lfseg = {
 	.name = "lfseg",
 	.model = "kotlinx LockFreeTaskQueue (multi-consumer), freeze-and-copy ring",
@@ -342,4 +366,5 @@ const struct queue_ops queue_lfseg = {
 	.push = lfseg_push,
 	.pop = lfseg_pop,
 	.empty = lfseg_empty,
+	.counts = lfseg_counts,
 };

@@ -14,6 +14,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include <ck_fifo.h>
 
@@ -29,6 +30,12 @@
 #define Q_ONE_CONSUMER	(1u << 4)
 
 struct queue_ops;
+
+/* What a queue counts on its slow paths, over its whole life. */
+struct queue_counts {
+	uint64_t slot_waits;	/* pops that waited on a reserved, empty slot */
+	uint64_t freezes;	/* full rings frozen and copied to a larger one */
+};
 
 /* The head of every implementation's own struct. */
 struct queue {
@@ -53,6 +60,9 @@ struct queue_ops {
 
 	/* A snapshot that may be stale by the time it returns. */
 	bool (*empty)(struct queue *q);
+
+	/* NULL for a queue without slow paths worth counting. */
+	void (*counts)(struct queue *q, struct queue_counts *c);
 };
 
 #define QUEUE_MAX_SLOTS	((size_t)1 << 30)

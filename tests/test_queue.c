@@ -100,6 +100,31 @@ ParameterizedTest(size_t *i, queue, full_and_empty)
 	queue_destroy(q);
 }
 
+/*
+ * lfseg starts at 8 slots and keeps two free: 1000 items freeze the rings
+ * of 8 to 512 slots, seven freezes, and one thread never finds a slot
+ * reserved and empty.
+ */
+Test(queue, lfseg_counts_its_freezes)
+{
+	struct queue_counts qc;
+	struct queue *q;
+	uint32_t n;
+	void *v;
+
+	cr_assert_eq(queue_lfseg.create(&q, 0), 0);
+	queue_lfseg.counts(q, &qc);
+	cr_assert_eq(qc.freezes, 0);
+	for (n = 0; n < 1000; n++)
+		cr_assert(queue_push(q, TAG(0, n)));
+	while (queue_pop(q, &v))
+		;
+	queue_lfseg.counts(q, &qc);
+	cr_assert_eq(qc.freezes, 7, "freezes %lu", (unsigned long)qc.freezes);
+	cr_assert_eq(qc.slot_waits, 0);
+	queue_destroy(q);
+}
+
 struct stress {
 	struct queue *q;
 	_Atomic uint64_t consumed;

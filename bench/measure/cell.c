@@ -458,7 +458,7 @@ cell_teardown(struct cell_stop *x, struct watchdog *wd, bool measured)
 	}
 	watchdog_stop(wd);
 	if (measured)
-		cell_check(x->run, x->w, &st, counts);
+		cell_check(x->run, x->w, &st, counts | st.counted);
 	if (report != NULL)
 		cell_stranded(x->run, report, x->w, idx, n, x->stall_s);
 	workload_fini(x->w);
