@@ -2,12 +2,14 @@
  * cli.c - a sweep's command line through the parameter table (see cli.h).
  */
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
+#include "plugin.h"
 #include "table.h"
 
 /* A P_AUTO count left to the workload kind. */
@@ -164,20 +166,27 @@ int
 cli_value(const struct param *p, const char *text, union param_value *v,
     bool check, char *err, size_t errlen)
 {
-	char why[128];
+	char why[PATH_MAX + 128];
 	double x;
 	int k;
 
 	memset(v, 0, sizeof(*v));
 	switch (p->kind) {
 	case PARAM_DESIGN:
-		if ((v->p = disp_find(text)) == NULL)
+		if (plugin_is_spec(text) && (v->p = plugin_design(text, why,
+		    sizeof(why))) == NULL)
+			return cli_error(err, errlen, "%s: %s", p->flag, why);
+		if (v->p == NULL && (v->p = disp_find(text)) == NULL)
 			return cli_error(err, errlen, "%s: unknown dispatcher '%s' "
 			    "(see `dispatchbench list`)", p->flag, text);
 		return 0;
 	case PARAM_QUEUE:
-		v->p = strcmp(text, "first") == 0 ? queue_at(0) :
-		    queue_find(text);
+		if (plugin_is_spec(text) && (v->p = plugin_queue(text, why,
+		    sizeof(why))) == NULL)
+			return cli_error(err, errlen, "%s: %s", p->flag, why);
+		if (v->p == NULL)
+			v->p = strcmp(text, "first") == 0 ? queue_at(0) :
+			    queue_find(text);
 		if (v->p == NULL)
 			return cli_error(err, errlen, "%s: unknown queue '%s' "
 			    "(see `dispatchbench list`)", p->flag, text);
@@ -571,6 +580,21 @@ cli_is_default(const struct param *p, const struct cell *c, const char *v)
 	return p->dflt != NULL && strcmp(v, p->dflt) == 0;
 }
 
+/* As cli_format, but a plugin is named by the spec it was loaded by. */
+static const char *
+cli_arg(const struct param *p, const struct cell *c, char *buf, size_t len)
+{
+	union param_value v;
+	const char *spec;
+
+	if (p->kind == PARAM_DESIGN || p->kind == PARAM_QUEUE) {
+		cli_load(p, (const char *)c + p->off, &v);
+		if (v.p != NULL && (spec = plugin_spec(v.p)) != NULL)
+			return spec;
+	}
+	return cli_format(p, c, buf, len);
+}
+
 int
 cli_argv(const struct sweep *s, const struct cell *c, char buf[][CLI_WORD],
     char **argv)
@@ -586,7 +610,7 @@ cli_argv(const struct sweep *s, const struct cell *c, char buf[][CLI_WORD],
 		p = &params[i];
 		if ((p->flags & P_SWEEP) || !params_apply(p, c->disp->flags))
 			continue;
-		v = cli_format(p, c, buf[b], CLI_WORD);
+		v = cli_arg(p, c, buf[b], CLI_WORD);
 		if (cli_is_default(p, c, v))
 			continue;
 		argv[n++] = (char *)p->flag;
@@ -600,6 +624,21 @@ cli_argv(const struct sweep *s, const struct cell *c, char buf[][CLI_WORD],
 	argv[n++] = buf[b++];
 	argv[n] = NULL;
 	return n;
+}
+
+/* A plugin's cell says which file it ran: "queue_plugin": its spec. */
+static void
+cli_plugin_json(cJSON *o, const struct param *p, const union param_value *v)
+{
+	char key[64];
+	const char *spec;
+
+	if ((p->kind != PARAM_DESIGN && p->kind != PARAM_QUEUE) || v->p == NULL ||
+	    (spec = plugin_spec(v->p)) == NULL)
+		return;
+	snprintf(key, sizeof(key), "%s_plugin", p->key);
+	cJSON_AddStringToObject(o, key, spec);
+	return;
 }
 
 cJSON *
@@ -634,6 +673,7 @@ cli_cell_json(const struct cell *c)
 			    sizeof(buf)));
 			break;
 		}
+		cli_plugin_json(o, p, &v);
 	}
 	return o;
 }

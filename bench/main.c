@@ -23,7 +23,7 @@ static const struct command command_help = { "help", "[COMMAND]", "this, or "
 static const struct command *const commands[] = {
 	&command_run, &command_ab, &command_compare, &command_advise,
 	&command_plot, &command_report, &command_export, &command_list,
-	&command_topo, &command_cell, &command_help,
+	&command_topo, &command_verify, &command_cell, &command_help,
 };
 
 #define NCOMMANDS	(sizeof(commands) / sizeof(commands[0]))

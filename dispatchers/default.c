@@ -64,6 +64,7 @@ default_shutdown(struct dispatcher *d, struct disp_stats *st)
 }
 
 const struct disp_ops disp_default = {
+	DB_DISP_OPS_HEAD,
 	.name = "default",
 	.model = "kotlinx Dispatchers.Default: CoroutineScheduler, N CPU permits",
 	.flags = DISP_SCHEDULER,

@@ -285,6 +285,7 @@ eventloop_shutdown(struct dispatcher *d, struct disp_stats *st)
 }
 
 const struct disp_ops disp_eventloop = {
+	DB_DISP_OPS_HEAD,
 	.name = "eventloop",
 	.model = "Netty: N loops, local FIFO on the home loop, MPSC + eventfd else",
 	.flags = DISP_LOOPS,

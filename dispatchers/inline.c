@@ -73,6 +73,7 @@ inline_shutdown(struct dispatcher *d, struct disp_stats *st)
 }
 
 const struct disp_ops disp_inline = {
+	DB_DISP_OPS_HEAD,
 	.name = "inline",
 	.model = "runs the task on the caller's thread: the harness's floor",
 	.flags = DISP_NO_WIDTH,

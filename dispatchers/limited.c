@@ -208,6 +208,7 @@ limited_shutdown(struct dispatcher *d, struct disp_stats *st)
 }
 
 const struct disp_ops disp_limited = {
+	DB_DISP_OPS_HEAD,
 	.name = "limited",
 	.model = "kotlinx LimitedDispatcher(k) over the CoroutineScheduler's "
 	    "blocking tasks",

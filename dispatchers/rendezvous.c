@@ -374,6 +374,7 @@ rendezvous_shutdown(struct dispatcher *d, struct disp_stats *st)
 }
 
 const struct disp_ops disp_rendezvous = {
+	DB_DISP_OPS_HEAD,
 	.name = "rendezvous",
 	.model = "JDK 21 SynchronousQueue handoff to an idle thread, else a new "
 	    "thread",

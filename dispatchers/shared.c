@@ -278,6 +278,7 @@ shared_shutdown(struct dispatcher *d, struct disp_stats *st)
 }
 
 const struct disp_ops disp_shared = {
+	DB_DISP_OPS_HEAD,
 	.name = "shared",
 	.model = "N workers poll one MPMC queue (fixed pool; kotlinx park/unpark)",
 	.flags = DISP_USES_QUEUE,

@@ -719,6 +719,7 @@ stealing_shutdown(struct dispatcher *d, struct disp_stats *st)
 }
 
 const struct disp_ops disp_stealing = {
+	DB_DISP_OPS_HEAD,
 	.name = "stealing",
 	.model = "Tokio/Go: per-worker ring + LIFO slot, inject queue, stealing",
 	.flags = DISP_STEALS,

@@ -185,6 +185,7 @@ ckfifo_empty(struct queue *base)
 }
 
 const struct queue_ops queue_ckfifo = {
+	DB_QUEUE_OPS_HEAD,
 	.name = "ckfifo",
 	.model = "ck_fifo_mpmc, unbounded linked list, ck_epoch reclamation",
 	.flags = Q_FIFO,

@@ -91,6 +91,7 @@ ckring_empty(struct queue *base)
 }
 
 const struct queue_ops queue_ckring = {
+	DB_QUEUE_OPS_HEAD,
 	.name = "ckring",
 	.model = "ck_ring MPMC, bounded array ring",
 	.flags = Q_BOUNDED | Q_FIFO | Q_PUSH_IN_TURN,

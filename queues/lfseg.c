@@ -358,6 +358,7 @@ lfseg_counts(struct queue *base, struct queue_counts *qc)
 }
 
 const struct queue_ops queue_lfseg = {
+	DB_QUEUE_OPS_HEAD,
 	.name = "lfseg",
 	.model = "kotlinx LockFreeTaskQueue (multi-consumer), freeze-and-copy ring",
 	.flags = Q_FIFO | Q_SC_PUSH,

@@ -223,6 +223,7 @@ mpsc_empty(struct queue *base)
 }
 
 const struct queue_ops queue_mpsc = {
+	DB_QUEUE_OPS_HEAD,
 	.name = "mpsc",
 	.model = "JCTools MpscUnboundedArrayQueue: CAS to claim, linked rings",
 	.flags = Q_FIFO | Q_ONE_CONSUMER,

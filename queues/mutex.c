@@ -113,6 +113,7 @@ mutex_empty(struct queue *base)
 }
 
 const struct queue_ops queue_mutex = {
+	DB_QUEUE_OPS_HEAD,
 	.name = "mutex",
 	.model = "pthread mutex around a growable ring (LinkedBlockingQueue-like)",
 	.flags = Q_FIFO,

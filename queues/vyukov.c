@@ -133,6 +133,7 @@ vyukov_empty(struct queue *base)
 }
 
 const struct queue_ops queue_vyukov = {
+	DB_QUEUE_OPS_HEAD,
 	.name = "vyukov",
 	.model = "Vyukov bounded MPMC: per-cell sequence numbers, CAS on a counter",
 	.flags = Q_BOUNDED | Q_FIFO,

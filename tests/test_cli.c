@@ -143,6 +143,12 @@ static struct bad_case bad_cases[] = {
 	{ "export @TRUNCATED", "not valid JSON" },
 	{ "report", "usage" },
 	{ "report @NEWER", "newer" },
+	{ "run --queue ./nosuch.so", "cannot load ./nosuch.so" },
+	{ "run --queue " DB_PLUGIN_CONDPOOL, "no symbol dispatchbench_queue" },
+	{ "run --queue " DB_PLUGIN_REFUSING, "ABI version 2, this build" },
+	{ "run --dispatcher " DB_PLUGIN_TWOLOCK ":nosym", "no symbol nosym" },
+	{ "verify --workers 2", "name a --queue" },
+	{ "verify --queue " DB_PLUGIN_REFUSING ":refusing", "refused to be" },
 };
 
 static void
@@ -523,6 +529,70 @@ lines_of(const char *s)
 	for (; *s != '\0'; s++)
 		n += *s == '\n';
 	return n;
+}
+
+/* The example plugins pass what every built-in passes. */
+Test(cli, the_example_plugins_pass_verify, .timeout = 300)
+{
+	static char out[16384];
+
+	cr_assert_eq(output_of("verify --queue " DB_PLUGIN_TWOLOCK
+	    " --workers 1,4 --items 200000", out, sizeof(out)), 0, "%s", out);
+	cr_assert_not_null(strstr(out, "verify: 7 checks, 0 failed"), "%s", out);
+	cr_assert_eq(output_of("verify --dispatcher " DB_PLUGIN_CONDPOOL
+	    " --workers 1,4,64", out, sizeof(out)), 0, "%s", out);
+	cr_assert_not_null(strstr(out, "verify: 3 checks, 0 failed"), "%s", out);
+}
+
+Test(cli, every_design_passes_verify, .timeout = 600)
+{
+	static char out[16384];
+
+	cr_assert_eq(output_of("verify --dispatcher all --workers 1,4", out,
+	    sizeof(out)), 0, "%s", out);
+	cr_assert_not_null(strstr(out, " 0 failed"), "%s", out);
+}
+
+/* A queue that drops one push in the stress fails, naming the item. */
+Test(cli, a_plugin_that_drops_an_item_fails_verify_and_names_it,
+    .timeout = 300)
+{
+	static char out[16384];
+
+	setenv("DROPPING_AT", "150000", 1);
+	cr_assert_eq(output_of("verify --queue " DB_PLUGIN_DROPPING
+	    " --workers 2 --items 100000 2>&1", out, sizeof(out)), 1, "%s",
+	    out);
+	cr_assert_not_null(strstr(out, "FAIL  stress: "), "%s", out);
+	cr_assert_not_null(strstr(out, "1 item never came out, the first item "),
+	    "%s", out);
+}
+
+/* A sweep over a plugin records it: its name in the cells, its checksum. */
+Test(cli, a_sweep_over_a_plugin_records_it, .timeout = 300)
+{
+	char args[512], msg[256];
+	static char out[16384];
+	cJSON *doc, *cells, *plugins;
+
+	snprintf(args, sizeof(args), "run --dispatcher shared --queue lfseg,"
+	    DB_PLUGIN_TWOLOCK " --workers 2 --reps 1 --warmup 0.02 --time 0.05 "
+	    "--quiet --out %s", tmp("plugin.json"));
+	cr_assert_eq(output_of(args, out, sizeof(out)), 0, "%s", out);
+	cr_assert_eq(results_read(tmp("plugin.json"), &doc, msg, sizeof(msg)),
+	    0, "%s", msg);
+	cells = cJSON_GetObjectItem(doc, "cells");
+	cr_assert_eq(cJSON_GetArraySize(cells), 2);
+	cr_assert_str_eq(cJSON_GetObjectItem(cJSON_GetArrayItem(cells, 1),
+	    "queue")->valuestring, "twolock");
+	cr_assert_eq(results_num(cJSON_GetObjectItem(cJSON_GetArrayItem(cells,
+	    1), "summary"), "runs_ok"), 1);
+	plugins = cJSON_GetObjectItem(cJSON_GetObjectItem(doc, "context"),
+	    "plugins");
+	cr_assert_eq(cJSON_GetArraySize(plugins), 1);
+	cr_assert_eq(strlen(cJSON_GetObjectItem(cJSON_GetArrayItem(plugins, 0),
+	    "sha256")->valuestring), 64);
+	cJSON_Delete(doc);
 }
 
 Test(cli, export_writes_csv_markdown_and_json_rows)

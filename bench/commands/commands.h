@@ -37,8 +37,13 @@ struct file_args {			/* plot, report, export */
 	int format;
 };
 
+struct verify_args {
+	unsigned int items, producers, consumers;
+};
+
 union command_args {
 	struct verdict_args v;
+	struct verify_args y;
 	struct advise_args a;
 	struct file_args f;
 };
@@ -84,6 +89,7 @@ extern const struct command command_ab, command_compare;	/* verdict.c */
 extern const struct command command_advise;		/* advise.c */
 extern const struct command command_plot, command_report,
     command_export;				/* files.c */
+extern const struct command command_verify;		/* verify.c */
 
 /* One line on stderr after "dispatchbench: "; returns EXIT_USAGE. */
 int command_bad(const char *fmt, ...)

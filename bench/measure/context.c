@@ -14,6 +14,7 @@
 #include "context.h"
 #include "gitrev.h"
 #include "pin.h"
+#include "plugin.h"
 
 #ifndef DB_BUILD_FLAGS
 #define DB_BUILD_FLAGS "unknown"
@@ -113,7 +114,7 @@ context_topology(cJSON *ctx)
 cJSON *
 context_read(int argc, char **argv)
 {
-	cJSON *ctx = cJSON_CreateObject(), *cmd = cJSON_CreateArray();
+	cJSON *ctx = cJSON_CreateObject(), *cmd = cJSON_CreateArray(), *plugins;
 	char buf[512], host[256] = "?";
 	struct utsname u;
 	time_t now = time(NULL);
@@ -139,6 +140,11 @@ context_read(int argc, char **argv)
 	cJSON_AddStringToObject(ctx, "git_rev", DB_GIT_REV);
 	context_sha256("/proc/self/exe", buf, sizeof(buf));
 	cJSON_AddStringToObject(ctx, "binary_sha256", buf);
+	plugins = plugin_json();
+	if (cJSON_GetArraySize(plugins) > 0)
+		cJSON_AddItemToObject(ctx, "plugins", plugins);
+	else
+		cJSON_Delete(plugins);
 	for (i = 0; i < argc; i++)
 		cJSON_AddItemToArray(cmd, cJSON_CreateString(argv[i]));
 	cJSON_AddItemToObject(ctx, "command", cmd);

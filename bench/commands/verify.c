@@ -1,0 +1,114 @@
+/*
+ * verify.c - the verify command: what a queue or a design must do before
+ * its numbers mean anything, checked on a built-in or a plugin alike.
+ *
+ * --queue Q: the queue's own checks (verify.h), then the workload's exact
+ * count on every design that polls a queue, over Q. --dispatcher D: the
+ * exact count on D. Widths, coroutines and windows are the sweep's.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "commands.h"
+#include "verify.h"
+
+static const struct param verify_opts[] = {
+	OPT("--items", PARAM_COUNT, 0, 1, 1u << 30, "1200000", y.items, "N",
+	    "queue: tagged items through the stress"),
+	OPT("--producers", PARAM_COUNT, 0, 1, 1024, "2", y.producers, "N",
+	    "queue: producer threads of the stress"),
+	OPT("--consumers", PARAM_COUNT, 0, 1, 1024, "4", y.consumers, "N",
+	    "queue: consumer threads of the stress"),
+};
+
+static const char *const verify_sweep[] = { "--workers", "1,4,64",
+    "--coroutines", "16", "--warmup", "0.02", "--time", "0.1", NULL };
+
+struct tally {
+	int checks, failed;
+};
+
+static void
+verify_count(struct tally *t, const struct verify_result *r)
+{
+
+	verify_print(stdout, r);
+	t->checks++;
+	t->failed += !r->ok;
+	return;
+}
+
+static bool
+verify_given(const struct call *c, const char *flag)
+{
+	int i;
+
+	for (i = 0; i < c->nrest; i++)
+		if (strcmp(c->rest[i], flag) == 0)
+			return true;
+	return false;
+}
+
+/* The queue's own checks, once per queue of the sweep. */
+static void
+verify_queues(const struct call *c, const struct verify_sizes *sz,
+    struct tally *t)
+{
+	const struct queue_ops *done[64], *q;
+	struct verify_result r;
+	size_t i, j, n = 0;
+	int k;
+
+	for (i = 0; i < c->ncells && n < 64; i++) {
+		if ((q = c->cells[i].cfg.queue) == NULL)
+			continue;
+		for (j = 0; j < n && done[j] != q; j++)
+			;
+		if (j < n)
+			continue;
+		done[n++] = q;
+		printf("queue %s: %s\n", q->name, q->model);
+		for (k = 0; k < VERIFY_NQUEUE; k++) {
+			verify_queue(q, (enum verify_queue_check)k, sz, &r);
+			verify_count(t, &r);
+		}
+	}
+	return;
+}
+
+static int
+cmd_verify(struct call *c)
+{
+	bool queue = verify_given(c, "--queue");
+	struct verify_sizes sz;
+	struct verify_result r;
+	struct tally t = { 0, 0 };
+	char name[256], err[256];
+	size_t i;
+
+	if (!queue && !verify_given(c, "--dispatcher"))
+		return command_bad("verify: name a --queue or a --dispatcher");
+	for (i = 0; i < c->ncells; i++)
+		if (c->cells[i].cfg.queue != NULL &&
+		    verify_queue_refused(c->cells[i].cfg.queue, err, sizeof(err)))
+			return command_bad("verify: %s", err);
+	verify_sizes_default(&sz);
+	sz.items = c->args.y.items;
+	sz.producers = c->args.y.producers;
+	sz.consumers = c->args.y.consumers;
+	if (queue)
+		verify_queues(c, &sz, &t);
+	for (i = 0; i < c->ncells; i++) {
+		if (queue && !(c->cells[i].disp->flags & DISP_USES_QUEUE))
+			continue;
+		cli_cell_name(&c->cells[i], name, sizeof(name));
+		verify_cell(&c->cells[i], name, &c->sweep.win, &r);
+		verify_count(&t, &r);
+	}
+	printf("verify: %d checks, %d failed\n", t.checks, t.failed);
+	return t.failed == 0 ? 0 : RUNNER_RUN_FAILED;
+}
+
+const struct command command_verify = { "verify", "--queue Q | --dispatcher D "
+    "[options]", "check a queue or a design (a plugin too) before measuring "
+    "it", OPTS(verify_opts), 0, 0, verify_sweep, cmd_verify };

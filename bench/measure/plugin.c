@@ -1,0 +1,220 @@
+/*
+ * plugin.c - queues and designs from shared objects (see plugin.h).
+ *
+ * A table is checked before anything calls it: its ABI version and size
+ * (a plugin built against another version of the headers would read
+ * fields that are not there), its name, and the functions the suite calls
+ * unconditionally. The object stays loaded until the process ends: a
+ * table and the code it points to are never unmapped under a thread.
+ */
+#include <dlfcn.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "context.h"
+#include "plugin.h"
+
+#define PLUGIN_MAX	16
+
+enum plugin_kind { PLUGIN_QUEUE, PLUGIN_DESIGN };
+
+static const char *const plugin_kinds[] = { "queue", "dispatcher" };
+
+struct plugin {
+	enum plugin_kind kind;
+	const void *ops;
+	const char *name;
+	unsigned int abi;
+	char spec[PATH_MAX];
+	char path[PATH_MAX];
+	char sha256[80];
+};
+
+static struct plugin plugins[PLUGIN_MAX];
+static size_t nplugins;
+
+static int
+plugin_error(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+bool
+plugin_is_spec(const char *text)
+{
+
+	return strchr(text, '/') != NULL;
+}
+
+/* PATH[:SYMBOL]: the symbol's address, or NULL with err set. */
+static void *
+plugin_symbol(const char *spec, const char *dflt, char *path, char *err,
+    size_t errlen)
+{
+	const char *colon = strrchr(spec, ':'), *sym = dflt;
+	void *h, *p;
+
+	snprintf(path, PATH_MAX, "%s", spec);
+	if (colon != NULL && strchr(colon, '/') == NULL) {
+		path[colon - spec] = '\0';
+		sym = colon + 1;
+	}
+	if ((h = dlopen(path, RTLD_NOW | RTLD_LOCAL)) == NULL) {
+		plugin_error(err, errlen, "cannot load %s: %s", path, dlerror());
+		return NULL;
+	}
+	if ((p = dlsym(h, sym)) == NULL)
+		plugin_error(err, errlen, "%s has no symbol %s", path, sym);
+	return p;
+}
+
+static const struct plugin *
+plugin_loaded(enum plugin_kind kind, const char *spec)
+{
+	size_t i;
+
+	for (i = 0; i < nplugins; i++)
+		if (plugins[i].kind == kind && strcmp(plugins[i].spec, spec) == 0)
+			return &plugins[i];
+	return NULL;
+}
+
+/* The checks every table takes, whatever its kind. */
+static int
+plugin_check_head(const char *path, const char *name, unsigned int abi,
+    unsigned int want_abi, unsigned int size, unsigned int want_size,
+    char *err, size_t errlen)
+{
+
+	if (abi != want_abi)
+		return plugin_error(err, errlen, "%s: ABI version %u, this build "
+		    "reads %u: rebuild it against these headers", path, abi,
+		    want_abi);
+	if (size != want_size)
+		return plugin_error(err, errlen, "%s: its table is %u bytes, "
+		    "this build's %u: rebuild it against these headers", path,
+		    size, want_size);
+	if (name == NULL || *name == '\0' || strchr(name, '/') != NULL)
+		return plugin_error(err, errlen, "%s: its name must be a word",
+		    path);
+	return 0;
+}
+
+static const void *
+plugin_add(enum plugin_kind kind, const char *spec, const void *ops,
+    const char *name, unsigned int abi, const char *path, char *err,
+    size_t errlen)
+{
+	struct plugin *p;
+
+	if (nplugins == PLUGIN_MAX) {
+		plugin_error(err, errlen, "more than %d plugins", PLUGIN_MAX);
+		return NULL;
+	}
+	p = &plugins[nplugins++];
+	*p = (struct plugin){ .kind = kind, .ops = ops, .name = name,
+	    .abi = abi };
+	snprintf(p->spec, sizeof(p->spec), "%s", spec);
+	snprintf(p->path, sizeof(p->path), "%s", path);
+	context_sha256(path, p->sha256, sizeof(p->sha256));
+	return ops;
+}
+
+const struct queue_ops *
+plugin_queue(const char *spec, char *err, size_t errlen)
+{
+	const struct plugin *done = plugin_loaded(PLUGIN_QUEUE, spec);
+	const struct queue_ops *q;
+	char path[PATH_MAX];
+
+	if (done != NULL)
+		return done->ops;
+	if ((q = plugin_symbol(spec, PLUGIN_QUEUE_SYMBOL, path, err,
+	    errlen)) == NULL)
+		return NULL;
+	if (plugin_check_head(path, q->name, q->abi, DB_QUEUE_ABI_VERSION,
+	    q->size, sizeof(*q), err, errlen) != 0)
+		return NULL;
+	if (q->create == NULL || q->destroy == NULL || q->push == NULL ||
+	    q->pop == NULL || q->empty == NULL) {
+		plugin_error(err, errlen, "%s: queue %s lacks one of create, "
+		    "destroy, push, pop, empty", path, q->name);
+		return NULL;
+	}
+	if (queue_find(q->name) != NULL) {
+		plugin_error(err, errlen, "%s: the name %s is a built-in queue's",
+		    path, q->name);
+		return NULL;
+	}
+	return plugin_add(PLUGIN_QUEUE, spec, q, q->name, q->abi, path, err,
+	    errlen);
+}
+
+const struct disp_ops *
+plugin_design(const char *spec, char *err, size_t errlen)
+{
+	const struct plugin *done = plugin_loaded(PLUGIN_DESIGN, spec);
+	const struct disp_ops *d;
+	char path[PATH_MAX];
+
+	if (done != NULL)
+		return done->ops;
+	if ((d = plugin_symbol(spec, PLUGIN_DISP_SYMBOL, path, err,
+	    errlen)) == NULL)
+		return NULL;
+	if (plugin_check_head(path, d->name, d->abi, DB_DISP_ABI_VERSION,
+	    d->size, sizeof(*d), err, errlen) != 0)
+		return NULL;
+	if (d->create == NULL || d->dispatch == NULL || d->shutdown == NULL) {
+		plugin_error(err, errlen, "%s: dispatcher %s lacks one of "
+		    "create, dispatch, shutdown", path, d->name);
+		return NULL;
+	}
+	if (disp_find(d->name) != NULL) {
+		plugin_error(err, errlen, "%s: the name %s is a built-in "
+		    "design's", path, d->name);
+		return NULL;
+	}
+	return plugin_add(PLUGIN_DESIGN, spec, d, d->name, d->abi, path, err,
+	    errlen);
+}
+
+const char *
+plugin_spec(const void *ops)
+{
+	size_t i;
+
+	for (i = 0; i < nplugins; i++)
+		if (plugins[i].ops == ops)
+			return plugins[i].spec;
+	return NULL;
+}
+
+cJSON *
+plugin_json(void)
+{
+	cJSON *a = cJSON_CreateArray(), *o;
+	char real[PATH_MAX];
+	size_t i;
+
+	for (i = 0; i < nplugins; i++) {
+		o = cJSON_CreateObject();
+		cJSON_AddStringToObject(o, "kind", plugin_kinds[plugins[i].kind]);
+		cJSON_AddStringToObject(o, "name", plugins[i].name);
+		cJSON_AddStringToObject(o, "spec", plugins[i].spec);
+		cJSON_AddStringToObject(o, "path", realpath(plugins[i].path,
+		    real) != NULL ? real : plugins[i].path);
+		cJSON_AddStringToObject(o, "sha256", plugins[i].sha256);
+		cJSON_AddNumberToObject(o, "abi", plugins[i].abi);
+		cJSON_AddItemToArray(a, o);
+	}
+	return a;
+}

@@ -1,0 +1,38 @@
+/*
+ * plugin.h - a queue or a design of the user's own, loaded from a shared
+ * object by path: `./libq.so` (its `dispatchbench_queue` or
+ * `dispatchbench_dispatcher`) or `./libq.so:SYMBOL`.
+ *
+ * A loaded table works everywhere a built-in does: it is found by the same
+ * name lookups once loaded, its spec is what a child process is given, and
+ * the results' context records its path and checksum.
+ */
+#ifndef BENCH_PLUGIN_H
+#define BENCH_PLUGIN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include <cjson/cJSON.h>
+
+#include "dispatcher.h"
+
+#define PLUGIN_QUEUE_SYMBOL	"dispatchbench_queue"
+#define PLUGIN_DISP_SYMBOL	"dispatchbench_dispatcher"
+
+/* A spec names a plugin when it is a path: it holds a '/'. */
+bool plugin_is_spec(const char *text);
+
+/* NULL, with one line in err, when it cannot be loaded or is refused. */
+const struct queue_ops *plugin_queue(const char *spec, char *err,
+    size_t errlen);
+const struct disp_ops *plugin_design(const char *spec, char *err,
+    size_t errlen);
+
+/* The spec a table was loaded by; NULL for a built-in. */
+const char *plugin_spec(const void *ops);
+
+/* Every plugin loaded: [{kind, name, spec, path, sha256, abi}]. */
+cJSON *plugin_json(void);
+
+#endif /* BENCH_PLUGIN_H */

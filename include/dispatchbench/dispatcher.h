@@ -1,0 +1,205 @@
+/*
+ * dispatchbench/dispatcher.h - the dispatcher interface of dispatchbench,
+ * version 1.
+ *
+ * A dispatcher is a long-lived handle; a dispatch is a request to run one
+ * task on one of its threads. A design is a const struct disp_ops: the
+ * suite's own designs are written against this header, and a design of
+ * your own is one too, built as a shared object that exports it (by
+ * default as `dispatchbench_dispatcher`) and run with
+ * `--dispatcher ./libyours.so` or `--dispatcher PATH:SYMBOL`. Start the
+ * table with DB_DISP_OPS_HEAD; the suite refuses a table of another ABI
+ * version or size. Every thread the design starts calls
+ * cfg->thread_start(cfg->thread_arg) first, when it is not NULL.
+ */
+#ifndef DISPATCHBENCH_DISPATCHER_H
+#define DISPATCHBENCH_DISPATCHER_H
+
+#include <stdatomic.h>
+#include <stdint.h>
+
+#include <dispatchbench/queue.h>
+
+#define DB_DISP_ABI_VERSION	1
+#define DB_DISP_OPS_HEAD						\
+	.abi = DB_DISP_ABI_VERSION, .size = sizeof(struct disp_ops)
+
+struct disp_task;
+typedef void disp_task_fn(struct disp_task *);
+
+/*
+ * A task is embedded in its owner (a coroutine's continuation), so a
+ * dispatch allocates nothing. A task is in at most one queue at a time;
+ * next and home belong to the dispatcher while it holds the task.
+ */
+struct disp_task {
+	disp_task_fn *fn;
+	struct disp_task *next;		/* intrusive lists of the designs */
+	void *home;			/* eventloop: the loop it is pinned to */
+	/* A runtime's own per-task fields, for the design that holds it. */
+	_Atomic uint32_t state;		/* stealing: the task state; scheduler:
+					   blocking */
+	_Atomic uint64_t stamp;		/* scheduler: submissionTime, ns */
+};
+
+#define DISP_TASK_INIT(f)	{ .fn = (f), .home = NULL }
+
+enum disp_wake {
+	DISP_WAKE_EVERY,	/* every dispatch unparks a worker (kotlinx) */
+	DISP_WAKE_LAZY		/* only when no worker spins (Go wakep, Tokio) */
+};
+
+/* stealing: zero values are the design's own defaults (Tokio's). */
+enum disp_lifo {
+	DISP_LIFO_ON,		/* a worker's own dispatch takes its LIFO slot */
+	DISP_LIFO_OFF		/* ... goes to the back of its run queue */
+};
+
+enum disp_search {
+	DISP_SEARCH_HALF,	/* fewer than half of the workers search at once */
+	DISP_SEARCH_ALL		/* every idle worker searches */
+};
+
+/* stealing: the path of a task that continues itself (disp_yield). */
+enum disp_yield {
+	DISP_YIELD_WAKE_OTHER,	/* as if woken by another task: the LIFO slot */
+	DISP_YIELD_SELF_WAKE,	/* Tokio wake_by_ref in its own poll: run queue */
+	DISP_YIELD_TOKIO,	/* Tokio yield_now: deferred past a driver poll */
+	DISP_YIELD_GO		/* Go Gosched: the global run queue */
+};
+
+/* eventloop: where a resumption comes from. */
+enum disp_from {
+	DISP_FROM_HOME,		/* its own loop: Ktor's resumption in place */
+	DISP_FROM_OUTSIDE	/* another thread: Netty's execute() */
+};
+
+/* stealing: the runtime's own work around a handoff (task states, driver). */
+enum disp_floor {
+	DISP_FLOOR_ON,
+	DISP_FLOOR_OFF		/* the queues and the wake-ups alone */
+};
+
+#define DISP_SPINS_DEFAULT	(-1)	/* the design's own default */
+
+struct disp_config {
+	unsigned int workers;		/* the design's width: see README */
+	unsigned int pool;		/* the scheduler's core size; 0: max(CPUs, 2) */
+	const struct queue_ops *queue;	/* shared, limited */
+	const struct queue_ops *pool_queue;	/* the scheduler's global queues */
+	unsigned int queue_capacity;	/* bounded queues */
+	int spins;			/* polls of an idle worker before it parks */
+	enum disp_wake wake;
+	double keepalive_s;		/* rendezvous: idle time before a thread retires */
+	enum disp_lifo lifo;		/* stealing */
+	enum disp_search searchers;	/* stealing */
+	enum disp_yield yield_path;	/* stealing */
+	enum disp_floor floor;		/* stealing */
+	enum disp_from from;		/* eventloop */
+
+	/*
+	 * Called first on every thread a dispatcher starts: the suite pins
+	 * the thread there and reads its binding back.
+	 */
+	void (*thread_start)(void *arg);
+	void *thread_arg;
+};
+
+/*
+ * What a design counts to show its mechanism: X(name, what), reported per
+ * task run as name_per_dispatch. A design lists the ones it keeps in its
+ * ops' counts (DISP_COUNT(name)); the others are not reported for it.
+ */
+#define DISP_COUNTERS(X)						\
+	X(injected,	"pushes to the shared injection (global) queue")	\
+	X(steals,	"steals that took a task")			\
+	X(stolen,	"tasks moved by steals")			\
+	X(lifo_hits,	"tasks run from a LIFO slot")			\
+	X(deferred,	"tasks deferred until the driver was polled")	\
+	X(driver_polls,	"polls of the I/O driver (epoll_wait, timeout 0)") \
+	X(spins,	"idle spins begun before a park")		\
+	X(unparks,	"parked threads woken")				\
+	X(slot_waits,	"queue pops that waited on a reserved, empty slot") \
+	X(freezes,	"full queue rings frozen and copied")
+
+#define DISP_COUNTER_ENUM(n, what)	DISP_C_##n,
+enum disp_counter { DISP_COUNTERS(DISP_COUNTER_ENUM) DISP_NCOUNTERS };
+#undef DISP_COUNTER_ENUM
+
+#define DISP_COUNT(n)	(1u << DISP_C_##n)
+
+/* The counters' names and what each counts, by enum disp_counter. */
+extern const char *const disp_counter_names[DISP_NCOUNTERS];
+extern const char *const disp_counter_about[DISP_NCOUNTERS];
+
+/* Filled by shutdown, once every thread is joined. */
+struct disp_stats {
+	uint64_t ran;			/* tasks run */
+	uint64_t spilled;		/* dispatches a full queue turned away */
+	unsigned int threads_started;
+	unsigned int threads_peak;	/* most threads alive at once */
+	uint64_t count[DISP_NCOUNTERS];	/* over the whole run */
+	unsigned int counted;		/* DISP_COUNT()s its queues kept */
+};
+
+struct dispatcher {
+	const struct disp_ops *ops;
+};
+
+#define DISP_USES_QUEUE	(1u << 0)	/* --queue applies */
+#define DISP_GROWS	(1u << 1)	/* starts threads on demand: no bound is a width */
+#define DISP_STEALS	(1u << 2)	/* --lifo and --searchers apply */
+#define DISP_LOOPS	(1u << 3)	/* its threads are I/O event loops: its own
+					   I/O, and the I/O of any other design */
+#define DISP_NO_WIDTH	(1u << 4)	/* no threads of its own: one cell, 1 worker */
+#define DISP_SCHEDULER	(1u << 5)	/* on the CoroutineScheduler model:
+					   --pool-queue applies */
+
+struct disp_ops {
+	unsigned int abi;		/* DB_DISP_ABI_VERSION */
+	unsigned int size;		/* sizeof(struct disp_ops) */
+	const char *name;
+	const char *model;
+	unsigned int flags;
+	unsigned int counts;		/* DISP_COUNT()s it keeps */
+
+	int (*create)(struct dispatcher **dp, const struct disp_config *cfg);
+	/* Callable from any thread, including the dispatcher's own. */
+	void (*dispatch)(struct dispatcher *d, struct disp_task *t);
+	/*
+	 * The task running on the calling thread, one of d's, continues as t
+	 * once it returns: a yield (Tokio yield_now, Go Gosched, kotlinx
+	 * dispatchYield). At most once per task run; NULL: dispatch.
+	 */
+	void (*yield)(struct dispatcher *d, struct disp_task *t);
+	/*
+	 * Runs what is queued, joins every thread, fills st and frees d. The
+	 * caller has stopped dispatching.
+	 */
+	void (*shutdown)(struct dispatcher *d, struct disp_stats *st);
+};
+
+static inline void
+disp_dispatch(struct dispatcher *d, struct disp_task *t)
+{
+
+	d->ops->dispatch(d, t);
+}
+
+static inline void
+disp_yield(struct dispatcher *d, struct disp_task *t)
+{
+
+	(d->ops->yield != NULL ? d->ops->yield : d->ops->dispatch)(d, t);
+}
+
+static inline void
+disp_shutdown(struct dispatcher *d, struct disp_stats *st)
+{
+
+	if (st != NULL)
+		*st = (struct disp_stats){ .ran = 0 };
+	d->ops->shutdown(d, st);
+}
+
+#endif /* DISPATCHBENCH_DISPATCHER_H */
