@@ -202,7 +202,6 @@ cJSON *
 plugin_json(void)
 {
 	cJSON *a = cJSON_CreateArray(), *o;
-	char real[PATH_MAX];
 	size_t i;
 
 	for (i = 0; i < nplugins; i++) {
@@ -210,8 +209,7 @@ plugin_json(void)
 		cJSON_AddStringToObject(o, "kind", plugin_kinds[plugins[i].kind]);
 		cJSON_AddStringToObject(o, "name", plugins[i].name);
 		cJSON_AddStringToObject(o, "spec", plugins[i].spec);
-		cJSON_AddStringToObject(o, "path", realpath(plugins[i].path,
-		    real) != NULL ? real : plugins[i].path);
+		cJSON_AddStringToObject(o, "path", plugins[i].path);
 		cJSON_AddStringToObject(o, "sha256", plugins[i].sha256);
 		cJSON_AddNumberToObject(o, "abi", plugins[i].abi);
 		cJSON_AddItemToArray(a, o);
