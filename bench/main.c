@@ -21,7 +21,8 @@ static const struct command command_help = { "help", "[COMMAND]", "this, or "
 
 /* In the order of the usage. */
 static const struct command *const commands[] = {
-	&command_run, &command_ab, &command_compare, &command_advise,
+	&command_run, &command_ab, &command_pair, &command_compare,
+	&command_advise,
 	&command_plot, &command_report, &command_export, &command_list,
 	&command_topo, &command_verify, &command_cell, &command_help,
 };

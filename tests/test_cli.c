@@ -149,6 +149,12 @@ static struct bad_case bad_cases[] = {
 	{ "run --dispatcher " DB_PLUGIN_TWOLOCK ":nosym", "no symbol nosym" },
 	{ "verify --workers 2", "name a --queue" },
 	{ "verify --queue " DB_PLUGIN_REFUSING ":refusing", "refused to be" },
+	{ "pair --a lfseg", "give --a and --b" },
+	{ "pair --a lfseg --b shared", "both be queues or both" },
+	{ "pair --a nosuch --b lfseg", "neither a queue nor" },
+	{ "pair --a lfseg --b vyukov --dispatcher eventloop", "polls none" },
+	{ "pair --a lfseg --b vyukov --processes 5", "out of range" },
+	{ "pair --a lfseg --b vyukov --workers 2,8", "exactly one cell" },
 };
 
 static void
@@ -593,6 +599,61 @@ Test(cli, a_sweep_over_a_plugin_records_it, .timeout = 300)
 	cr_assert_eq(strlen(cJSON_GetObjectItem(cJSON_GetArrayItem(plugins, 0),
 	    "sha256")->valuestring), 64);
 	cJSON_Delete(doc);
+}
+
+/*
+ * pair: processes of alternating windows, one estimate each, saved as it
+ * goes; the verdict's exit status is compare's.
+ */
+Test(cli, pair_alternates_windows_in_processes, .timeout = 300)
+{
+	static char out[16384], text[1 << 20];
+	char args[512];
+	cJSON *doc, *procs, *p, *w;
+	int status, first[2] = { 0, 0 };
+	FILE *f;
+	size_t n;
+
+	snprintf(args, sizeof(args), "pair --a lfseg --b vyukov --workers 2 "
+	    "--processes 6 --pairs 4 --warmup 0.01 --time 0.02 --out %s "
+	    "2>/dev/null", tmp("pair.json"));
+	status = output_of(args, out, sizeof(out));
+	cr_assert(strstr(out, "verdict: ") != NULL, "%s", out);
+	cr_assert_eq(status, strstr(out, "verdict: regressed") != NULL ? 1 : 0,
+	    "%s", out);
+	cr_assert_not_null(f = fopen(tmp("pair.json"), "r"));
+	n = fread(text, 1, sizeof(text) - 1, f);
+	text[n] = '\0';
+	fclose(f);
+	cr_assert_not_null(doc = cJSON_Parse(text));
+	cr_assert(cJSON_IsTrue(cJSON_GetObjectItem(doc, "complete")));
+	procs = cJSON_GetObjectItem(doc, "processes");
+	cr_assert_eq(cJSON_GetArraySize(procs), 6);
+	cJSON_ArrayForEach(p, procs) {
+		cr_assert(results_num(p, "ratio") > 0);
+		cr_assert_eq(cJSON_GetArraySize(cJSON_GetObjectItem(p,
+		    "windows")), 8);
+		/* Every pair runs both arms, and the arm that goes first alternates. */
+		cJSON_ArrayForEach(w, cJSON_GetObjectItem(p, "windows"))
+			if (results_num(w, "position") == 0)
+				first[strcmp(results_str(w, "arm", "?"), "b") == 0]++;
+	}
+	cr_assert_eq(first[0], 12);
+	cr_assert_eq(first[1], 12);
+	cJSON_Delete(doc);
+}
+
+/* A candidate that loses a task in any window is broken: exit 1. */
+Test(cli, pair_calls_a_candidate_that_drops_broken, .timeout = 300)
+{
+	static char out[16384];
+
+	setenv("DROPPING_AT", "5000", 1);
+	cr_assert_eq(output_of("pair --a mutex --b " DB_PLUGIN_DROPPING
+	    " --workers 2 --processes 6 --pairs 2 --warmup 0.01 --time 0.05 "
+	    "2>&1", out, sizeof(out)), 1, "%s", out);
+	cr_assert_not_null(strstr(out, "verdict: broken"), "%s", out);
+	cr_assert_not_null(strstr(out, "a dispatch was lost"), "%s", out);
 }
 
 Test(cli, export_writes_csv_markdown_and_json_rows)

@@ -9,6 +9,7 @@
 
 #include <criterion/criterion.h>
 
+#include "paired.h"
 #include "rank.h"
 #include "seq.h"
 #include "stats.h"
@@ -299,4 +300,60 @@ Test(stats, linfit_matches_scipy)
 	cr_assert(CLOSE(slope, 10.50905533, 1e-8), "%.10g", slope);
 	cr_assert(CLOSE(icpt, 696.8356254, 1e-8), "%.10g", icpt);
 	cr_assert(CLOSE(r2, 0.9997941837, 1e-9), "%.10g", r2);
+}
+
+/*
+ * The note's T6: ten pairs of windows, alternately AB and BA. The signed
+ * rank test on d = ln(B/A) and its Walsh interval (R's wilcox.test(log(B),
+ * log(A), paired = TRUE, conf.int = TRUE)); Koch's crossover on the
+ * second-minus-first differences of the AB and the BA pairs.
+ */
+static const double t6a[] = { 100.0, 101.2, 99.6, 100.4, 100.9, 99.8, 100.3,
+    101.0, 99.7, 100.5 };
+static const double t6b[] = { 103.1, 102.1, 102.2, 101.7, 104.9, 100.2, 102.0,
+    102.7, 102.6, 100.2 };
+
+Test(stats, signed_rank_and_crossover_match_the_note)
+{
+	double d[10], g_ab[5], g_ba[5];
+	struct paired_test r;
+	size_t i;
+
+	for (i = 0; i < 10; i++) {
+		d[i] = log(t6b[i] / t6a[i]);
+		if (i % 2 == 0)
+			g_ab[i / 2] = d[i];
+		else
+			g_ba[i / 2] = -d[i];
+	}
+	paired_signed_rank(d, 10, 0.05, &r);
+	cr_assert_eq(r.n, 10);
+	cr_assert_eq(r.v, 54);
+	cr_assert(CLOSE(r.p, 0.00390625, 1e-9), "p %.8g", r.p);
+	cr_assert(CLOSE(exp(r.shift), 1.017462, 1e-6), "HL %.7g", exp(r.shift));
+	cr_assert(CLOSE(exp(r.lo), 1.008468, 1e-6), "lo %.7g", exp(r.lo));
+	cr_assert(CLOSE(exp(r.hi), 1.028234, 1e-6), "hi %.7g", exp(r.hi));
+	cr_assert(CLOSE(r.conf, 0.9511719, 1e-6), "conf %.7g", r.conf);
+	cr_assert(CLOSE(exp(paired_crossover(g_ab, 5, g_ba, 5)), 1.018106,
+	    1e-6));
+	/* Six units at most reach 2/64; five cannot reach 0.05. */
+	cr_assert(isfinite(paired_mde_factor(6, 0.05)));
+	cr_assert(isinf(paired_mde_factor(5, 0.05)));
+}
+
+/* Ties count by their mid-ranks; zeros are dropped, as Wilcoxon did. */
+Test(stats, signed_rank_with_ties_and_zeros)
+{
+	static const double d[] = { 0, 1, -1, 2, 2, 3, 0 };
+	struct paired_test r;
+
+	/*
+	 * The 32 sign patterns over the mid-ranks 1.5, 1.5, 3.5, 3.5, 5,
+	 * counted by brute force: V = 13.5 of 15, and 6 of them as far from
+	 * 7.5 (V of 0, 1.5 twice, 13.5 twice, 15).
+	 */
+	paired_signed_rank(d, 7, 0.05, &r);
+	cr_assert_eq(r.n, 5);
+	cr_assert_eq(r.v, 13.5);
+	cr_assert(CLOSE(r.p, 0.1875, 1e-12), "p %.8g", r.p);
 }

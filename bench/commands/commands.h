@@ -41,9 +41,17 @@ struct verify_args {
 	unsigned int items, producers, consumers;
 };
 
+struct pair_args {
+	const char *a, *b, *metric;
+	unsigned int processes, pairs;
+	double budget_s, threshold_pct, alpha;
+	int unit;
+};
+
 union command_args {
 	struct verdict_args v;
 	struct verify_args y;
+	struct pair_args p;
 	struct advise_args a;
 	struct file_args f;
 };
@@ -90,6 +98,7 @@ extern const struct command command_advise;		/* advise.c */
 extern const struct command command_plot, command_report,
     command_export;				/* files.c */
 extern const struct command command_verify;		/* verify.c */
+extern const struct command command_pair;		/* pair.c */
 
 /* One line on stderr after "dispatchbench: "; returns EXIT_USAGE. */
 int command_bad(const char *fmt, ...)
