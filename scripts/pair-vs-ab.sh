@@ -12,6 +12,8 @@ budget=$3
 shift 3
 bin=$build/bench/dispatchbench
 lib=$build/tests/libtampered.so
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
 export SLOW_A_SPINS=0
 echo "spins,campaign,method,ratio,lo,hi,could_see,verdict"
 for spins in "$@"; do
@@ -26,7 +28,7 @@ for spins in "$@"; do
 			sed "s/^/$spins,$i,pair,/"
 		"$bin" ab --a "$bin --queue $lib:slow_a" --b "$bin --queue $lib:slow_b" \
 			--dispatcher shared --workers 8 --threshold 1 --budget "$budget" \
-			--format csv --out /tmp/pair-vs-ab.json 2>/dev/null |
+			--format csv --out "$out/ab.json" 2>/dev/null |
 			awk -F, -v s="$spins" -v i="$i" 'NR == 2 { printf "%s,%s,ab,%.4f,%.4f,%.4f,%.2f,%s\n", s, i, $9, $10, $11, 100 * $27, $29 }'
 		i=$((i + 1))
 	done
