@@ -29,7 +29,7 @@ for spins in "$@"; do
 		"$bin" ab --a "$bin --queue $lib:slow_a" --b "$bin --queue $lib:slow_b" \
 			--dispatcher shared --workers 8 --threshold 1 --budget "$budget" \
 			--format csv --out "$out/ab.json" 2>/dev/null |
-			awk -F, -v s="$spins" -v i="$i" 'NR == 2 { printf "%s,%s,ab,%.4f,%.4f,%.4f,%.2f,%s\n", s, i, $9, $10, $11, 100 * $27, $29 }'
+			awk -F, -v s="$spins" -v i="$i" 'NR == 2 { printf "%s,%s,ab,%.4f,%.4f,%.4f,%s,%s\n", s, i, $9, $10, $11, $27 == "" ? "-" : sprintf("%.2f", 100 * $27), $29 }'
 		i=$((i + 1))
 	done
 done
