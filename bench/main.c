@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "commands.h"
+#include "counters.h"
 #include "gitrev.h"
 #include "pin.h"
 
@@ -24,7 +25,8 @@ static const struct command *const commands[] = {
 	&command_run, &command_ab, &command_pair, &command_compare,
 	&command_advise,
 	&command_plot, &command_report, &command_export, &command_list,
-	&command_topo, &command_verify, &command_cell, &command_help,
+	&command_topo, &command_plan, &command_matrix, &command_verify,
+	&command_cell, &command_help,
 };
 
 #define NCOMMANDS	(sizeof(commands) / sizeof(commands[0]))
@@ -102,12 +104,14 @@ version(void)
 
 /*
  * A sweep's options: run's defaults, the command's own, what the user
- * gave; the pin plan checked against the machine before anything runs.
+ * gave; the pin plan and the counters' names checked against the machine
+ * before anything runs.
  */
 static int
 call_sweep(const struct command *cmd, struct call *c, char *err, size_t errlen)
 {
 	struct pin_plan plan;
+	struct counters k;
 	int n;
 
 	cli_defaults(&c->sweep);
@@ -118,6 +122,8 @@ call_sweep(const struct command *cmd, struct call *c, char *err, size_t errlen)
 	    pin_plan_init(&plan, c->sweep.cell.pin, err, errlen) != 0)
 		return -1;
 	pin_plan_fini(&plan);
+	if (counters_init(&k, c->sweep.cell.counters, err, errlen) != 0)
+		return -1;
 	c->cells = cli_cells(&c->sweep, &c->ncells, err, errlen);
 	return c->cells != NULL ? 0 : -1;
 }

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "context.h"
+#include "counters.h"
 #include "measure.h"
 #include "results.h"
 #include "runner.h"
@@ -221,6 +222,9 @@ runner_doc(const struct sweep *o, const struct cell *cells, size_t n,
 	size_t i;
 
 	cJSON_AddItemToObject(doc, "context", runner_context(argc, argv));
+	cJSON_AddItemToObject(cJSON_GetObjectItem(doc, "context"), "counters",
+	    counters_context(n > 0 && cells[0].counters != NULL ?
+	    cells[0].counters : "default"));
 	cJSON_AddNumberToObject(doc, "warmup_s", o->win.warmup_s);
 	cJSON_AddNumberToObject(doc, "time_s", o->win.time_s);
 	cJSON_AddNumberToObject(doc, "reps", o->reps);
@@ -377,6 +381,7 @@ void
 runner_start(const struct sweep *o, size_t n, struct runner_arm *arms,
     int narms, int argc, char **argv)
 {
+	const cJSON *absent;
 	int a;
 
 	runner_signals();
@@ -385,6 +390,11 @@ runner_start(const struct sweep *o, size_t n, struct runner_arm *arms,
 		runner_arm_context(&arms[a]);
 		runner_mkdir_for(arms[a].out);
 	}
+	/* Once a sweep, not once a run: every run would say the same. */
+	absent = cJSON_GetObjectItem(cJSON_GetObjectItem(cJSON_GetObjectItem(
+	    arms[0].doc, "context"), "counters"), "absent");
+	if (cJSON_IsString(absent))
+		fprintf(stderr, "dispatchbench: %s\n", absent->valuestring);
 	return;
 }
 

@@ -6,7 +6,7 @@
 # the gbench export, and headless Chromium loads the HTML report.
 set -eu
 
-need="cmake make gcc pkg-config git libck-dev libhwloc-dev libcjson-dev libcriterion-dev gnuplot-nox gdb"
+need="cmake make gcc pkg-config git libck-dev libhwloc-dev libcjson-dev libpfm4-dev libcriterion-dev gnuplot-nox gdb"
 if [ "${1:-}" = tests ]; then
 	need="$need libbenchmark-tools python3-scipy chromium"
 fi

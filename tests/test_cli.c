@@ -2,6 +2,7 @@
  * test_cli.c - bad input gets one clear line on stderr and exit status 2,
  * and a tiny real sweep writes a results file `plot` can read.
  */
+#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -155,6 +156,15 @@ static struct bad_case bad_cases[] = {
 	{ "pair --a lfseg --b vyukov --dispatcher eventloop", "polls none" },
 	{ "pair --a lfseg --b vyukov --processes 5", "out of range" },
 	{ "pair --a lfseg --b vyukov --workers 2,8", "exactly one cell" },
+	{ "plan --pin smt --topology 'pack:1 core:4 pu:1'", "no SMT" },
+	{ "plan --pin spread-numa --topology 'pack:2 numa:2 core:16 pu:2' "
+	    "--cpuset 0-31", "all in one NUMA node" },
+	{ "plan --pin 40 --topology 'pack:2 numa:2 core:16 pu:2' "
+	    "--cpuset 0-31", "PU 40 is outside the CPUs" },
+	{ "plan --pin compact --cpuset 0-99999", "is not one of this" },
+	{ "plan --pin compact --cpuset two", "not a list of CPU" },
+	{ "plan --pin sideways", "is not none, compact, smt" },
+	{ "taskset -c 0 plan --pin numa", "all in one NUMA node" },
 };
 
 static void
@@ -933,4 +943,113 @@ Test(cli, report_opens_in_a_browser_with_its_tables_and_figures,
 	cr_assert(count_of(dom, "<svg") >= 1, "no figure in the page");
 	cr_assert_null(strstr(dom, "src=\"http"), "the page fetches something");
 	cr_assert_null(strstr(dom, "href=\"http"), "the page links out");
+}
+
+/*
+ * A run counts the kernel's software events over its window, every thread
+ * included, or its results say why not; the hardware ones come only with
+ * a PMU, and a sweep says once, on stderr, why they did not.
+ */
+Test(cli, a_run_counts_software_events_or_says_why, .timeout = 120)
+{
+	static char out[65536];
+	const cJSON *ev, *absent, *r;
+	char args[512], err[4096], msg[512];
+	cJSON *doc;
+	int status;
+
+	snprintf(args, sizeof(args), "run --dispatcher shared --workers 2 "
+	    "--warmup 0.02 --time 0.1 --reps 1 --out %s", tmp("perf.json"));
+	status = run(args, err, sizeof(err));
+	cr_assert_eq(status, 0, "exited %d: %s", status, err);
+	cr_assert_eq(results_read(tmp("perf.json"), &doc, msg, sizeof(msg)), 0,
+	    "%s", msg);
+	ev = cJSON_GetObjectItem(cJSON_GetObjectItem(cJSON_GetObjectItem(doc,
+	    "context"), "counters"), "events");
+	absent = cJSON_GetObjectItem(cJSON_GetObjectItem(cJSON_GetObjectItem(
+	    doc, "context"), "counters"), "absent");
+	r = cJSON_GetArrayItem(cJSON_GetObjectItem(cJSON_GetArrayItem(
+	    cJSON_GetObjectItem(doc, "cells"), 0), "runs"), 0);
+	if (cJSON_GetArraySize(ev) == 0) {
+		cr_assert(cJSON_IsString(absent), "no events and no reason");
+		cr_assert_not_null(strstr(err, absent->valuestring), "%s", err);
+		cr_log_warn("no counters here: %s", absent->valuestring);
+	} else {
+		/* Two workers park and wake: they switch, and it is seen. */
+		cr_assert_gt(results_num(r,
+		    "perf_context_switches_per_dispatch"), 0);
+		cr_assert(isfinite(results_num(r,
+		    "perf_task_clock_ns_per_dispatch")));
+		cr_assert_not_null(cJSON_GetObjectItem(cJSON_GetObjectItem(r,
+		    "perf"), "cpu_migrations"));
+		cr_assert(cJSON_IsBool(cJSON_GetObjectItem(r,
+		    "perf_multiplexed")));
+	}
+	if (cJSON_IsString(absent))
+		cr_assert_eq(lines_of(err), 1, "said once: %s", err);
+	if (cJSON_IsString(absent) && strstr(absent->valuestring,
+	    "no hardware") != NULL)
+		cr_assert(!isfinite(results_num(r, "perf_cycles_per_dispatch")),
+		    "cycles without a PMU");
+	cJSON_Delete(doc);
+	cr_assert_eq(output_of("cell --dispatcher inline --counters none "
+	    "--warmup 0 --time 0.02", out, sizeof(out)), 0, "%s", out);
+	cr_assert_null(strstr(out, "perf_"), "--counters none: %s", out);
+}
+
+/* plan prints the PU of each thread, computed without running. */
+Test(cli, plan_prints_where_each_thread_runs)
+{
+	static char out[65536];
+
+	cr_assert_eq(output_of("plan --topology 'pack:2 numa:2 core:16 pu:2' "
+	    "--pin spread-numa --workers 6 --format csv", out, sizeof(out)), 0,
+	    "%s", out);
+	cr_assert_str_eq(out, "thread,pu,os_index,core,numa,package\n"
+	    "0,0,0,0,0,0\n1,32,32,16,1,0\n2,64,64,32,2,1\n3,96,96,48,3,1\n"
+	    "4,2,2,1,0,0\n5,34,34,17,1,0\n");
+	cr_assert_eq(output_of("plan --topology " DB_TEST_DATA
+	    "/xeon-e5-2650-2s.xml --pin core --workers 3 --format csv", out,
+	    sizeof(out)), 0, "%s", out);
+	cr_assert_str_eq(out, "thread,pu,os_index,core,numa,package\n"
+	    "0,0,0,0,0,0\n1,2,1,1,0,0\n2,4,2,2,0,0\n");
+}
+
+/*
+ * matrix: every ordered pair of PUs once, each with what it shares and
+ * both figures; a queue that drops an item fails it, and says where.
+ */
+Test(cli, matrix_measures_every_pair, .timeout = 300)
+{
+	static char out[65536];
+	unsigned int n = (unsigned int)sysconf(_SC_NPROCESSORS_ONLN);
+	char args[512];
+	const cJSON *row;
+	cJSON *rows;
+	int pairs = 0;
+
+	n = n > 4 ? 4 : n;
+	snprintf(args, sizeof(args), "matrix --cpuset 0-%u --rounds 2000 "
+	    "--reps 3 --format json", n - 1);
+	cr_assert_eq(output_of(args, out, sizeof(out)), 0, "%s", out);
+	rows = cJSON_Parse(out);
+	cr_assert_not_null(rows, "%s", out);
+	cJSON_ArrayForEach(row, rows) {
+		cr_assert_gt(results_num(row, "line_ns"), 0);
+		cr_assert_gt(results_num(row, "queue_ns"), 0);
+		if (results_num(row, "from") == results_num(row, "to"))
+			cr_assert_str_eq(results_str(row, "shares", ""), "PU");
+		else
+			cr_assert_str_neq(results_str(row, "shares", ""), "PU");
+		pairs++;
+	}
+	cr_assert_eq(pairs, (int)(n * n));
+	cJSON_Delete(rows);
+	setenv("DROPPING_AT", "500", 1);
+	cr_assert_eq(output_of("matrix --queue " DB_PLUGIN_DROPPING
+	    " --rounds 2000 --reps 1 --cpuset 0 2>&1", out, sizeof(out)), 1,
+	    "%s", out);
+	unsetenv("DROPPING_AT");
+	cr_assert_not_null(strstr(out, "did not give back the item pushed"),
+	    "%s", out);
 }

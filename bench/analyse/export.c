@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "counters.h"
 #include "export.h"
 #include "params.h"
 #include "results.h"
@@ -47,6 +48,11 @@ static const struct {
 	{ #n "_per_dispatch", #n "_per_dispatch", "median" },
 	DISP_COUNTERS(EXPORT_COUNTER)
 #undef EXPORT_COUNTER
+#define EXPORT_PERF(n, type, config)	\
+	{ "perf_" #n "_per_dispatch", "perf_" #n "_per_dispatch", "median" },
+	COUNTERS_SOFTWARE(EXPORT_PERF)
+	COUNTERS_HARDWARE(EXPORT_PERF)
+#undef EXPORT_PERF
 };
 #define EXPORT_NFIGURES	(sizeof(export_figures) / sizeof(export_figures[0]))
 
@@ -64,6 +70,10 @@ static const struct table_col export_program[] = {
 #define EXPORT_COUNTER(n, what)	{ #n "_per_dispatch", NULL },
 	DISP_COUNTERS(EXPORT_COUNTER)
 #undef EXPORT_COUNTER
+#define EXPORT_PERF(n, type, config)	{ "perf_" #n "_per_dispatch", NULL },
+	COUNTERS_SOFTWARE(EXPORT_PERF)
+	COUNTERS_HARDWARE(EXPORT_PERF)
+#undef EXPORT_PERF
 };
 
 static const struct table_col export_people[] = {

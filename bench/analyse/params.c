@@ -77,8 +77,9 @@ const struct param params[] = {
 	    1, 1000000, NULL, NULL, "64", CELL(coroutines), "LIST",
 	    "coroutines in flight" },
 	{ "--pin", "pin", " pin=", PARAM_TEXT, P_KEY, 0, 0, 0, NULL, NULL,
-	    "compact", CELL(pin), "none|compact|scatter|PUS",
-	    "where the threads run (hwloc)" },
+	    "compact", CELL(pin), "POLICY|PUS", "where the threads run "
+	    "(hwloc): none, compact, smt, core, scatter, numa, spread-numa, "
+	    "or PU numbers (`plan` prints it)" },
 	{ "--pool", "pool", " pool=", PARAM_COUNT, P_KEY, 0, 1, 4096, NULL, NULL,
 	    "0", CELL(cfg.pool), "N", "limited: its scheduler's core size (CPU "
 	    "permits); 0: max(CPUs, 2)" },
@@ -111,6 +112,10 @@ const struct param params[] = {
 	{ "--latency-every", "latency_every", NULL, PARAM_COUNT, P_POW2 |
 	    P_AUTO, 0, 0, 1u << 20, NULL, NULL, "auto", CELL(latency_every), "N",
 	    "sample 1 dispatch in N (a power of two; 0: none)" },
+	{ "--counters", NULL, NULL, PARAM_TEXT, 0, 0, 0, 0, NULL, NULL,
+	    "default", CELL(counters), "LIST", "perf_event_open counters per "
+	    "dispatch: default (software; hardware where there is a PMU), "
+	    "none, or the defaults and libpfm4 event names" },
 	{ "--stall", NULL, NULL, PARAM_SECONDS, 0, 0, 0.2, 86400, NULL, NULL,
 	    "0", CELL(stall_s), "S", "no resumption this long: hung; 0: 10, or "
 	    "twice a block and 1" },

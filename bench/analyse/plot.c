@@ -5,6 +5,7 @@
  */
 #include <errno.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,27 +20,40 @@ struct plot_figure {
 	const char *field;
 	const char *file;
 	const char *ylabel;
-	bool linear;		/* a share from 0 to 1: a linear y axis */
+	/* The y axis: log; linear from 0 to 1 (a share); linear (a count
+	 * that may be 0 in every run). */
+	enum { PLOT_LOG, PLOT_SHARE, PLOT_LINEAR } axis;
 };
 
 static const struct plot_figure plot_figures[] = {
 	{ "cpu_us_per_dispatch", "cpu_per_dispatch",
-	    "CPU µs per dispatch (process utime+stime / dispatches)", false },
-	{ "ops_per_s", "ops_per_s", "ops/s (4 resumptions per op)", false },
+	    "CPU µs per dispatch (process utime+stime / dispatches)", PLOT_LOG },
+	{ "ops_per_s", "ops_per_s", "ops/s (4 resumptions per op)", PLOT_LOG },
 	{ "ctx_switches_per_dispatch", "ctx_switches_per_dispatch",
-	    "context switches per dispatch", false },
+	    "context switches per dispatch", PLOT_LOG },
 	{ "latency_p99_us", "latency_p99", "latency p99, µs (sampled; "
-	    "resume: dispatch to start, request: the round trip)", false },
+	    "resume: dispatch to start, request: the round trip)", PLOT_LOG },
 	{ "cpu_us_per_round_trip", "cpu_per_round_trip",
 	    "CPU µs per request round trip (I/O loop to handler and back)",
-	    false },
+	    PLOT_LOG },
 	{ "min_share", "fairness",
 	    "progress of the slowest coroutine / mean (1: even, 0: starved)",
-	    true },
+	    PLOT_SHARE },
 	{ "threads_peak", "threads", "threads alive (most seen in the window)",
-	    false },
+	    PLOT_LOG },
 	{ "rss_anon_peak_kb", "rss_anon",
-	    "anonymous RSS, kB (most seen in the window)", false },
+	    "anonymous RSS, kB (most seen in the window)", PLOT_LOG },
+	{ "perf_context_switches_per_dispatch", "perf_context_switches",
+	    "context switches per dispatch (perf_event_open, every thread)",
+	    PLOT_LINEAR },
+	{ "perf_cpu_migrations_per_dispatch", "perf_cpu_migrations",
+	    "CPU migrations per dispatch (perf_event_open)", PLOT_LINEAR },
+	{ "perf_cycles_per_dispatch", "perf_cycles",
+	    "cycles per dispatch (perf_event_open)", PLOT_LOG },
+	{ "perf_instructions_per_dispatch", "perf_instructions",
+	    "instructions per dispatch (perf_event_open)", PLOT_LOG },
+	{ "perf_cache_misses_per_dispatch", "perf_cache_misses",
+	    "cache misses per dispatch (perf_event_open)", PLOT_LOG },
 };
 
 struct plot_series {
@@ -56,7 +70,7 @@ struct plot_series {
 static int
 plot_data(const cJSON *cells, const struct plot_figure *fig, FILE *data,
     struct plot_series *series, int max, char *tics, size_t ticlen,
-    double *xmax)
+    double *xmax, double *ymax)
 {
 	const cJSON *cell, *s;
 	char name[128], num[32];
@@ -65,6 +79,7 @@ plot_data(const cJSON *cells, const struct plot_figure *fig, FILE *data,
 	size_t used = 0;
 
 	*xmax = 1;
+	*ymax = 0;
 	cJSON_ArrayForEach(cell, cells) {
 		s = cJSON_GetObjectItem(cJSON_GetObjectItem(cell, "summary"),
 		    fig->field);
@@ -94,6 +109,7 @@ plot_data(const cJSON *cells, const struct plot_figure *fig, FILE *data,
 			used += (size_t)snprintf(tics + used, ticlen - used, "%s",
 			    num);
 		}
+		*ymax = fmax(*ymax, cJSON_GetObjectItem(s, "max")->valuedouble);
 		fprintf(data, "%g %g %g %g\n", w,
 		    cJSON_GetObjectItem(s, "median")->valuedouble,
 		    cJSON_GetObjectItem(s, "min")->valuedouble,
@@ -111,6 +127,37 @@ plot_gnuplot(char *err, size_t errlen)
 		snprintf(err, errlen, "cannot run gnuplot (apt-get install "
 		    "gnuplot-nox)");
 	return gp;
+}
+
+/*
+ * Draws dir/name.png and dir/name.svg, size "W,H": the terminal and the
+ * output set, then the script (a printf format and its arguments).
+ */
+static int
+plot_draw(const char *dir, const char *name, const char *size, char *err,
+    size_t errlen, const char *script, ...)
+{
+	const char *term[] = { "pngcairo font ',10' size", "svg size" };
+	const char *ext[] = { "png", "svg" };
+	va_list ap;
+	FILE *gp;
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		if ((gp = plot_gnuplot(err, errlen)) == NULL)
+			return -1;
+		fprintf(gp, "set terminal %s %s\nset output '%s/%s.%s'\n",
+		    term[i], size, dir, name, ext[i]);
+		va_start(ap, script);
+		vfprintf(gp, script, ap);
+		va_end(ap);
+		if (pclose(gp) != 0) {
+			snprintf(err, errlen, "gnuplot failed drawing %s.%s "
+			    "(is gnuplot-nox installed?)", name, ext[i]);
+			return -1;
+		}
+	}
+	return 0;
 }
 
 /* A series of one point (inline: no width) is a horizontal reference. */
@@ -145,11 +192,9 @@ plot_figure(const cJSON *doc, const struct plot_figure *fig, const char *dir,
 	const cJSON *date = cJSON_GetObjectItem(ctx, "date");
 	char datpath[4096], clauses[16384], tics[512] = "";
 	struct plot_series series[64];
-	double xmax;
-	const char *fmt[] = { "pngcairo size 1100,700 font ',10'", "svg size 1100,700" };
-	const char *ext[] = { "png", "svg" };
-	FILE *data, *gp;
-	int i, n, status;
+	double xmax, ymax;
+	FILE *data;
+	int n;
 
 	snprintf(datpath, sizeof(datpath), "%s/%s.dat", dir, fig->file);
 	if ((data = fopen(datpath, "w")) == NULL) {
@@ -158,40 +203,32 @@ plot_figure(const cJSON *doc, const struct plot_figure *fig, const char *dir,
 		return -1;
 	}
 	n = plot_data(cJSON_GetObjectItem(doc, "cells"), fig, data, series, 64,
-	    tics, sizeof(tics), &xmax);
+	    tics, sizeof(tics), &xmax, &ymax);
 	fclose(data);
 	if (n == 0) {		/* a file from before the field existed */
 		unlink(datpath);
 		return 0;
 	}
 	plot_clauses(series, n, datpath, clauses, sizeof(clauses));
-	for (i = 0; i < 2; i++) {
-		if ((gp = plot_gnuplot(err, errlen)) == NULL)
-			return -1;
-		fprintf(gp, "set terminal %s\nset output '%s/%s.%s'\n"
-		    "set title \"%s against workers, median and min-max of "
-		    "each cell\\n%s, %s\" noenhanced\n"
-		    "set logscale x%s\nset xrange [0.8:%g]\nset xtics (%s)\n"
-		    "set xlabel 'workers (shared, stealing: workers; limited: k; "
-		    "eventloop: loops; rendezvous: max threads)'\n"
-		    "set ylabel '%s' noenhanced\nset grid\n"
-		    "set key outside right noenhanced\n"
-		    /* Past 8 series gnuplot's colours repeat: dash those. */
-		    "set for [k=9:16] linetype k lc k-8 dt 2 lw 2\n"
-		    "set for [k=17:24] linetype k lc k-16 dt 3 lw 2\n"
-		    "set linetype cycle 24\n"
-		    "plot %s\n", fmt[i], dir, fig->file, ext[i], fig->ylabel,
-		    cJSON_IsString(model) ? model->valuestring : "?",
-		    cJSON_IsString(date) ? date->valuestring : "?",
-		    fig->linear ? "\nset yrange [0:1.1]" : "y", xmax * 1.25, tics, fig->ylabel, clauses);
-		status = pclose(gp);
-		if (status != 0) {
-			snprintf(err, errlen, "gnuplot failed drawing %s.%s "
-			    "(is gnuplot-nox installed?)", fig->file, ext[i]);
-			return -1;
-		}
-	}
-	return 0;
+	return plot_draw(dir, fig->file, "1100,700", err, errlen,
+	    "set title \"%s against workers, median and min-max of "
+	    "each cell\\n%s, %s\" noenhanced\n"
+	    "set logscale x%s\nset xrange [0.8:%g]\nset xtics (%s)\n"
+	    "set xlabel 'workers (shared, stealing: workers; limited: k; "
+	    "eventloop: loops; rendezvous: max threads)'\n"
+	    "set ylabel '%s' noenhanced\nset grid\n"
+	    "set key outside right noenhanced\n"
+	    /* Past 8 series gnuplot's colours repeat: dash those. */
+	    "set for [k=9:16] linetype k lc k-8 dt 2 lw 2\n"
+	    "set for [k=17:24] linetype k lc k-16 dt 3 lw 2\n"
+	    "set linetype cycle 24\n"
+	    "plot %s\n", fig->ylabel,
+	    cJSON_IsString(model) ? model->valuestring : "?",
+	    cJSON_IsString(date) ? date->valuestring : "?",
+	    fig->axis == PLOT_SHARE ? "\nset yrange [0:1.1]" :
+	    fig->axis == PLOT_LINEAR && ymax > 0 ? "\nset yrange [0:*]" :
+	    fig->axis == PLOT_LINEAR ? "\nset yrange [0:1]" : "y",
+	    xmax * 1.25, tics, fig->ylabel, clauses);
 }
 
 int
@@ -226,15 +263,12 @@ int
 plot_compare(const cJSON *rows, const cJSON *ctx, const char *metric,
     double threshold, const char *dir, char *err, size_t errlen)
 {
-	const char *fmt[] = { "pngcairo size 1100,700 font ',10'",
-	    "svg size 1100,700" };
-	const char *ext[] = { "png", "svg" };
 	char datpath[4096], label[160], tics[8192];
 	const cJSON *row;
-	FILE *data, *gp;
 	const char *why;
 	size_t used = 0;
-	int i, n = 0;
+	FILE *data;
+	int n = 0;
 
 	snprintf(datpath, sizeof(datpath), "%s/ratio.dat", dir);
 	if ((data = fopen(datpath, "w")) == NULL) {
@@ -262,31 +296,77 @@ plot_compare(const cJSON *rows, const cJSON *ctx, const char *metric,
 		n++;
 	}
 	fclose(data);
-	for (i = 0; i < 2; i++) {
-		if ((gp = plot_gnuplot(err, errlen)) == NULL)
-			return -1;
-		fprintf(gp, "set terminal %s\nset output '%s/ratio.%s'\n"
-		    "set title \"NEW / BASE of %s per cell: Hodges-Lehmann "
-		    "ratio and its interval\\ninside the band (±%.0f %%) a "
-		    "difference is too small to matter; %s, %s\" noenhanced\n"
-		    "set xrange [-0.5:%g]\nset xtics (%s) rotate by -30 "
-		    "font ',8' noenhanced\nset ylabel 'NEW / BASE (below 1: NEW is "
-		    "lower)'\nset grid ytics\nset key top left noenhanced\n"
-		    "set style fill transparent solid 0.2 noborder\n"
-		    "set logscale y\nset bmargin 10\nset rmargin 12\n"
-		    "plot %g with filledcurves y1=%g title '±%.0f %% band', "
-		    "1 with lines dt 2 lc 'black' notitle, '%s' using 1:2:3:4 "
-		    "with yerrorbars pt 7 ps 1.2 lw 2 title 'ratio "
-		    "[interval]'\n", fmt[i], dir, ext[i], metric,
-		    threshold * 100, results_str(ctx, "cpu_model", "?"),
-		    results_str(ctx, "date", "?"), n - 0.5, tics, 1 + threshold,
-		    1 - threshold,
-		    threshold * 100, datpath);
-		if (pclose(gp) != 0) {
-			snprintf(err, errlen, "gnuplot failed drawing ratio.%s",
-			    ext[i]);
-			return -1;
-		}
+	return plot_draw(dir, "ratio", "1100,700", err, errlen,
+	    "set title \"NEW / BASE of %s per cell: Hodges-Lehmann "
+	    "ratio and its interval\\ninside the band (±%.0f %%) a "
+	    "difference is too small to matter; %s, %s\" noenhanced\n"
+	    "set xrange [-0.5:%g]\nset xtics (%s) rotate by -30 "
+	    "font ',8' noenhanced\nset ylabel 'NEW / BASE (below 1: NEW is "
+	    "lower)'\nset grid ytics\nset key top left noenhanced\n"
+	    "set style fill transparent solid 0.2 noborder\n"
+	    "set logscale y\nset bmargin 10\nset rmargin 12\n"
+	    "plot %g with filledcurves y1=%g title '±%.0f %% band', "
+	    "1 with lines dt 2 lc 'black' notitle, '%s' using 1:2:3:4 "
+	    "with yerrorbars pt 7 ps 1.2 lw 2 title 'ratio "
+	    "[interval]'\n", metric, threshold * 100,
+	    results_str(ctx, "cpu_model", "?"), results_str(ctx, "date", "?"),
+	    n - 0.5, tics, 1 + threshold, 1 - threshold, threshold * 100,
+	    datpath);
+}
+
+/* One heatmap of field over the rows (from, to), its values written in. */
+static int
+plot_heatmap(const cJSON *rows, const char *field, const char *title,
+    const char *dir, char *err, size_t errlen)
+{
+	char datpath[4096], name[64];
+	const cJSON *row;
+	FILE *data;
+	double from, last = -1, most = 0;
+
+	snprintf(datpath, sizeof(datpath), "%s/matrix_%s.dat", dir, field);
+	if ((data = fopen(datpath, "w")) == NULL) {
+		snprintf(err, errlen, "cannot write %s: %s", datpath,
+		    strerror(errno));
+		return -1;
 	}
-	return 0;
+	cJSON_ArrayForEach(row, rows) {
+		from = results_num(row, "from");
+		if (last >= 0 && from != last)
+			fprintf(data, "\n");
+		last = from;
+		most = from > most ? from : most;
+		fprintf(data, "%g %g %g \"%s\"\n", results_num(row, "to"), from,
+		    results_num(row, field), results_str(row, "shares", "?"));
+	}
+	fclose(data);
+	snprintf(name, sizeof(name), "matrix_%s", field);
+	return plot_draw(dir, name, "900,800", err, errlen,
+	    "set title \"%s\" noenhanced\nset xlabel 'to PU'\n"
+	    "set ylabel 'from PU'\nset cblabel 'ns, one way'\n"
+	    "set xrange [-0.5:%g]\nset yrange [%g:-0.5]\n"
+	    "set palette defined (0 'white', 1 'orange', 2 'red')\n"
+	    "set xtics 1\nset ytics 1\n"
+	    "plot '%s' using 1:2:3 with image notitle, '' using 1:2:"
+	    "(sprintf('%%.0f\\n%%s', $3, strcol(4))) with labels "
+	    "font ',9' notitle\n", title, most + 0.5, most + 0.5, datpath);
+}
+
+int
+plot_matrix(const cJSON *rows, const char *queue, const char *dir,
+    char *err, size_t errlen)
+{
+	char title[256];
+
+	if (plot_heatmap(rows, "line_ns", "a cache line's handoff between two "
+	    "PUs, one way (half a round trip); each cell: ns and what the "
+	    "two share", dir, err, errlen) != 0)
+		return -1;
+	if (cJSON_GetObjectItem(cJSON_GetArrayItem(rows, 0), "queue_ns") ==
+	    NULL)
+		return 0;
+	snprintf(title, sizeof(title), "an item's handoff through %s between "
+	    "two PUs, one way (half a round trip); each cell: ns and what "
+	    "the two share", queue);
+	return plot_heatmap(rows, "queue_ns", title, dir, err, errlen);
 }

@@ -17,4 +17,11 @@ int plot_results(const cJSON *doc, const char *dir, char *err, size_t errlen);
 int plot_compare(const cJSON *rows, const cJSON *ctx, const char *metric,
     double threshold, const char *dir, char *err, size_t errlen);
 
+/*
+ * The handoff matrix (matrix's rows: from, to, shares, line_ns, queue_ns)
+ * as heatmaps in dir: matrix_line_ns and, with a queue, matrix_queue_ns.
+ */
+int plot_matrix(const cJSON *rows, const char *queue, const char *dir,
+    char *err, size_t errlen);
+
 #endif /* BENCH_PLOT_H */

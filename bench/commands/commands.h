@@ -41,6 +41,12 @@ struct verify_args {
 	unsigned int items, producers, consumers;
 };
 
+struct plan_args {			/* plan and matrix */
+	const char *pin, *topology, *cpuset, *queue, *out, *plot;
+	unsigned int workers, rounds, reps;
+	int format;
+};
+
 struct pair_args {
 	const char *a, *b, *metric;
 	unsigned int processes, pairs;
@@ -52,6 +58,7 @@ union command_args {
 	struct verdict_args v;
 	struct verify_args y;
 	struct pair_args p;
+	struct plan_args l;
 	struct advise_args a;
 	struct file_args f;
 };
@@ -91,8 +98,10 @@ struct command {
 /* run's sweep: its defaults alone. */
 extern const char *const command_run_sweep[];
 
-extern const struct command command_run, command_cell, command_list,
-    command_topo;				/* run.c */
+extern const struct command command_run, command_cell,
+    command_list;				/* run.c */
+extern const struct command command_topo, command_plan,
+    command_matrix;				/* machine.c */
 extern const struct command command_ab, command_compare;	/* verdict.c */
 extern const struct command command_advise;		/* advise.c */
 extern const struct command command_plot, command_report,

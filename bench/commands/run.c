@@ -1,6 +1,6 @@
 /*
  * run.c - the commands that run cells (run, cell) and those that show
- * what can run (list, topo).
+ * what can run (list).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,7 +10,6 @@
 #include "commands.h"
 #include "export.h"
 #include "measure.h"
-#include "pin.h"
 #include "results.h"
 #include "workload.h"
 
@@ -92,20 +91,6 @@ cmd_list(struct call *c)
 	return 0;
 }
 
-static int
-cmd_topo(struct call *c)
-{
-	struct pin_plan plan;
-	char err[256];
-
-	(void)c;
-	if (pin_plan_init(&plan, "none", err, sizeof(err)) != 0)
-		return command_bad("%s", err);
-	pin_topology_print(plan.topo, stdout);
-	pin_plan_fini(&plan);
-	return 0;
-}
-
 const struct command command_run = { "run", "[options]", "sweep the designs, "
     "a child per run; write --out, print a summary", NO_OPTS, 0, 0,
     command_run_sweep, cmd_run };
@@ -114,5 +99,3 @@ const struct command command_cell = { "cell", "[options]", "one run of one "
     command_run_sweep, cmd_cell };
 const struct command command_list = { "list", "", "the designs, the queues "
     "and the workloads", NO_OPTS, 0, 0, NULL, cmd_list };
-const struct command command_topo = { "topo", "", "the machine as hwloc sees "
-    "it", NO_OPTS, 0, 0, NULL, cmd_topo };

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "cell.h"
+#include "counters.h"
 #include "measure.h"
 #include "pin.h"
 #include "watchdog.h"
@@ -257,8 +258,8 @@ cell_end_read(struct cell_end *e, struct workload *w, struct hist_snap *h,
  */
 static bool
 cell_measure(cJSON *run, const struct cell *c, struct workload *w,
-    const struct cell_pin *pin, const struct cell_window *win,
-    struct watchdog *wd)
+    const struct cell_pin *pin, struct counters *k,
+    const struct cell_window *win, struct watchdog *wd)
 {
 	struct hist_snap *h = calloc(1, sizeof(*h));
 	struct cell_end a = { .per = calloc(w->n, sizeof(uint64_t)) };
@@ -268,6 +269,7 @@ cell_measure(cJSON *run, const struct cell *c, struct workload *w,
 
 	if (h == NULL || a.per == NULL || b.per == NULL)
 		abort();
+	counters_start(k);
 	cell_end_read(&a, w, h, -1);
 	if (!cell_sleep(win->time_s, &peak, wd)) {
 		free(a.per);
@@ -276,7 +278,9 @@ cell_measure(cJSON *run, const struct cell *c, struct workload *w,
 		return false;
 	}
 	cell_end_read(&b, w, h, 1);
+	counters_stop(k);
 	cell_figures(run, &a.m, &b.m, b.dispatches - a.dispatches);
+	counters_json(k, run, (double)(b.dispatches - a.dispatches));
 	win_figures = (struct workload_window){ .wall_s = b.m.wall_s -
 	    a.m.wall_s, .cpu_s = b.m.cpu_s - a.m.cpu_s, .dispatches =
 	    b.dispatches - a.dispatches, .blocked = b.blocked - a.blocked,
@@ -471,6 +475,7 @@ cell_run(const struct cell *c, const struct cell_window *win)
 	struct cell_stop x = { .run = cJSON_CreateObject(),
 	    .stall_s = watchdog_stall_for(&c->profile, c->stall_s) };
 	struct cell_pin pin;
+	struct counters k = { .n = 0 };
 	struct disp_config cfg, iocfg;
 	struct workload_opts wo;
 	struct cell_peaks warm;
@@ -485,6 +490,13 @@ cell_run(const struct cell *c, const struct cell_window *win)
 	if (c->profile.kind->round_trip && !(c->disp->flags & DISP_LOOPS))
 		pin_plan_apart(&pin.plan);
 	atomic_init(&pin.next, 0);
+	/* Before the first thread, which inherits them. */
+	if (counters_init(&k, c->counters != NULL ? c->counters : "default",
+	    err, sizeof(err)) != 0) {
+		cell_fail(x.run, err);
+		goto out_pin;
+	}
+	counters_open(&k);
 	cell_config(c, &pin, &cfg);
 	if (c->disp->create(&x.d, &cfg) != 0) {
 		cell_fail(x.run, "the dispatcher could not be created");
@@ -511,10 +523,11 @@ cell_run(const struct cell *c, const struct cell_window *win)
 		goto out_workload;
 	}
 	measured = cell_sleep(win->warmup_s, &warm, &wd) &&
-	    cell_measure(x.run, c, &w, &pin, win, &wd);
+	    cell_measure(x.run, c, &w, &pin, &k, win, &wd);
 	if (!measured)
 		x.run = cell_hung(x.run, &wd);
 	cell_teardown(&x, &wd, measured);
+	counters_close(&k);
 	pin_plan_fini(&pin.plan);
 	return x.run;
 out_workload:
@@ -526,6 +539,7 @@ out_io:
 out_disp:
 	disp_shutdown(x.d, NULL);
 out_pin:
+	counters_close(&k);
 	pin_plan_fini(&pin.plan);
 	return x.run;
 }

@@ -106,6 +106,7 @@ context_topology(cJSON *ctx)
 	    hwloc_topology_get_allowed_cpuset(topo));
 	cJSON_AddStringToObject(ctx, "topology", summary);
 	cJSON_AddStringToObject(ctx, "cpuset", allowed ? allowed : "?");
+	cJSON_AddItemToObject(ctx, "machine", pin_topology_json(topo));
 	free(allowed);
 	hwloc_topology_destroy(topo);
 	return;

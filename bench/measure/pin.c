@@ -18,74 +18,193 @@ pin_sets_alloc(struct pin_plan *p, unsigned int n)
 	return p->sets == NULL ? -1 : 0;
 }
 
-static int
-pin_plan_compact(struct pin_plan *p)
-{
-	int i, n = hwloc_get_nbobjs_by_type(p->topo, HWLOC_OBJ_PU);
-	hwloc_const_cpuset_t pu;
-	unsigned int k = 0;
-
-	if (n <= 0 || pin_sets_alloc(p, (unsigned int)n) != 0)
-		return -1;
-	for (i = 0; i < n; i++) {
-		pu = hwloc_get_obj_by_type(p->topo, HWLOC_OBJ_PU, i)->cpuset;
-		if (hwloc_bitmap_isincluded(pu, p->usable))
-			p->sets[k++] = hwloc_bitmap_dup(pu);
-	}
-	p->nsets = k;
-	return k > 0 ? 0 : -1;
-}
-
 /*
- * A PU's place in the scatter order: its rank among its siblings at each
- * level, its own level first. Sorted on it, consecutive PUs differ first
- * at the top of the tree (another package), then the next level (another
- * core): threads 0 and 1 go to two packages, then to two cores of each.
- * hwloc_distrib over as many sets as PUs would keep them in number order.
+ * A policy orders the usable PUs on a key made of their ranks; thread i
+ * takes the i-th. A PU's ranks: its logical index, its rank among the
+ * usable PUs of its core (0: the core's first), its core's among the
+ * usable cores of the machine and of its NUMA node, its node's among the
+ * nodes with a usable PU; and, for scatter, its rank among its siblings at
+ * every level of the tree.
  */
 #define PIN_MAX_DEPTH	32
 
-struct pin_rank {
-	unsigned int rank[PIN_MAX_DEPTH];
-	hwloc_obj_t pu;
+enum pin_rank {
+	PIN_LOGICAL, PIN_IN_CORE, PIN_CORE, PIN_CORE_IN_NODE, PIN_NODE,
+	PIN_NRANKS,
+	PIN_TREE = PIN_NRANKS	/* the sibling ranks, the PU's level first */
 };
 
-static int
-pin_rank_cmp(const void *a, const void *b)
-{
-	const struct pin_rank *x = a, *y = b;
-	unsigned int i;
+struct pin_place {
+	hwloc_obj_t pu;
+	unsigned int rank[PIN_NRANKS];
+	unsigned int key[PIN_MAX_DEPTH];
+};
 
-	for (i = 0; i < PIN_MAX_DEPTH; i++)
-		if (x->rank[i] != y->rank[i])
-			return x->rank[i] < y->rank[i] ? -1 : 1;
-	return 0;
+/* What the usable PUs span: what smt and the NUMA policies need. */
+struct pin_census {
+	unsigned int nplaces, nodes, most_in_core;
+};
+
+static hwloc_obj_t
+pin_numa_of(hwloc_topology_t topo, hwloc_obj_t pu)
+{
+	hwloc_obj_t node = NULL;
+
+	while ((node = hwloc_get_next_obj_by_type(topo, HWLOC_OBJ_NUMANODE,
+	    node)) != NULL)
+		if (hwloc_bitmap_isincluded(pu->cpuset, node->cpuset))
+			return node;
+	return NULL;
+}
+
+/*
+ * The usable PUs in logical order, which is the tree's: a core's PUs come
+ * together, and a node's cores. Ranks count usable objects only, so a
+ * cpuset that leaves half a node keeps the round-robin over nodes even.
+ */
+static struct pin_place *
+pin_census(const struct pin_plan *p, struct pin_census *c)
+{
+	int i, n = hwloc_get_nbobjs_by_type(p->topo, HWLOC_OBJ_PU);
+	int nn = hwloc_get_nbobjs_by_type(p->topo, HWLOC_OBJ_NUMANODE);
+	unsigned int *cores_in = calloc((size_t)nn + 1, sizeof(*cores_in));
+	int *node_rank = calloc((size_t)nn + 1, sizeof(*node_rank));
+	struct pin_place *pl = calloc((size_t)n + 1, sizeof(*pl)), *x;
+	hwloc_obj_t pu, core, last = NULL, node;
+	unsigned int k = 0, ni;
+
+	memset(c, 0, sizeof(*c));
+	for (i = 0; pl != NULL && cores_in != NULL && node_rank != NULL &&
+	    i < n; i++) {
+		pu = hwloc_get_obj_by_type(p->topo, HWLOC_OBJ_PU, i);
+		if (!hwloc_bitmap_isincluded(pu->cpuset, p->usable))
+			continue;
+		core = hwloc_get_ancestor_obj_by_type(p->topo, HWLOC_OBJ_CORE,
+		    pu);
+		node = pin_numa_of(p->topo, pu);
+		ni = node != NULL ? node->logical_index : (unsigned int)nn;
+		x = &pl[k];
+		x->pu = pu;
+		if (node_rank[ni] == 0)
+			node_rank[ni] = (int)++c->nodes;
+		x->rank[PIN_LOGICAL] = pu->logical_index;
+		x->rank[PIN_NODE] = (unsigned int)node_rank[ni] - 1;
+		if (core == NULL || core != last) {
+			x->rank[PIN_CORE] = k > 0 ?
+			    pl[k - 1].rank[PIN_CORE] + 1 : 0;
+			x->rank[PIN_CORE_IN_NODE] = cores_in[ni]++;
+		} else {
+			memcpy(x->rank, pl[k - 1].rank, sizeof(x->rank));
+			x->rank[PIN_LOGICAL] = pu->logical_index;
+			x->rank[PIN_IN_CORE]++;
+		}
+		if (x->rank[PIN_IN_CORE] > c->most_in_core)
+			c->most_in_core = x->rank[PIN_IN_CORE];
+		last = core;
+		k++;
+	}
+	c->nplaces = k;
+	free(cores_in);
+	free(node_rank);
+	if (k == 0) {
+		free(pl);
+		return NULL;
+	}
+	return pl;
 }
 
 static int
-pin_plan_scatter(struct pin_plan *p)
+pin_place_cmp(const void *a, const void *b)
 {
-	int i, n = hwloc_get_nbobjs_by_type(p->topo, HWLOC_OBJ_PU);
-	struct pin_rank *r;
-	unsigned int d, k = 0;
-	hwloc_obj_t o;
+	const struct pin_place *x = a, *y = b;
+	unsigned int i;
 
-	if (n <= 0 || (r = calloc((size_t)n, sizeof(*r))) == NULL)
-		return -1;
-	for (i = 0; i < n; i++) {
-		r[i].pu = hwloc_get_obj_by_type(p->topo, HWLOC_OBJ_PU, i);
-		for (o = r[i].pu, d = 0; o->parent != NULL &&
-		    d < PIN_MAX_DEPTH; o = o->parent, d++)
-			r[i].rank[d] = o->sibling_rank;
+	for (i = 0; i < PIN_MAX_DEPTH; i++)
+		if (x->key[i] != y->key[i])
+			return x->key[i] < y->key[i] ? -1 : 1;
+	return x->pu->logical_index < y->pu->logical_index ? -1 : 1;
+}
+
+enum pin_need { PIN_ANY, PIN_SMT, PIN_NODES };
+
+#define PIN_KEY_MAX	3
+
+static const struct pin_policy {
+	const char *name;
+	enum pin_rank key[PIN_KEY_MAX];		/* the ranks compared, in turn */
+	unsigned int nkey;
+	enum pin_need need;
+} pin_policies[] = {
+	{ "compact", { PIN_LOGICAL }, 1, PIN_ANY },
+	{ "smt", { PIN_LOGICAL }, 1, PIN_SMT },
+	/* Cores first; a core's second PU once every core has a thread. */
+	{ "core", { PIN_IN_CORE, PIN_CORE }, 2, PIN_ANY },
+	{ "scatter", { PIN_TREE }, 1, PIN_ANY },
+	{ "numa", { PIN_NODE, PIN_IN_CORE, PIN_CORE_IN_NODE }, 3, PIN_NODES },
+	{ "spread-numa", { PIN_IN_CORE, PIN_CORE_IN_NODE, PIN_NODE }, 3,
+	    PIN_NODES },
+};
+
+/*
+ * Scatter's key: the PU's rank among its siblings at each level, its own
+ * level first. Sorted on it, consecutive PUs differ first at the top of
+ * the tree (another package), then the next level (another core): threads
+ * 0 and 1 go to two packages, then to two cores of each. hwloc_distrib
+ * over as many sets as PUs would keep them in number order.
+ */
+static void
+pin_key(struct pin_place *x, const struct pin_policy *pol)
+{
+	hwloc_obj_t o;
+	unsigned int d;
+
+	if (pol->key[0] == PIN_TREE) {
+		for (o = x->pu, d = 0; o->parent != NULL && d < PIN_MAX_DEPTH;
+		    o = o->parent, d++)
+			x->key[d] = o->sibling_rank;
+		return;
 	}
-	qsort(r, (size_t)n, sizeof(*r), pin_rank_cmp);
-	if (pin_sets_alloc(p, (unsigned int)n) == 0)
-		for (i = 0; i < n; i++)
-			if (hwloc_bitmap_isincluded(r[i].pu->cpuset, p->usable))
-				p->sets[k++] = hwloc_bitmap_dup(r[i].pu->cpuset);
-	free(r);
-	p->nsets = k;
-	return k > 0 ? 0 : -1;
+	for (d = 0; d < pol->nkey; d++)
+		x->key[d] = x->rank[pol->key[d]];
+	return;
+}
+
+static const struct pin_policy *
+pin_policy(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(pin_policies) / sizeof(pin_policies[0]); i++)
+		if (strcmp(pin_policies[i].name, name) == 0)
+			return &pin_policies[i];
+	return NULL;
+}
+
+static int
+pin_plan_policy(struct pin_plan *p, const struct pin_policy *pol, char *err,
+    size_t errlen)
+{
+	struct pin_census c;
+	struct pin_place *pl = pin_census(p, &c);
+	unsigned int i;
+
+	if (pl == NULL)
+		return -1;
+	if (pol->need == PIN_SMT && c.most_in_core == 0)
+		snprintf(err, errlen, "--pin smt: no core here has two PUs "
+		    "this process may use (no SMT); use compact or core");
+	else if (pol->need == PIN_NODES && c.nodes < 2)
+		snprintf(err, errlen, "--pin %s: the PUs this process may use "
+		    "are all in one NUMA node", pol->name);
+	else if (pin_sets_alloc(p, c.nplaces) == 0) {
+		for (i = 0; i < c.nplaces; i++)
+			pin_key(&pl[i], pol);
+		qsort(pl, c.nplaces, sizeof(*pl), pin_place_cmp);
+		for (i = 0; i < c.nplaces; i++)
+			p->sets[i] = hwloc_bitmap_dup(pl[i].pu->cpuset);
+	}
+	free(pl);
+	return p->sets != NULL ? 0 : -1;
 }
 
 static int
@@ -105,7 +224,8 @@ pin_plan_list(struct pin_plan *p, const char *spec, char *err, size_t errlen)
 		pu = strtol(s, &end, 10);
 		if (end == s || (*end != ',' && *end != '\0') || pu < 0) {
 			snprintf(err, errlen, "--pin: '%s' is not none, "
-			    "compact, scatter or a list of PU numbers", spec);
+			    "compact, smt, core, scatter, numa, spread-numa or "
+			    "a list of PU numbers", spec);
 			return -1;
 		}
 		if (pu >= npu) {
@@ -124,30 +244,68 @@ pin_plan_list(struct pin_plan *p, const char *spec, char *err, size_t errlen)
 	return 0;
 }
 
+/* The PUs a plan may use: the process's binding (taskset, a cgroup), or
+ * the cpuset given, which must be the machine's. */
+static int
+pin_usable(struct pin_plan *p, const char *cpuset, char *err, size_t errlen)
+{
+	hwloc_const_cpuset_t all = hwloc_topology_get_allowed_cpuset(p->topo);
+
+	if (cpuset == NULL) {
+		if (hwloc_get_cpubind(p->topo, p->usable,
+		    HWLOC_CPUBIND_PROCESS) != 0)
+			hwloc_bitmap_copy(p->usable, all);
+		return 0;
+	}
+	if (cpuset[strspn(cpuset, "0123456789,-")] != '\0' ||
+	    hwloc_bitmap_list_sscanf(p->usable, cpuset) != 0 ||
+	    hwloc_bitmap_iszero(p->usable)) {
+		snprintf(err, errlen, "--cpuset '%s': not a list of CPU "
+		    "numbers such as 0-3,8", cpuset);
+		return -1;
+	}
+	if (!hwloc_bitmap_isincluded(p->usable, all)) {
+		hwloc_bitmap_andnot(p->usable, p->usable, all);
+		snprintf(err, errlen, "--cpuset %s: CPU %d is not one of this "
+		    "machine's", cpuset, hwloc_bitmap_first(p->usable));
+		return -1;
+	}
+	return 0;
+}
+
 int
 pin_plan_init(struct pin_plan *p, const char *spec, char *err, size_t errlen)
 {
+
+	return pin_plan_init_within(p, spec, NULL, err, errlen);
+}
+
+int
+pin_plan_init_within(struct pin_plan *p, const char *spec, const char *cpuset,
+    char *err, size_t errlen)
+{
+	const struct pin_policy *pol;
 	int error;
 
 	memset(p, 0, sizeof(*p));
 	err[0] = '\0';
-	if (hwloc_topology_init(&p->topo) != 0 ||
-	    hwloc_topology_load(p->topo) != 0) {
+	if (hwloc_topology_init(&p->topo) != 0) {
+		snprintf(err, errlen, "hwloc could not start");
+		return -1;
+	}
+	if (hwloc_topology_load(p->topo) != 0) {
 		snprintf(err, errlen, "hwloc could not load the topology");
+		pin_plan_fini(p);
 		return -1;
 	}
 	p->usable = hwloc_bitmap_alloc();
-	if (hwloc_get_cpubind(p->topo, p->usable, HWLOC_CPUBIND_PROCESS) != 0)
-		hwloc_bitmap_copy(p->usable,
-		    hwloc_topology_get_allowed_cpuset(p->topo));
-	if (strcmp(spec, "none") == 0)
-		return 0;
-	if (strcmp(spec, "compact") == 0)
-		error = pin_plan_compact(p);
-	else if (strcmp(spec, "scatter") == 0)
-		error = pin_plan_scatter(p);
-	else
-		error = pin_plan_list(p, spec, err, errlen);
+	if ((error = pin_usable(p, cpuset, err, errlen)) == 0 &&
+	    strcmp(spec, "none") != 0) {
+		if ((pol = pin_policy(spec)) != NULL)
+			error = pin_plan_policy(p, pol, err, errlen);
+		else
+			error = pin_plan_list(p, spec, err, errlen);
+	}
 	if (error != 0 && err[0] == '\0')
 		snprintf(err, errlen, "--pin %s: cannot build the plan", spec);
 	if (error != 0)
@@ -194,6 +352,32 @@ pin_plan_pu(const struct pin_plan *p, unsigned int index)
 	pu = hwloc_get_obj_inside_cpuset_by_type(p->topo,
 	    p->sets[index % p->nsets], HWLOC_OBJ_PU, 0);
 	return pu != NULL ? (int)pu->logical_index : -1;
+}
+
+static int
+pin_index_of(hwloc_topology_t topo, hwloc_obj_type_t type, hwloc_obj_t pu)
+{
+	hwloc_obj_t o = type == HWLOC_OBJ_NUMANODE ? pin_numa_of(topo, pu) :
+	    hwloc_get_ancestor_obj_by_type(topo, type, pu);
+
+	return o != NULL ? (int)o->logical_index : -1;
+}
+
+int
+pin_plan_where(const struct pin_plan *p, unsigned int index,
+    struct pin_where *w)
+{
+	hwloc_obj_t pu;
+
+	if (p->sets == NULL || (pu = hwloc_get_obj_inside_cpuset_by_type(
+	    p->topo, p->sets[index % p->nsets], HWLOC_OBJ_PU, 0)) == NULL)
+		return -1;
+	w->pu = (int)pu->logical_index;
+	w->os = (int)pu->os_index;
+	w->core = pin_index_of(p->topo, HWLOC_OBJ_CORE, pu);
+	w->numa = pin_index_of(p->topo, HWLOC_OBJ_NUMANODE, pu);
+	w->package = pin_index_of(p->topo, HWLOC_OBJ_PACKAGE, pu);
+	return 0;
 }
 
 void
@@ -259,6 +443,52 @@ pin_topology_summary(hwloc_topology_t topo, char *buf, size_t len)
 	    allowed != NULL ? allowed : "?");
 	free(allowed);
 	return;
+}
+
+/* Every level of cache: its name, how many, the size of one. */
+static cJSON *
+pin_caches_json(hwloc_topology_t topo)
+{
+	cJSON *caches = cJSON_CreateArray(), *c;
+	hwloc_obj_type_t t;
+	hwloc_obj_t o;
+	char name[32];
+
+	for (t = HWLOC_OBJ_L1CACHE; t <= HWLOC_OBJ_L3ICACHE; t++) {
+		if ((o = hwloc_get_obj_by_type(topo, t, 0)) == NULL)
+			continue;
+		hwloc_obj_type_snprintf(name, sizeof(name), o, 0);
+		c = cJSON_CreateObject();
+		cJSON_AddStringToObject(c, "name", name);
+		cJSON_AddNumberToObject(c, "count",
+		    hwloc_get_nbobjs_by_type(topo, t));
+		cJSON_AddNumberToObject(c, "size_kb",
+		    (double)(o->attr->cache.size / 1024));
+		cJSON_AddItemToArray(caches, c);
+	}
+	return caches;
+}
+
+cJSON *
+pin_topology_json(hwloc_topology_t topo)
+{
+	cJSON *t = cJSON_CreateObject();
+	char *allowed = NULL;
+
+	cJSON_AddNumberToObject(t, "packages",
+	    hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_PACKAGE));
+	cJSON_AddNumberToObject(t, "numa_nodes",
+	    hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_NUMANODE));
+	cJSON_AddNumberToObject(t, "cores",
+	    hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_CORE));
+	cJSON_AddNumberToObject(t, "pus",
+	    hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_PU));
+	cJSON_AddItemToObject(t, "caches", pin_caches_json(topo));
+	hwloc_bitmap_list_asprintf(&allowed,
+	    hwloc_topology_get_allowed_cpuset(topo));
+	cJSON_AddStringToObject(t, "allowed", allowed != NULL ? allowed : "?");
+	free(allowed);
+	return t;
 }
 
 void

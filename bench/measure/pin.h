@@ -2,12 +2,22 @@
  * pin.h - where the suite's threads run, through hwloc.
  *
  * A plan is a list of single-PU sets; the i-th thread the suite starts
- * binds itself to set i mod n. Plans: none (no binding), compact (PUs in
- * logical order: fill a core, then the next), scatter (spread over
- * packages, then cores, then a core's PUs), or an explicit comma-separated
- * list of logical PU indices. A plan never leaves the CPUs the process
- * was started on (taskset, a cgroup's cpuset): a PU outside them is an
- * error, and compact and scatter use only them.
+ * binds itself to set i mod n, so more threads than PUs wrap around.
+ * Plans:
+ *   none         no binding;
+ *   compact      PUs in logical order: a core's PUs, then the next core's;
+ *   smt          the same order, asked for by what it does (fill a core's
+ *                SMT siblings first): an error where no core has two;
+ *   core         one thread per core: every core's first PU, then every
+ *                core's second, so siblings share only past one a core;
+ *   scatter      spread over packages, then cores, then a core's PUs;
+ *   numa         fill a NUMA node (its cores first) before the next;
+ *   spread-numa  round-robin over the NUMA nodes, each one's cores first;
+ *   PUS          a comma-separated list of logical PU indices.
+ * The NUMA plans are an error where the usable PUs are in one node. A
+ * plan never leaves the CPUs the process was started on (taskset, a
+ * cgroup's cpuset): a PU outside them is an error, and the policies use
+ * only them.
  */
 #ifndef BENCH_PIN_H
 #define BENCH_PIN_H
@@ -28,6 +38,14 @@ struct pin_plan {
 /* Returns 0, or -1 with a one-line reason in err. */
 int pin_plan_init(struct pin_plan *p, const char *spec, char *err,
     size_t errlen);
+
+/*
+ * The same within cpuset (CPU numbers as taskset takes them, "0-3,8")
+ * instead of the process's binding: a plan for a container on a machine,
+ * or for a topology loaded from HWLOC_XMLFILE or HWLOC_SYNTHETIC.
+ */
+int pin_plan_init_within(struct pin_plan *p, const char *spec,
+    const char *cpuset, char *err, size_t errlen);
 void pin_plan_fini(struct pin_plan *p);
 
 /* Binds the calling thread to the plan's set for thread number index. */
@@ -35,6 +53,18 @@ int pin_self(const struct pin_plan *p, unsigned int index);
 
 /* The logical index of the PU thread number index binds to; -1: none. */
 int pin_plan_pu(const struct pin_plan *p, unsigned int index);
+
+/*
+ * Where thread number index runs: its PU's logical and OS index, and the
+ * logical index of its core, NUMA node and package (-1 where the tree has
+ * none). -1 for a plan that binds nothing.
+ */
+struct pin_where {
+	int pu, os, core, numa, package;
+};
+
+int pin_plan_where(const struct pin_plan *p, unsigned int index,
+    struct pin_where *w);
 
 /*
  * Sets the plan's last PU aside for one thread (a request's I/O loop), so
@@ -49,6 +79,9 @@ cJSON *pin_readback(const struct pin_plan *p);
 
 /* A one-line summary of the topology, and the full listing for `topo`. */
 void pin_topology_summary(hwloc_topology_t topo, char *buf, size_t len);
+
+/* What a results file records: packages, NUMA nodes, cores, PUs, caches. */
+cJSON *pin_topology_json(hwloc_topology_t topo);
 void pin_topology_print(hwloc_topology_t topo, FILE *out);
 
 #endif /* BENCH_PIN_H */

@@ -1,0 +1,361 @@
+/*
+ * machine.c - the commands about the machine under the suite: topo (the
+ * tree as hwloc sees it), plan (where a pin policy puts each thread,
+ * computed without running, on this machine or on one described) and
+ * matrix (what a handoff costs between each pair of its PUs).
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "commands.h"
+#include "context.h"
+#include "matrix.h"
+#include "pin.h"
+#include "plot.h"
+#include "plugin.h"
+#include "queue.h"
+#include "results.h"
+#include "stats.h"
+#include "table.h"
+
+static int
+cmd_topo(struct call *c)
+{
+	struct pin_plan plan;
+	char err[256];
+
+	(void)c;
+	if (pin_plan_init(&plan, "none", err, sizeof(err)) != 0)
+		return command_bad("%s", err);
+	pin_topology_print(plan.topo, stdout);
+	pin_plan_fini(&plan);
+	return 0;
+}
+
+static const struct param plan_opts[] = {
+	OPT("--pin", PARAM_TEXT, 0, 0, 0, "compact", l.pin, "POLICY|PUS",
+	    "none, compact, smt, core, scatter, numa, spread-numa or PUs"),
+	OPT("--workers", PARAM_COUNT, 0, 0, 1u << 20, "0", l.workers, "N",
+	    "threads to place; 0: one per usable PU"),
+	OPT("--topology", PARAM_TEXT, 0, 0, 0, NULL, l.topology, "SPEC",
+	    "another machine: an XML file (lstopo --of xml) or hwloc's "
+	    "synthetic description (\"pack:2 numa:2 core:16 pu:2\")"),
+	OPT("--cpuset", PARAM_TEXT, 0, 0, 0, NULL, l.cpuset, "LIST",
+	    "plan within these CPUs (as taskset -c) instead of this "
+	    "process's"),
+	OPT("--format", PARAM_FORMAT, 0, 0, 0, "table", l.format, "F",
+	    "the plan's format"),
+};
+
+static const struct table_col plan_cols[] = {
+	{ "thread", "thread" },
+	{ "pu", "PU (L#)" },
+	{ "os_index", "CPU (P#)" },
+	{ "core", "core" },
+	{ "numa", "NUMA node" },
+	{ "package", "package" },
+};
+
+/* hwloc reads the machine from its environment: a file, or a description. */
+static void
+plan_topology(const char *spec)
+{
+
+	if (spec == NULL)
+		return;
+	if (access(spec, R_OK) == 0)
+		setenv("HWLOC_XMLFILE", spec, 1);
+	else
+		setenv("HWLOC_SYNTHETIC", spec, 1);
+	return;
+}
+
+static void
+plan_row(cJSON *rows, unsigned int i, const struct pin_where *w)
+{
+	cJSON *r = cJSON_CreateObject();
+
+	cJSON_AddNumberToObject(r, "thread", i);
+	cJSON_AddNumberToObject(r, "pu", w->pu);
+	cJSON_AddNumberToObject(r, "os_index", w->os);
+	cJSON_AddNumberToObject(r, "core", w->core);
+	cJSON_AddNumberToObject(r, "numa", w->numa);
+	cJSON_AddNumberToObject(r, "package", w->package);
+	cJSON_AddItemToArray(rows, r);
+	return;
+}
+
+static void
+plan_header(const struct pin_plan *p, const char *pin, unsigned int n)
+{
+	char *cpus = NULL;
+
+	hwloc_bitmap_list_asprintf(&cpus, p->usable);
+	printf("--pin %s, %u threads: %d packages, %d NUMA nodes, %d cores, "
+	    "%d PUs, within CPUs %s\n", pin, n,
+	    hwloc_get_nbobjs_by_type(p->topo, HWLOC_OBJ_PACKAGE),
+	    hwloc_get_nbobjs_by_type(p->topo, HWLOC_OBJ_NUMANODE),
+	    hwloc_get_nbobjs_by_type(p->topo, HWLOC_OBJ_CORE),
+	    hwloc_get_nbobjs_by_type(p->topo, HWLOC_OBJ_PU),
+	    cpus != NULL ? cpus : "?");
+	if (p->sets == NULL)
+		printf("no binding: the kernel places every thread\n");
+	free(cpus);
+	return;
+}
+
+static int
+cmd_plan(struct call *c)
+{
+	const struct plan_args *a = &c->args.l;
+	const struct table t = { "plan", plan_cols,
+	    sizeof(plan_cols) / sizeof(plan_cols[0]) };
+	struct pin_plan plan;
+	struct pin_where w;
+	unsigned int i, n;
+	char err[256];
+	cJSON *rows;
+
+	plan_topology(a->topology);
+	if (pin_plan_init_within(&plan, a->pin, a->cpuset, err,
+	    sizeof(err)) != 0)
+		return command_bad("%s", err);
+	n = a->workers > 0 ? a->workers :
+	    (unsigned int)hwloc_bitmap_weight(plan.usable);
+	if (table_for_people(a->format))
+		plan_header(&plan, a->pin, n);
+	rows = cJSON_CreateArray();
+	for (i = 0; i < n && pin_plan_where(&plan, i, &w) == 0; i++)
+		plan_row(rows, i, &w);
+	table_write(stdout, a->format, &t, rows);
+	cJSON_Delete(rows);
+	pin_plan_fini(&plan);
+	return 0;
+}
+
+const struct command command_topo = { "topo", "", "the machine as hwloc sees "
+    "it", NO_OPTS, 0, 0, NULL, cmd_topo };
+const struct command command_plan = { "plan", "[options]", "where --pin "
+    "puts each thread, without running", OPTS(plan_opts), 0, 0, NULL,
+    cmd_plan };
+
+static const struct param matrix_opts[] = {
+	OPT("--queue", PARAM_TEXT, 0, 0, 0, "lfseg", l.queue, "Q",
+	    "the queue of the handoff (`list`, or a plugin); none: the "
+	    "cache line alone"),
+	OPT("--rounds", PARAM_COUNT, 0, 100, 100000000, "20000", l.rounds, "N",
+	    "round trips a timing"),
+	OPT("--reps", PARAM_COUNT, 0, 1, 63, "5", l.reps, "N",
+	    "timings of each pair (the median is kept)"),
+	OPT("--cpuset", PARAM_TEXT, 0, 0, 0, NULL, l.cpuset, "LIST",
+	    "these CPUs (as taskset -c) instead of all this process may use"),
+	OPT("--format", PARAM_FORMAT, 0, 0, 0, "table", l.format, "F",
+	    "the pairs' format"),
+	OPT("--out", PARAM_PATH, 0, 0, 0, NULL, l.out, "FILE.json",
+	    "the pairs and the machine's context"),
+	OPT("--plot", PARAM_PATH, 0, 0, 0, NULL, l.plot, "DIR",
+	    "heatmaps there (matrix_line, matrix_queue: .png, .svg)"),
+};
+
+static const struct table_col matrix_cols[] = {
+	{ "from", "from PU" },
+	{ "to", "to PU" },
+	{ "shares", "shares" },
+	{ "line_ns", "cache line, ns" },
+	{ "queue_ns", "queue, ns" },
+};
+
+static const struct table_col matrix_group_cols[] = {
+	{ "shares", "shares" },
+	{ "pairs", "pairs" },
+	{ "line_ns", "cache line, ns (median)" },
+	{ "queue_ns", "queue, ns (median)" },
+};
+
+static cJSON *
+matrix_rows(const struct matrix_cell *cells, int n)
+{
+	cJSON *rows = cJSON_CreateArray(), *r;
+	int i;
+
+	for (i = 0; i < n * n; i++) {
+		r = cJSON_CreateObject();
+		cJSON_AddNumberToObject(r, "from", cells[i].from);
+		cJSON_AddNumberToObject(r, "to", cells[i].to);
+		cJSON_AddStringToObject(r, "shares", cells[i].shares);
+		cJSON_AddNumberToObject(r, "line_ns", cells[i].line_ns);
+		if (isfinite(cells[i].queue_ns))
+			cJSON_AddNumberToObject(r, "queue_ns",
+			    cells[i].queue_ns);
+		cJSON_AddItemToArray(rows, r);
+	}
+	return rows;
+}
+
+/* The median of field over the rows that share what shares names. */
+static double
+matrix_group_median(const cJSON *rows, const char *shares, const char *field,
+    int *count)
+{
+	struct stats_summary st;
+	double v[4096];
+	const cJSON *r;
+	int n = 0;
+
+	cJSON_ArrayForEach(r, rows)
+		if (n < 4096 && strcmp(results_str(r, "shares", ""), shares) ==
+		    0 && isfinite(results_num(r, field)))
+			v[n++] = results_num(r, field);
+	*count = n;
+	if (n == 0)
+		return NAN;
+	stats_summarize(v, (size_t)n, &st);
+	return st.median;
+}
+
+/* One row per kind of sharing, closest first. */
+static cJSON *
+matrix_groups(const cJSON *rows)
+{
+	static const char *const kinds[] = { "PU", "core", "L1", "L2", "L3",
+	    "L4", "NUMA", "package", "machine" };
+	cJSON *groups = cJSON_CreateArray(), *g;
+	double line, queue;
+	size_t i;
+	int n, m;
+
+	for (i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++) {
+		line = matrix_group_median(rows, kinds[i], "line_ns", &n);
+		queue = matrix_group_median(rows, kinds[i], "queue_ns", &m);
+		if (n == 0)
+			continue;
+		g = cJSON_CreateObject();
+		cJSON_AddStringToObject(g, "shares", kinds[i]);
+		cJSON_AddNumberToObject(g, "pairs", n);
+		cJSON_AddNumberToObject(g, "line_ns", line);
+		if (m > 0)
+			cJSON_AddNumberToObject(g, "queue_ns", queue);
+		cJSON_AddItemToArray(groups, g);
+	}
+	return groups;
+}
+
+/* The matrix as people read one: a row a PU, from it to each. */
+static void
+matrix_grid(const struct matrix_cell *cells, int n, bool queue)
+{
+	int i, j;
+
+	printf("\none way, ns, %s (rows: from; columns: to)\n%6s",
+	    queue ? "through the queue" : "a cache line", "");
+	for (j = 0; j < n; j++)
+		printf(" %7d", cells[j].to);
+	for (i = 0; i < n; i++) {
+		printf("\n%6d", cells[i * n].from);
+		for (j = 0; j < n; j++)
+			printf(" %7.0f", queue ? cells[i * n + j].queue_ns :
+			    cells[i * n + j].line_ns);
+	}
+	printf("\n");
+	return;
+}
+
+static int
+matrix_save(const struct call *c, const cJSON *rows, const cJSON *groups)
+{
+	const struct plan_args *a = &c->args.l;
+	cJSON *doc = cJSON_CreateObject();
+	int error;
+
+	cJSON_AddItemToObject(doc, "context", context_read(c->argc, c->argv));
+	cJSON_AddStringToObject(doc, "queue", a->queue);
+	cJSON_AddNumberToObject(doc, "rounds", a->rounds);
+	cJSON_AddNumberToObject(doc, "reps", a->reps);
+	cJSON_AddItemToObject(doc, "pairs", cJSON_Duplicate(rows, 1));
+	cJSON_AddItemToObject(doc, "by_sharing", cJSON_Duplicate(groups, 1));
+	error = results_write(doc, a->out);
+	cJSON_Delete(doc);
+	if (error != 0)
+		fprintf(stderr, "dispatchbench: cannot write %s: %s\n", a->out,
+		    strerror(-error));
+	return error != 0;
+}
+
+static int
+matrix_queue(const char *spec, const struct queue_ops **q, char *err,
+    size_t errlen)
+{
+
+	*q = NULL;
+	if (strcmp(spec, "none") == 0)
+		return 0;
+	if (plugin_is_spec(spec))
+		*q = plugin_queue(spec, err, errlen);
+	else if ((*q = queue_find(spec)) == NULL)
+		snprintf(err, errlen, "--queue: unknown queue '%s' (see "
+		    "`dispatchbench list`)", spec);
+	return *q != NULL ? 0 : -1;
+}
+
+static int
+cmd_matrix(struct call *c)
+{
+	const struct plan_args *a = &c->args.l;
+	struct matrix_opts o = { .rounds = a->rounds, .reps = a->reps };
+	const struct table t = { "matrix", matrix_cols,
+	    sizeof(matrix_cols) / sizeof(matrix_cols[0]) };
+	const struct table tg = { "groups", matrix_group_cols,
+	    sizeof(matrix_group_cols) / sizeof(matrix_group_cols[0]) };
+	struct matrix_cell *cells;
+	struct pin_plan plan;
+	cJSON *rows, *groups;
+	char err[512];
+	int n, status = 0;
+
+	if (matrix_queue(a->queue, &o.queue, err, sizeof(err)) != 0 ||
+	    pin_plan_init_within(&plan, "compact", a->cpuset, err,
+	    sizeof(err)) != 0)
+		return command_bad("%s", err);
+	cells = calloc((size_t)plan.nsets * plan.nsets, sizeof(*cells));
+	if (cells == NULL)
+		abort();
+	if ((n = matrix_measure(&plan, &o, cells, err, sizeof(err))) < 0) {
+		fprintf(stderr, "dispatchbench: %s\n", err);
+		status = 1;
+		goto out;
+	}
+	rows = matrix_rows(cells, n);
+	groups = matrix_groups(rows);
+	if (table_for_people(a->format)) {
+		matrix_grid(cells, n, false);
+		if (o.queue != NULL)
+			matrix_grid(cells, n, true);
+		printf("\nby what the two PUs share\n");
+		table_write(stdout, a->format, &tg, groups);
+	} else {
+		table_write(stdout, a->format, &t, rows);
+	}
+	if (a->out != NULL)
+		status |= matrix_save(c, rows, groups);
+	if (a->plot != NULL && (mkdir(a->plot, 0777) == 0 || errno == EEXIST) &&
+	    plot_matrix(rows, a->queue, a->plot, err,
+	    sizeof(err)) != 0) {
+		fprintf(stderr, "dispatchbench: %s\n", err);
+		status = 1;
+	}
+	cJSON_Delete(rows);
+	cJSON_Delete(groups);
+out:
+	free(cells);
+	pin_plan_fini(&plan);
+	return status;
+}
+
+const struct command command_matrix = { "matrix", "[options]", "a handoff's "
+    "cost between every pair of PUs: a cache line, a queue", OPTS(matrix_opts),
+    0, 0, NULL, cmd_matrix };

@@ -1,0 +1,42 @@
+/*
+ * matrix.h - what one handoff costs between two PUs, for every pair the
+ * process may use: a cache line's round trip (two threads take turns to
+ * advance one counter on a line of its own), and an item's through a
+ * queue and back (two queues, one each way). One pair at a time, the rest
+ * of the machine idle; each figure one way (half the round trip), the
+ * median of reps timings of rounds round trips.
+ *
+ * A pair is grouped by what its PUs share, the closest first: the PU
+ * itself (two threads on one PU hand off through the scheduler), a core
+ * (SMT siblings), a cache (L2, L3), a NUMA node, a package, or nothing
+ * but the machine.
+ */
+#ifndef BENCH_MATRIX_H
+#define BENCH_MATRIX_H
+
+#include <stddef.h>
+
+#include "pin.h"
+#include "queue.h"
+
+struct matrix_opts {
+	const struct queue_ops *queue;	/* the handoff's; NULL: line only */
+	unsigned int rounds, reps;
+};
+
+struct matrix_cell {
+	int from, to;			/* logical PU indices */
+	char shares[16];		/* PU, core, L2, L3, NUMA, package, machine */
+	double line_ns, queue_ns;	/* one way; queue_ns NaN without one */
+};
+
+/*
+ * Measures every ordered pair of the plan's PUs (a plan of one PU per
+ * usable PU: compact) into cells, row-major from each PU to each; returns
+ * the number of PUs, or -1 with a one-line reason (a queue that lost or
+ * reordered an item, a thread that would not start).
+ */
+int matrix_measure(const struct pin_plan *p, const struct matrix_opts *o,
+    struct matrix_cell *cells, char *err, size_t errlen);
+
+#endif /* BENCH_MATRIX_H */
