@@ -657,11 +657,13 @@ Test(cli, pair_alternates_windows_in_processes, .timeout = 300)
 Test(cli, pair_calls_a_candidate_that_drops_broken, .timeout = 300)
 {
 	static char out[16384];
+	char args[512];
 
 	setenv("DROPPING_AT", "5000", 1);
-	cr_assert_eq(output_of("pair --a mutex --b " DB_PLUGIN_DROPPING
+	snprintf(args, sizeof(args), "pair --a mutex --b " DB_PLUGIN_DROPPING
 	    " --workers 2 --processes 6 --pairs 2 --warmup 0.01 --time 0.05 "
-	    "2>&1", out, sizeof(out)), 1, "%s", out);
+	    "--out %s 2>&1", tmp("broken-pair.json"));
+	cr_assert_eq(output_of(args, out, sizeof(out)), 1, "%s", out);
 	cr_assert_not_null(strstr(out, "verdict: broken"), "%s", out);
 	cr_assert_not_null(strstr(out, "a dispatch was lost"), "%s", out);
 }
