@@ -15,6 +15,7 @@
 
 #include <math.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -64,7 +65,14 @@ void crs_check(int ok, const char *file, int line, const char *expr,
 #define cr_assert_neq(A, B, ...)	cr_assert((A) != (B), __VA_ARGS__)
 #define cr_assert_null(P, ...)		cr_assert((P) == NULL, __VA_ARGS__)
 #define cr_assert_not_null(P, ...)	cr_assert((P) != NULL, __VA_ARGS__)
+#define cr_assert_lt(A, B, ...)		cr_assert((A) < (B), __VA_ARGS__)
+#define cr_assert_leq(A, B, ...)	cr_assert((A) <= (B), __VA_ARGS__)
+#define cr_assert_gt(A, B, ...)		cr_assert((A) > (B), __VA_ARGS__)
+#define cr_assert_geq(A, B, ...)	cr_assert((A) >= (B), __VA_ARGS__)
 #define cr_assert_str_eq(A, B, ...)	cr_assert(strcmp((A), (B)) == 0, __VA_ARGS__)
+#define cr_assert_str_neq(A, B, ...)	cr_assert(strcmp((A), (B)) != 0, __VA_ARGS__)
+#define cr_log_warn(...)						\
+	(fprintf(stderr, "warning: " __VA_ARGS__), fputc('\n', stderr))
 #define cr_assert_float_eq(A, B, Eps, ...)				\
 	cr_assert(fabs((double)(A) - (double)(B)) <= (Eps), __VA_ARGS__)
 
