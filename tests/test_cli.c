@@ -165,6 +165,11 @@ static struct bad_case bad_cases[] = {
 	{ "plan --pin compact --cpuset two", "not a list of CPU" },
 	{ "plan --pin sideways", "is not none, compact, smt" },
 	{ "taskset -c 0 plan --pin numa", "all in one NUMA node" },
+	{ "run --counters cycles,nosuch-event", "no event 'nosuch-event'" },
+	{ "run --counters ,", "not a comma list" },
+	{ "matrix --queue nosuch", "unknown queue 'nosuch'" },
+	{ "matrix --rounds 5", "out of range" },
+	{ "matrix --cpuset 0-99999", "is not one of this" },
 };
 
 static void

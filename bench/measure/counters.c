@@ -94,8 +94,8 @@ counters_named(struct counters *k, const char *name, char *err,
 	ret = pfm_get_os_event_encoding(name, PFM_PLM0 | PFM_PLM3,
 	    PFM_OS_PERF_EVENT, &arg);
 	if (ret != PFM_SUCCESS) {
-		snprintf(err, errlen, "--counters: no event '%s' (libpfm4: %s; "
-		    "showevtinfo lists this machine's)", name, pfm_strerror(ret));
+		snprintf(err, errlen, "--counters: no event '%s' here (libpfm4: "
+		    "%s)", name, pfm_strerror(ret));
 		return -1;
 	}
 	counters_field(field, sizeof(field), name);
