@@ -224,7 +224,7 @@ runner_doc(const struct sweep *o, const struct cell *cells, size_t n,
 	cJSON_AddItemToObject(doc, "context", runner_context(argc, argv));
 	cJSON_AddItemToObject(cJSON_GetObjectItem(doc, "context"), "counters",
 	    counters_context(n > 0 && cells[0].counters != NULL ?
-	    cells[0].counters : "default"));
+	    cells[0].counters : "none"));
 	cJSON_AddNumberToObject(doc, "warmup_s", o->win.warmup_s);
 	cJSON_AddNumberToObject(doc, "time_s", o->win.time_s);
 	cJSON_AddNumberToObject(doc, "reps", o->reps);

@@ -953,9 +953,10 @@ Test(cli, report_opens_in_a_browser_with_its_tables_and_figures,
 }
 
 /*
- * A run counts the kernel's software events over its window, every thread
- * included, or its results say why not; the hardware ones come only with
- * a PMU, and a sweep says once, on stderr, why they did not.
+ * With --counters, a run counts the kernel's software events over its
+ * window, every thread included, or its results say why not; the hardware
+ * ones come only with a PMU, and a sweep says once, on stderr, why they
+ * did not. Without, nothing is counted.
  */
 Test(cli, a_run_counts_software_events_or_says_why, .timeout = 120)
 {
@@ -966,7 +967,8 @@ Test(cli, a_run_counts_software_events_or_says_why, .timeout = 120)
 	int status;
 
 	snprintf(args, sizeof(args), "run --dispatcher shared --workers 2 "
-	    "--warmup 0.02 --time 0.1 --reps 1 --out %s", tmp("perf.json"));
+	    "--counters default --warmup 0.02 --time 0.1 --reps 1 --out %s",
+	    tmp("perf.json"));
 	status = run(args, err, sizeof(err));
 	cr_assert_eq(status, 0, "exited %d: %s", status, err);
 	cr_assert_eq(results_read(tmp("perf.json"), &doc, msg, sizeof(msg)), 0,
@@ -999,9 +1001,9 @@ Test(cli, a_run_counts_software_events_or_says_why, .timeout = 120)
 		cr_assert(!isfinite(results_num(r, "perf_cycles_per_dispatch")),
 		    "cycles without a PMU");
 	cJSON_Delete(doc);
-	cr_assert_eq(output_of("cell --dispatcher inline --counters none "
-	    "--warmup 0 --time 0.02", out, sizeof(out)), 0, "%s", out);
-	cr_assert_null(strstr(out, "perf_"), "--counters none: %s", out);
+	cr_assert_eq(output_of("cell --dispatcher inline --warmup 0 --time "
+	    "0.02", out, sizeof(out)), 0, "%s", out);
+	cr_assert_null(strstr(out, "perf_"), "counted by default: %s", out);
 }
 
 /* plan prints the PU of each thread, computed without running. */

@@ -113,9 +113,10 @@ const struct param params[] = {
 	    P_AUTO, 0, 0, 1u << 20, NULL, NULL, "auto", CELL(latency_every), "N",
 	    "sample 1 dispatch in N (a power of two; 0: none)" },
 	{ "--counters", NULL, NULL, PARAM_TEXT, 0, 0, 0, 0, NULL, NULL,
-	    "default", CELL(counters), "LIST", "perf_event_open counters per "
-	    "dispatch: default (software; hardware where there is a PMU), "
-	    "none, or the defaults and libpfm4 event names" },
+	    "none", CELL(counters), "LIST", "perf_event_open counters per "
+	    "dispatch: none (counting costs switch-heavy designs CPU), "
+	    "default (software; hardware where there is a PMU), or the "
+	    "defaults and libpfm4 event names" },
 	{ "--stall", NULL, NULL, PARAM_SECONDS, 0, 0, 0.2, 86400, NULL, NULL,
 	    "0", CELL(stall_s), "S", "no resumption this long: hung; 0: 10, or "
 	    "twice a block and 1" },

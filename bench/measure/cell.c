@@ -491,7 +491,7 @@ cell_run(const struct cell *c, const struct cell_window *win)
 		pin_plan_apart(&pin.plan);
 	atomic_init(&pin.next, 0);
 	/* Before the first thread, which inherits them. */
-	if (counters_init(&k, c->counters != NULL ? c->counters : "default",
+	if (counters_init(&k, c->counters != NULL ? c->counters : "none",
 	    err, sizeof(err)) != 0) {
 		cell_fail(x.run, err);
 		goto out_pin;

@@ -28,7 +28,7 @@ struct cell {
 	enum workload_spawn spawn;
 	unsigned int latency_every;	/* sample 1 dispatch in N; 0: none */
 	double stall_s;			/* no progress this long: hung; 0: default */
-	const char *counters;		/* counters.h's list; NULL: default */
+	const char *counters;		/* counters.h's list; NULL: none */
 };
 
 struct cell_window {
