@@ -175,8 +175,7 @@ static void
 matrix_shares(hwloc_topology_t topo, hwloc_obj_t a, hwloc_obj_t b,
     char *out, size_t len)
 {
-	hwloc_obj_t o, ca, cb;
-	hwloc_obj_t na = NULL, nb = NULL;
+	hwloc_obj_t o, ca, cb, na;
 
 	if (a == b) {
 		snprintf(out, len, "PU");
@@ -194,13 +193,8 @@ matrix_shares(hwloc_topology_t topo, hwloc_obj_t a, hwloc_obj_t b,
 			snprintf(out, len, "L%u", o->attr->cache.depth);
 			return;
 		}
-	while ((na = hwloc_get_next_obj_by_type(topo, HWLOC_OBJ_NUMANODE,
-	    na)) != NULL && !hwloc_bitmap_isincluded(a->cpuset, na->cpuset))
-		;
-	while ((nb = hwloc_get_next_obj_by_type(topo, HWLOC_OBJ_NUMANODE,
-	    nb)) != NULL && !hwloc_bitmap_isincluded(b->cpuset, nb->cpuset))
-		;
-	if (na != NULL && na == nb)
+	na = pin_numa_of(topo, a);
+	if (na != NULL && na == pin_numa_of(topo, b))
 		snprintf(out, len, "NUMA");
 	else if (hwloc_get_ancestor_obj_by_type(topo, HWLOC_OBJ_PACKAGE, a) ==
 	    hwloc_get_ancestor_obj_by_type(topo, HWLOC_OBJ_PACKAGE, b))

@@ -45,7 +45,7 @@ struct pin_census {
 	unsigned int nplaces, nodes, most_in_core;
 };
 
-static hwloc_obj_t
+hwloc_obj_t
 pin_numa_of(hwloc_topology_t topo, hwloc_obj_t pu)
 {
 	hwloc_obj_t node = NULL;
@@ -345,13 +345,9 @@ pin_self(const struct pin_plan *p, unsigned int index)
 int
 pin_plan_pu(const struct pin_plan *p, unsigned int index)
 {
-	hwloc_obj_t pu;
+	struct pin_where w;
 
-	if (p->sets == NULL)
-		return -1;
-	pu = hwloc_get_obj_inside_cpuset_by_type(p->topo,
-	    p->sets[index % p->nsets], HWLOC_OBJ_PU, 0);
-	return pu != NULL ? (int)pu->logical_index : -1;
+	return pin_plan_where(p, index, &w) == 0 ? w.pu : -1;
 }
 
 static int

@@ -80,6 +80,9 @@ cJSON *pin_readback(const struct pin_plan *p);
 /* A one-line summary of the topology, and the full listing for `topo`. */
 void pin_topology_summary(hwloc_topology_t topo, char *buf, size_t len);
 
+/* The NUMA node whose CPUs hold pu; NULL where the tree has none. */
+hwloc_obj_t pin_numa_of(hwloc_topology_t topo, hwloc_obj_t pu);
+
 /* What a results file records: packages, NUMA nodes, cores, PUs, caches. */
 cJSON *pin_topology_json(hwloc_topology_t topo);
 void pin_topology_print(hwloc_topology_t topo, FILE *out);
