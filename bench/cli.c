@@ -479,6 +479,15 @@ cli_design_cells(const struct sweep *s, const struct disp_ops *d,
 	size_t i, k, n = 0;
 	struct cell c;
 
+	/* A real runtime waits and wakes as its library does. */
+	if (d->real != NULL && (s->cell.cfg.spins != DISP_SPINS_DEFAULT ||
+	    s->cell.cfg.wake != DISP_WAKE_EVERY)) {
+		fprintf(stderr, "dispatchbench: %s skipped: --spins and --wake "
+		    "are the models' knobs, and %s waits and wakes its own "
+		    "way\n", d->name, d->real);
+		return 0;
+	}
+
 	/* Widths innermost: a worker sweep is one line of a plot. */
 	for (i = 0; i < 2 * nparams; i++) {
 		p = &params[i % nparams];
@@ -523,7 +532,8 @@ cli_cells(const struct sweep *s, size_t *ncells, char *err, size_t errlen)
 	if (n == 0) {
 		free(cells);
 		cli_error(err, errlen, "no cell to run: 'inf' workers is only "
-		    "for a design that grows (rendezvous)");
+		    "for a design that grows (rendezvous), and a real runtime "
+		    "takes no --spins or --wake");
 		return NULL;
 	}
 	*ncells = n;

@@ -13,6 +13,7 @@
 #include <dispatchbench/dispatcher.h>
 
 #include "queue.h"
+#include "runtimes.h"
 
 const struct disp_ops *disp_find(const char *name);	/* NULL if unknown */
 size_t disp_count(void);
@@ -27,7 +28,8 @@ int disp_thread_spawn(const struct disp_config *cfg, pthread_t *tid,
 /*
  * Every design, in the order `list` shows them: X(name) for the design
  * disp_<name> defined in <name>.c. A new design is its file, a line here
- * and a line in CMakeLists.txt.
+ * and a line in CMakeLists.txt. The real runtimes this build found follow
+ * the models (runtimes/).
  */
 #define DISP_DESIGNS(X)							\
 	X(inline)							\
@@ -36,7 +38,8 @@ int disp_thread_spawn(const struct disp_config *cfg, pthread_t *tid,
 	X(rendezvous)							\
 	X(eventloop)							\
 	X(stealing)							\
-	X(default)
+	X(default)							\
+	DISP_RUNTIMES(X)
 
 #define DISP_EXTERN(n)	extern const struct disp_ops disp_##n;
 DISP_DESIGNS(DISP_EXTERN)

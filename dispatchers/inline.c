@@ -1,47 +1,29 @@
 /*
  * inline.c - runs a task at once on the dispatching thread: no handoff at
- * all, the floor of the harness itself.
- *
- * A task that dispatches while it runs is not called recursively (a
- * coroutine that resumes itself would recurse without end): it is appended
- * to the thread's FIFO, which the outermost dispatch drains, as
- * kotlinx's Dispatchers.Unconfined does with its thread-local event loop.
+ * all, the floor of the harness itself. A task that dispatches while it
+ * runs goes through the thread's trampoline (trampoline.h), not a
+ * recursive call.
  */
 #include <errno.h>
 #include <stdlib.h>
 
-#include "taskfifo.h"
+#include "trampoline.h"
 
 struct inl {
 	struct dispatcher base;
 	_Atomic uint64_t ran;
 };
 
-struct inl_thread {
-	int running;
-	struct taskfifo fifo;
-};
-
-static _Thread_local struct inl_thread inl_self;
+static _Thread_local struct trampoline inl_self;
 
 static void
 inline_dispatch(struct dispatcher *d, struct disp_task *t)
 {
 	struct inl *in = (struct inl *)d;
-	struct inl_thread *self = &inl_self;
-	uint64_t ran = 0;
+	uint64_t ran = trampoline_run(&inl_self, t);
 
-	if (self->running) {
-		taskfifo_push(&self->fifo, t);
-		return;
-	}
-	self->running = 1;
-	do {
-		ran++;
-		t->fn(t);
-	} while ((t = taskfifo_pop(&self->fifo)) != NULL);
-	self->running = 0;
-	atomic_fetch_add_explicit(&in->ran, ran, memory_order_relaxed);
+	if (ran != 0)
+		atomic_fetch_add_explicit(&in->ran, ran, memory_order_relaxed);
 	return;
 }
 

@@ -188,6 +188,7 @@ const struct queue_ops queue_ckfifo = {
 	DB_QUEUE_OPS_HEAD,
 	.name = "ckfifo",
 	.model = "ck_fifo_mpmc, unbounded linked list, ck_epoch reclamation",
+	.real = "Concurrency Kit " DB_CK_VERSION,
 	.flags = Q_FIFO,
 	.create = ckfifo_create,
 	.destroy = ckfifo_destroy,

@@ -94,6 +94,7 @@ const struct queue_ops queue_ckring = {
 	DB_QUEUE_OPS_HEAD,
 	.name = "ckring",
 	.model = "ck_ring MPMC, bounded array ring",
+	.real = "Concurrency Kit " DB_CK_VERSION,
 	.flags = Q_BOUNDED | Q_FIFO | Q_PUSH_IN_TURN,
 	.create = ckring_create,
 	.destroy = ckring_destroy,

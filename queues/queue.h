@@ -13,6 +13,8 @@
 
 #include <dispatchbench/queue.h>
 
+#include "runtimes.h"
+
 #define QUEUE_MAX_SLOTS	((size_t)1 << 30)
 
 /* A ring's size: the power of 2 at least n and min, or 0 past the cap. */
@@ -33,7 +35,8 @@ const struct queue_ops *queue_at(size_t i);
 /*
  * Every queue, in the order `list` shows them, the first the default:
  * X(name) for queue_<name> defined in <name>.c. A new queue is its file, a
- * line here and a line in CMakeLists.txt.
+ * line here and a line in CMakeLists.txt. The libraries' queues this
+ * build found follow (runtimes/).
  */
 #ifdef CK_F_FIFO_MPMC
 #define QUEUE_CKFIFO(X)	X(ckfifo)	/* needs a double-width CAS */
@@ -46,7 +49,8 @@ const struct queue_ops *queue_at(size_t i);
 	QUEUE_CKFIFO(X)							\
 	X(mutex)							\
 	X(vyukov)							\
-	X(mpsc)		/* one consumer: the event loop's inbox */
+	X(mpsc)		/* one consumer: the event loop's inbox */	\
+	QUEUE_RUNTIMES(X)
 
 #define QUEUE_EXTERN(n)	extern const struct queue_ops queue_##n;
 QUEUE_LIST(QUEUE_EXTERN)

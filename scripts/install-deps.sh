@@ -1,12 +1,14 @@
 #!/bin/sh
 # Installs, from Debian's packages, whatever the build and the plots need
 # and this machine lacks; with "tests", what the tests need as well. Run as
-# root (or through sudo). gdb takes a hung run's stacks. For the tests:
+# root (or through sudo). gdb takes a hung run's stacks. GLib, libuv and
+# liburcu are the real runtimes run beside the models (a build without them
+# leaves them out). For the tests:
 # google-benchmark's compare.py (libbenchmark-tools, python3-scipy) reads
 # the gbench export, and headless Chromium loads the HTML report.
 set -eu
 
-need="cmake make gcc pkg-config git libck-dev libhwloc-dev libcjson-dev libpfm4-dev libcriterion-dev gnuplot-nox gdb"
+need="cmake make gcc pkg-config git libck-dev libhwloc-dev libcjson-dev libpfm4-dev libcriterion-dev gnuplot-nox gdb libglib2.0-dev libuv1-dev liburcu-dev"
 if [ "${1:-}" = tests ]; then
 	need="$need libbenchmark-tools python3-scipy chromium"
 fi

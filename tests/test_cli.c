@@ -146,7 +146,7 @@ static struct bad_case bad_cases[] = {
 	{ "report @NEWER", "newer" },
 	{ "run --queue ./nosuch.so", "cannot load ./nosuch.so" },
 	{ "run --queue " DB_PLUGIN_CONDPOOL, "no symbol dispatchbench_queue" },
-	{ "run --queue " DB_PLUGIN_REFUSING, "ABI version 2, this build" },
+	{ "run --queue " DB_PLUGIN_REFUSING, "ABI version 3, this build" },
 	{ "run --dispatcher " DB_PLUGIN_TWOLOCK ":nosym", "no symbol nosym" },
 	{ "verify --workers 2", "name a --queue" },
 	{ "verify --queue " DB_PLUGIN_REFUSING ":refusing", "refused to be" },
@@ -324,6 +324,7 @@ Test(cli, tiny_sweep_writes_results_and_plots, .timeout = 300)
 {
 	char err[4096], msg[512];
 	cJSON *doc, *cells, *cell, *runs;
+	size_t i, reals;
 	int status;
 
 	char args[512];
@@ -344,6 +345,15 @@ Test(cli, tiny_sweep_writes_results_and_plots, .timeout = 300)
 		cr_assert_not_null(cJSON_GetObjectItem(cJSON_GetObjectItem(cell,
 		    "summary"), "cpu_us_per_dispatch"));
 	}
+	/* Each real runtime is named, with its library, in the context. */
+	for (i = 0, reals = 0; i < disp_count(); i++) {
+		if (disp_at(i)->real == NULL)
+			continue;
+		reals++;
+		cr_assert_str_eq(results_str(cJSON_GetObjectItem(cJSON_GetObjectItem(
+		    cJSON_GetObjectItem(doc, "context"), "runtimes"),
+		    disp_at(i)->name), "real", ""), disp_at(i)->real);
+	}
 	cJSON_Delete(doc);
 	snprintf(args, sizeof(args), "plot %s -o %s", tmp("sweep.json"),
 	    tmp_dir);
@@ -352,6 +362,9 @@ Test(cli, tiny_sweep_writes_results_and_plots, .timeout = 300)
 	cr_assert_eq(access(tmp("cpu_per_dispatch.png"), R_OK), 0);
 	cr_assert_eq(access(tmp("cpu_per_dispatch.svg"), R_OK), 0);
 	cr_assert_eq(access(tmp("fairness.png"), R_OK), 0);
+	/* ... and drawn over the model of its design. */
+	if (reals > 0)
+		cr_assert_eq(access(tmp("beside.png"), R_OK), 0);
 }
 
 /* The number of runs the results file holds now; -1 if unreadable. */

@@ -2,10 +2,11 @@
  * test_dispatcher.c - every design of the registry runs each dispatched
  * task exactly once under concurrent dispatch; and what each design
  * promises of its own: limited never runs more than k at once, an event
- * loop runs a local resumption on its home thread, a rendezvous reuses an
- * idle thread, retires one after the keep-alive, and queues at its bound;
- * a stealing worker runs its own dispatches LIFO-slot first, lets go of a
- * self-dispatching task after three, and idle workers take its work.
+ * loop (eventloop, glib-invoke, uv) runs a local resumption on its home
+ * thread, a rendezvous reuses an idle thread, retires one after the
+ * keep-alive, and queues at its bound; a stealing worker runs its own
+ * dispatches LIFO-slot first, lets go of a self-dispatching task after
+ * three, and idle workers take its work.
  */
 #include <pthread.h>
 #include <sched.h>
@@ -98,29 +99,33 @@ feed(void *arg)
 	return NULL;
 }
 
-/* Design x queue: (index of design) * 8 + (index of queue), as built. */
-static int pairs[64];
+/* Design x queue: (index of design) * 16 + (index of queue), as built. */
+#define PAIR_QUEUES	16
+static int pairs[128];
 
 ParameterizedTestParameters(dispatcher, each_task_runs_once)
 {
 	size_t d, q, n = 0;
 
+	if (queue_count() > PAIR_QUEUES ||
+	    disp_count() * queue_count() > sizeof(pairs) / sizeof(pairs[0]))
+		abort();		/* PAIR_QUEUES and pairs[] too small */
 	for (d = 0; d < disp_count(); d++) {
 		if (!(disp_at(d)->flags & DISP_USES_QUEUE)) {
-			pairs[n++] = (int)(d * 8);
+			pairs[n++] = (int)(d * PAIR_QUEUES);
 			continue;
 		}
 		for (q = 0; q < queue_count(); q++)
 			if (!(queue_at(q)->flags & Q_ONE_CONSUMER))
-				pairs[n++] = (int)(d * 8 + q);
+				pairs[n++] = (int)(d * PAIR_QUEUES + q);
 	}
 	return cr_make_param_array(int, pairs, n);
 }
 
 ParameterizedTest(int *pair, dispatcher, each_task_runs_once, .timeout = 7200)
 {
-	const struct disp_ops *ops = disp_at((size_t)*pair / 8);
-	const struct queue_ops *q = queue_at((size_t)*pair % 8);
+	const struct disp_ops *ops = disp_at((size_t)*pair / PAIR_QUEUES);
+	const struct queue_ops *q = queue_at((size_t)*pair % PAIR_QUEUES);
 	int k, nf = (q->flags & Q_PUSH_IN_TURN) ? DISPATCHERS_IN_TURN :
 	    (int)scale("DB_STRESS_DISPATCHERS", DISPATCHERS);
 	size_t per = scale("DB_STRESS_TASKS", TASKS) / (size_t)nf, total, i;
@@ -227,28 +232,44 @@ homing_run(struct disp_task *t)
 	return;
 }
 
-Test(dispatcher, eventloop_resumes_on_home_thread, .timeout = 120)
+/* Every design made of event loops: the model and the real ones. */
+static size_t loop_designs[16];
+
+ParameterizedTestParameters(dispatcher, loops_resume_on_home_thread)
 {
+	size_t i, n = 0;
+
+	for (i = 0; i < disp_count() && n < 16; i++)
+		if (disp_at(i)->flags & DISP_LOOPS)
+			loop_designs[n++] = i;
+	return cr_make_param_array(size_t, loop_designs, n);
+}
+
+ParameterizedTest(size_t *i, dispatcher, loops_resume_on_home_thread,
+    .timeout = 120)
+{
+	const struct disp_ops *ops = disp_at(*i);
 	struct disp_config cfg = config(4, "lfseg");
 	struct homing h[16];
 	struct disp_stats st;
 	struct dispatcher *d;
-	int i;
+	int k;
 
-	cr_assert_eq(disp_eventloop.create(&d, &cfg), 0);
+	cr_assert_eq(ops->create(&d, &cfg), 0);
 	atomic_store(&done, 0);
-	for (i = 0; i < 16; i++) {
-		memset(&h[i], 0, sizeof(h[i]));
-		h[i].task = (struct disp_task)DISP_TASK_INIT(homing_run);
-		h[i].d = d;
-		disp_dispatch(d, &h[i].task);
+	for (k = 0; k < 16; k++) {
+		memset(&h[k], 0, sizeof(h[k]));
+		h[k].task = (struct disp_task)DISP_TASK_INIT(homing_run);
+		h[k].d = d;
+		disp_dispatch(d, &h[k].task);
 	}
 	wait_for(&done, 16);
 	disp_shutdown(d, &st);
-	for (i = 0; i < 16; i++)
-		cr_assert_not(atomic_load(&h[i].strayed), "coroutine %d left "
-		    "its loop", i);
-	cr_assert_eq(st.ran, 16 * 100000);
+	for (k = 0; k < 16; k++)
+		cr_assert_not(atomic_load(&h[k].strayed), "%s: coroutine %d "
+		    "left its loop", ops->name, k);
+	cr_assert_eq(st.ran, 16 * 100000, "%s: ran %lu", ops->name,
+	    (unsigned long)st.ran);
 }
 
 static void

@@ -231,3 +231,32 @@ Test(sweep, a_child_runs_the_cell_it_was_given)
 	free(cells);
 	free(s);
 }
+
+/*
+ * A real runtime waits and wakes its library's way: a sweep that sets the
+ * models' --spins or --wake runs the models and skips it (one line on
+ * stderr), rather than run it as if it had taken them.
+ */
+Test(sweep, real_runtimes_skip_the_models_knobs)
+{
+	const struct disp_ops *d = NULL;
+	char args[256], alone[256];
+	size_t i;
+
+	for (i = 0; i < disp_count() && d == NULL; i++)
+		if (disp_at(i)->real != NULL && disp_at(i)->beside != NULL)
+			d = disp_at(i);
+	if (d == NULL) {
+		cr_log_warn("no real runtime in this build");
+		return;
+	}
+	snprintf(args, sizeof(args), "--dispatcher shared,%s --workers 2 "
+	    "--spins 8", d->name);
+	sweep_expect(args, "shared/lfseg@2");
+	snprintf(args, sizeof(args), "--dispatcher shared,%s --workers 2 "
+	    "--wake lazy", d->name);
+	sweep_expect(args, "shared/lfseg@2");
+	snprintf(args, sizeof(args), "--dispatcher %s --workers 2", d->name);
+	snprintf(alone, sizeof(alone), "%s@2", d->name);
+	sweep_expect(args, alone);
+}

@@ -26,6 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "beside.h"
 #include "compare.h"
 #include "plot.h"
 #include "rank.h"
@@ -68,6 +69,7 @@ compare_defaults(struct compare_opts *o)
 	o->format = TABLE_TEXT;
 	o->allow_other_machine = false;
 	o->by_position = false;
+	o->beside = false;
 	o->metric = "cpu_us_per_dispatch";
 	o->plot_dir = NULL;
 	o->levels = NULL;
@@ -387,29 +389,85 @@ compare_machine(const cJSON *a, const cJSON *b, char *err, size_t errlen)
 	return 0;
 }
 
+/* A cell of base and the cell of new it is compared with. */
+struct compare_pair {
+	const cJSON *a, *b;
+	double level;
+	char cell[600];
+};
+
+struct compare_pairs {
+	struct compare_pair *p;
+	size_t n, max;
+	double level;
+};
+
+/* Each cell of new and its match in base, by key or by position. */
+static void
+compare_pairs_matched(const cJSON *base, const cJSON *new,
+    const struct compare_opts *o, struct compare_pairs *pp)
+{
+	struct compare_pair *p;
+	const cJSON *cb;
+	int i = 0;
+
+	cJSON_ArrayForEach(cb, cJSON_GetObjectItem(new, "cells")) {
+		p = &pp->p[pp->n];
+		p->b = cb;
+		p->level = o->levels != NULL ? o->levels[i] : o->alpha;
+		if ((p->a = compare_match(base, cb, i++, o, p->cell,
+		    sizeof(p->cell))) != NULL)
+			pp->n++;
+	}
+	return;
+}
+
+/* --beside: a real runtime's cell of new, a model's of base. */
+static void
+compare_pair_beside(const cJSON *real, const cJSON *model, const char *name,
+    void *arg)
+{
+	struct compare_pairs *pp = arg;
+	struct compare_pair *p;
+	size_t used;
+
+	if (pp->n == pp->max)
+		return;
+	p = &pp->p[pp->n++];
+	p->a = model;
+	p->b = real;
+	p->level = pp->level;
+	params_key(real, true, p->cell, sizeof(p->cell));
+	used = strlen(p->cell);
+	snprintf(p->cell + used, sizeof(p->cell) - used, " against %s", name);
+	return;
+}
+
 /* The rows of every matched cell, broken ones first; NULL and err if none. */
 static struct compare_row *
 compare_rows(const cJSON *base, const cJSON *new, const struct compare_opts *o,
     size_t *nrows, char *err, size_t errlen)
 {
-	int n = cJSON_GetArraySize(cJSON_GetObjectItem(new, "cells")), i = 0;
-	struct compare_row *rows = calloc((size_t)(n ? n : 1), sizeof(*rows));
+	size_t n = (size_t)cJSON_GetArraySize(cJSON_GetObjectItem(new,
+	    "cells")) * COMPARE_BESIDE_MAX + 1, k, measured = 0, i;
+	struct compare_pairs pp = { calloc(n, sizeof(*pp.p)), 0, n, o->alpha };
+	struct compare_row *rows = calloc(n, sizeof(*rows));
 	struct compare_row *r, tmp;
-	const cJSON *cb, *ca;
-	size_t k, measured = 0;
 
-	if (rows == NULL)
+	if (rows == NULL || pp.p == NULL)
 		abort();
+	if (o->beside)
+		beside_each(new, base, compare_pair_beside, &pp);
+	else
+		compare_pairs_matched(base, new, o, &pp);
 	*nrows = 0;
-	cJSON_ArrayForEach(cb, cJSON_GetObjectItem(new, "cells")) {
+	for (i = 0; i < pp.n; i++) {
 		r = &rows[*nrows];
-		if ((ca = compare_match(base, cb, i++, o, r->cell,
-		    sizeof(r->cell))) == NULL)
-			continue;
-		compare_arm_read(&r->a, ca, o->metric);
-		compare_arm_read(&r->b, cb, o->metric);
+		snprintf(r->cell, sizeof(r->cell), "%s", pp.p[i].cell);
+		compare_arm_read(&r->a, pp.p[i].a, o->metric);
+		compare_arm_read(&r->b, pp.p[i].b, o->metric);
 		measured += r->a.n > 0 && r->b.n > 0;
-		r->level = o->levels != NULL ? o->levels[i - 1] : o->alpha;
+		r->level = pp.p[i].level;
 		compare_test(r, r->level, o->threshold);
 		for (k = *nrows; compare_bad_runs(&r->b) > 0 && k > 0 &&
 		    compare_bad_runs(&rows[k - 1].b) == 0; k--) {
@@ -419,11 +477,14 @@ compare_rows(const cJSON *base, const cJSON *new, const struct compare_opts *o,
 		}
 		(*nrows)++;
 	}
+	free(pp.p);
 	if (*nrows > 0 && (measured > 0 || o->by_position))
 		return rows;
-	snprintf(err, errlen, *nrows == 0 ? "no cell of one file matches a "
-	    "cell of the other" : "--metric %s: no matched cell has it in "
-	    "an ok run of both files", o->metric);
+	snprintf(err, errlen, *nrows == 0 && o->beside ? "--beside: no real "
+	    "runtime of NEW has a cell of a model of its design in BASE" :
+	    *nrows == 0 ? "no cell of one file matches a cell of the other" :
+	    "--metric %s: no matched cell has it in an ok run of both files",
+	    o->metric);
 	for (k = 0; k < *nrows; k++)
 		compare_row_free(&rows[k]);
 	free(rows);

@@ -20,6 +20,11 @@ struct compare_opts {
 	enum table_format format;	/* not TABLE_GBENCH */
 	bool allow_other_machine;
 	bool by_position;		/* cell i against cell i (`ab`), not by key */
+	/*
+	 * Each real runtime's cell of NEW against the cell of each model of
+	 * its design in BASE (beside.h; BASE may be NEW itself).
+	 */
+	bool beside;
 	const char *metric;		/* a run field; default cpu_us_per_dispatch */
 	const char *plot_dir;		/* draws ratio.png/.svg there; NULL: not */
 	/*
@@ -28,6 +33,8 @@ struct compare_opts {
 	 */
 	const double *levels;
 };
+
+#define COMPARE_BESIDE_MAX	4	/* models drawn beside one runtime */
 
 #define COMPARE_NO_REGRESSION	0
 #define COMPARE_REGRESSED	1	/* a cell regressed or is broken */

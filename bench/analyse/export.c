@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "beside.h"
 #include "counters.h"
 #include "export.h"
 #include "params.h"
@@ -74,6 +75,7 @@ static const struct table_col export_program[] = {
 	COUNTERS_SOFTWARE(EXPORT_PERF)
 	COUNTERS_HARDWARE(EXPORT_PERF)
 #undef EXPORT_PERF
+	{ "real", NULL },
 };
 
 static const struct table_col export_people[] = {
@@ -87,7 +89,7 @@ static const struct table_col export_people[] = {
 	{ "threads_peak", "threads" }, { "latency_p99_us", "p99 µs" },
 	{ "rss_anon_mb", "anon MB" }, { "starving_runs", "starved runs" },
 	{ "min_share", "slowest/mean" }, { "ok_runs", "ok runs" },
-	{ "note", "" },
+	{ "real", "real library" }, { "note", "" },
 };
 
 #define EXPORT_TABLE(cols, id)	\
@@ -113,10 +115,11 @@ export_number(cJSON *row, const char *name, double v)
 	return;
 }
 
-/* One row per cell; a figure no run has is null. */
+/* One row per cell; a figure no run has is null; real: "" for a model. */
 static cJSON *
-export_row(const cJSON *cell)
+export_row(const cJSON *doc, const cJSON *cell)
 {
+	const char *real = beside_real(doc, cell);
 	const cJSON *s = cJSON_GetObjectItem(cell, "summary");
 	const cJSON *bi = cJSON_GetObjectItem(cJSON_GetObjectItem(s,
 	    "cpu_us_per_dispatch"), "bimodal");
@@ -127,6 +130,7 @@ export_row(const cJSON *cell)
 	cJSON_AddStringToObject(row, "dispatcher", params_design(cell, buf,
 	    sizeof(buf)));
 	cJSON_AddStringToObject(row, "queue", results_str(cell, "queue", "?"));
+	cJSON_AddStringToObject(row, "real", real != NULL ? real : "");
 	cJSON_AddStringToObject(row, "workers", export_width(cell, buf,
 	    sizeof(buf)));
 	cJSON_AddNumberToObject(row, "coroutines", results_num(cell,
@@ -169,7 +173,7 @@ export_rows(const cJSON *doc)
 	const cJSON *cell;
 
 	cJSON_ArrayForEach(cell, cJSON_GetObjectItem(doc, "cells"))
-		cJSON_AddItemToArray(rows, export_row(cell));
+		cJSON_AddItemToArray(rows, export_row(doc, cell));
 	return rows;
 }
 

@@ -198,6 +198,37 @@ params_key(const cJSON *cell, bool workers, char *buf, size_t len)
 }
 
 /*
+ * Whether two cells are one cell but for key (the design, or the queue):
+ * every other key parameter equal where both have it, and at its default
+ * where only one does (a design's own knob). A queue only one of them
+ * takes is not compared: the model's first cell in a file's order is
+ * taken, its sweep's first --queue.
+ */
+bool
+params_same_but(const cJSON *a, const cJSON *b, const char *key)
+{
+	char na[32], nb[32];
+	const struct param *p;
+	const char *va, *vb;
+	size_t i;
+
+	for (i = 0; i < nparams; i++) {
+		p = &params[i];
+		if (!(p->flags & P_KEY) || strcmp(p->key, key) == 0)
+			continue;
+		va = params_value(p, a, na, sizeof(na));
+		vb = params_value(p, b, nb, sizeof(nb));
+		if (va != NULL && vb != NULL) {
+			if (strcmp(va, vb) != 0)
+				return false;
+		} else if ((va = va != NULL ? va : vb) != NULL &&
+		    p->kind != PARAM_QUEUE && strcmp(va, p->dflt) != 0)
+			return false;
+	}
+	return true;
+}
+
+/*
  * A design's own knob (not its queue), or a parameter named only off its
  * default: its values make variants of the design.
  */

@@ -116,9 +116,12 @@ params_apply(const struct param *p, unsigned int design_flags)
  *    variant of it: a choice's suffix (stealing-fifo), another knob's
  *    label and value when not at its default;
  *  - params_series: the design, its queue, and the other key parameters
- *    that are not at their defaults; " unbounded" without a bound.
+ *    that are not at their defaults; " unbounded" without a bound;
+ *  - params_same_but: whether a and b are one cell but for the parameter
+ *    of that key (a real runtime's cell and its model's).
  */
 void params_key(const cJSON *cell, bool workers, char *buf, size_t len);
+bool params_same_but(const cJSON *a, const cJSON *b, const char *key);
 const char *params_design(const cJSON *cell, char *buf, size_t len);
 void params_series(const cJSON *cell, char *buf, size_t len);
 

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "beside.h"
 #include "plot.h"
 #include "params.h"
 #include "results.h"
@@ -57,10 +58,11 @@ static const struct plot_figure plot_figures[] = {
 };
 
 struct plot_series {
-	char name[128];
+	char name[160];
 	int points;
 	double first;		/* the median of its first point */
 	bool starves;		/* a coroutine made no progress in some run */
+	bool real;		/* a real runtime's: drawn with points */
 };
 
 /*
@@ -68,12 +70,13 @@ struct plot_series {
  * x range and the tics from the widths seen. Returns the number of series.
  */
 static int
-plot_data(const cJSON *cells, const struct plot_figure *fig, FILE *data,
+plot_data(const cJSON *doc, const struct plot_figure *fig, FILE *data,
     struct plot_series *series, int max, char *tics, size_t ticlen,
     double *xmax, double *ymax)
 {
-	const cJSON *cell, *s;
-	char name[128], num[32];
+	const cJSON *cells = cJSON_GetObjectItem(doc, "cells"), *cell, *s;
+	char name[160], num[32];
+	const char *real;
 	double w, seen[64];
 	int n = 0, nseen = 0, k;
 	size_t used = 0;
@@ -86,6 +89,9 @@ plot_data(const cJSON *cells, const struct plot_figure *fig, FILE *data,
 		if (s == NULL)
 			continue;
 		params_series(cell, name, sizeof(name));
+		if ((real = beside_real(doc, cell)) != NULL)
+			snprintf(name + strlen(name), sizeof(name) - strlen(name),
+			    " (real: %s)", real);
 		if (n == 0 || strcmp(name, series[n - 1].name) != 0) {
 			if (n == max)
 				break;
@@ -95,6 +101,7 @@ plot_data(const cJSON *cells, const struct plot_figure *fig, FILE *data,
 			series[n].points = 0;
 			series[n].first = cJSON_GetObjectItem(s, "median")->valuedouble;
 			series[n].starves = false;
+			series[n].real = real != NULL;
 			n++;
 		}
 		series[n - 1].points++;
@@ -177,7 +184,8 @@ plot_clauses(const struct plot_series *series, int n, const char *datpath,
 		else
 			used += (size_t)snprintf(out + used, len - used,
 			    "%s'%s' index %d using 1:2:3:4 with yerrorlines "
-			    "lw 2 title '%s%s'", i ? ", " : "", datpath, i,
+			    "lw 2%s title '%s%s'", i ? ", " : "", datpath, i,
+			    series[i].real ? " pt 7 ps 1.3" : "",
 			    series[i].name, series[i].starves ? " STARVES" : "");
 	}
 	return;
@@ -190,7 +198,7 @@ plot_figure(const cJSON *doc, const struct plot_figure *fig, const char *dir,
 	const cJSON *ctx = cJSON_GetObjectItem(doc, "context");
 	const cJSON *model = cJSON_GetObjectItem(ctx, "cpu_model");
 	const cJSON *date = cJSON_GetObjectItem(ctx, "date");
-	char datpath[4096], clauses[16384], tics[512] = "";
+	char datpath[4096], clauses[20480], tics[512] = "";
 	struct plot_series series[64];
 	double xmax, ymax;
 	FILE *data;
@@ -202,8 +210,8 @@ plot_figure(const cJSON *doc, const struct plot_figure *fig, const char *dir,
 		    strerror(errno));
 		return -1;
 	}
-	n = plot_data(cJSON_GetObjectItem(doc, "cells"), fig, data, series, 64,
-	    tics, sizeof(tics), &xmax, &ymax);
+	n = plot_data(doc, fig, data, series, 64, tics, sizeof(tics), &xmax,
+	    &ymax);
 	fclose(data);
 	if (n == 0) {		/* a file from before the field existed */
 		unlink(datpath);
@@ -231,6 +239,110 @@ plot_figure(const cJSON *doc, const struct plot_figure *fig, const char *dir,
 	    xmax * 1.25, tics, fig->ylabel, clauses);
 }
 
+/* A real runtime's cell over its model's, one point of a line each. */
+struct plot_pair {
+	char series[200];
+	double workers, ratio, lo, hi;
+};
+
+struct plot_pairs {
+	const cJSON *doc;
+	struct plot_pair *p;
+	int n, max;
+};
+
+static void
+plot_pair_add(const cJSON *real, const cJSON *model, const char *name,
+    void *arg)
+{
+	struct plot_pairs *pp = arg;
+	const char *metric = "cpu_us_per_dispatch";
+	struct plot_pair *p;
+	char series[160];
+
+	static const char *const stats[] = { "median", "min", "max" };
+	size_t i;
+
+	/* All six positive: not NaN (a cell without the figure), not 0. */
+	for (i = 0; i < 3; i++)
+		if (!(results_stat(real, metric, stats[i]) > 0) ||
+		    !(results_stat(model, metric, stats[i]) > 0))
+			return;
+	if (pp->n == pp->max)
+		return;
+	p = &pp->p[pp->n++];
+	params_series(real, series, sizeof(series));
+	snprintf(p->series, sizeof(p->series), "%s / %s", series, name);
+	p->workers = results_num(real, "workers");
+	p->ratio = results_stat(real, metric, "median") /
+	    results_stat(model, metric, "median");
+	p->lo = results_stat(real, metric, "min") /
+	    results_stat(model, metric, "max");
+	p->hi = results_stat(real, metric, "max") /
+	    results_stat(model, metric, "min");
+	return;
+}
+
+/*
+ * beside.png: each real runtime's CPU per dispatch over the model's of its
+ * design, cell by cell against workers; nothing when the file has none.
+ */
+static int
+plot_beside(const cJSON *doc, const char *dir, char *err, size_t errlen)
+{
+	struct plot_pair pairs[512];
+	struct plot_pairs pp = { doc, pairs, 0, 512 };
+	char datpath[4096], clauses[16384];
+	size_t used = 0;
+	int i, j, blocks = 0;
+	bool *done;
+	FILE *data;
+
+	snprintf(datpath, sizeof(datpath), "%s/beside.dat", dir);
+	beside_each(doc, doc, plot_pair_add, &pp);
+	if (pp.n == 0)
+		return 0;
+	if ((data = fopen(datpath, "w")) == NULL || (done = calloc((size_t)pp.n,
+	    sizeof(*done))) == NULL) {
+		snprintf(err, errlen, "cannot write %s: %s", datpath,
+		    strerror(errno));
+		if (data != NULL)
+			fclose(data);
+		return -1;
+	}
+	for (i = 0; i < pp.n; i++) {
+		if (done[i])
+			continue;
+		fprintf(data, "%s", blocks ? "\n\n" : "");
+		for (j = i; j < pp.n; j++) {
+			if (done[j] || strcmp(pairs[j].series, pairs[i].series))
+				continue;
+			done[j] = true;
+			fprintf(data, "%g %g %g %g\n", pairs[j].workers,
+			    pairs[j].ratio, pairs[j].lo, pairs[j].hi);
+		}
+		used += (size_t)snprintf(clauses + used, sizeof(clauses) - used,
+		    "%s'%s' index %d using 1:2:3:4 with yerrorlines lw 2 pt 7 "
+		    "title '%s'", blocks ? ", " : "", datpath, blocks,
+		    pairs[i].series);
+		used = used < sizeof(clauses) ? used : sizeof(clauses) - 1;
+		blocks++;
+	}
+	fclose(data);
+	free(done);
+	return plot_draw(dir, "beside", "1100,700", err, errlen,
+	    "set title \"each real runtime's CPU µs per dispatch over the "
+	    "model's of its design, cell by cell: median over median, bars "
+	    "min/max over max/min\\n%s, %s\" noenhanced\n"
+	    "set logscale xy\nset xlabel 'workers'\n"
+	    "set ylabel 'real / model (above 1: the real one costs more)'\n"
+	    "set grid\nset key outside right noenhanced\n"
+	    "plot 1 with lines dt 2 lc 'black' notitle, %s\n",
+	    results_str(cJSON_GetObjectItem(doc, "context"), "cpu_model", "?"),
+	    results_str(cJSON_GetObjectItem(doc, "context"), "date", "?"),
+	    clauses);
+}
+
 int
 plot_results(const cJSON *doc, const char *dir, char *err, size_t errlen)
 {
@@ -242,7 +354,7 @@ plot_results(const cJSON *doc, const char *dir, char *err, size_t errlen)
 		if (plot_figure(doc, &plot_figures[i], dir, err, errlen) != 0)
 			return -1;
 	}
-	return 0;
+	return plot_beside(doc, dir, err, errlen);
 }
 
 /* "shared/lfseg w=8 c=64", and the workload when it blocks, of a key. */

@@ -25,6 +25,7 @@ struct verdict_args {			/* compare and ab */
 	int format;
 	const char *metric, *plot;
 	int allow_other_machine;
+	int beside;
 };
 
 struct advise_args {

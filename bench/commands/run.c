@@ -66,21 +66,25 @@ static int
 cmd_list(struct call *c)
 {
 	const struct workload_kind *k;
+	const struct disp_ops *d;
 	const struct queue_ops *q;
 	char name[32];
 	size_t i;
 
 	(void)c;
 	printf("dispatchers:\n");
-	for (i = 0; i < disp_count(); i++)
-		printf("  %-11s %s\n", disp_at(i)->name, disp_at(i)->model);
+	for (i = 0; (d = disp_at(i)) != NULL; i++)
+		printf("  %-11s %s%s%s%s\n", d->name, d->model,
+		    d->real != NULL ? " [real: " : "", d->real != NULL ?
+		    d->real : "", d->real != NULL ? "]" : "");
 	printf("queues:\n");
-	for (i = 0; i < queue_count(); i++) {
-		q = queue_at(i);
-		printf("  %-11s %s%s%s\n", q->name, q->model,
+	for (i = 0; (q = queue_at(i)) != NULL; i++) {
+		printf("  %-11s %s%s%s%s%s%s\n", q->name, q->model,
 		    q->flags & Q_BOUNDED ? " [bounded]" : "",
 		    q->flags & Q_ONE_CONSUMER ?
-		    " [one consumer: eventloop's inbox]" : "");
+		    " [one consumer: eventloop's inbox]" : "",
+		    q->real != NULL ? " [real: " : "", q->real != NULL ?
+		    q->real : "", q->real != NULL ? "]" : "");
 	}
 	printf("workloads:\n");
 	for (i = 0; (k = workload_kind_at(i)) != NULL; i++) {

@@ -38,6 +38,9 @@ static const struct param verdict_opts[] = {
 	    "draw the ratios there (ratio.png, ratio.svg)"),
 	OPT("--allow-other-machine", PARAM_SWITCH, 0, 0, 0, NULL,
 	    v.allow_other_machine, NULL, "compare results of two machines"),
+	OPT("--beside", PARAM_SWITCH, 0, 0, 0, NULL, v.beside, NULL,
+	    "each real runtime's cells of NEW against its models' in BASE "
+	    "(BASE may be NEW: `compare R.json R.json --beside`)"),
 };
 
 static int
@@ -55,6 +58,7 @@ verdict_opts_apply(const struct verdict_args *v, struct compare_opts *o,
 	o->metric = v->metric;
 	o->plot_dir = v->plot;
 	o->allow_other_machine = v->allow_other_machine != 0;
+	o->beside = v->beside != 0;
 	if (v->plot != NULL)
 		mkdir(v->plot, 0777);
 	return 0;
@@ -297,4 +301,4 @@ const struct command command_ab = { "ab", "--a 'BIN [OPTS]' --b 'BIN [OPTS]' "
     verdict_opts, 8, 0, 0, command_run_sweep, cmd_ab };
 const struct command command_compare = { "compare", "BASE.json NEW.json "
     "[options]", "NEW against BASE, cell by cell, with a verdict (exit 1: "
-    "worse)", verdict_opts + 3, 6, 2, 2, NULL, cmd_compare };
+    "worse)", verdict_opts + 3, 7, 2, 2, NULL, cmd_compare };

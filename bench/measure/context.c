@@ -112,6 +112,73 @@ context_topology(cJSON *ctx)
 	return;
 }
 
+static void
+context_runtime(cJSON *o, const char *kind, const char *name,
+    const char *real, const char *beside)
+{
+	cJSON *r;
+
+	if (real == NULL)
+		return;
+	r = cJSON_AddObjectToObject(o, name);
+	cJSON_AddStringToObject(r, "kind", kind);
+	cJSON_AddStringToObject(r, "real", real);
+	cJSON_AddStringToObject(r, "beside", beside != NULL ? beside : "");
+	return;
+}
+
+/*
+ * "runtimes": {name: {kind, real, beside}}, every real runtime or library
+ * queue a cell may name, built in or a plugin: what tables and figures
+ * mark as real and draw beside its models.
+ */
+static void
+context_runtimes(cJSON *ctx)
+{
+	cJSON *o = cJSON_AddObjectToObject(ctx, "runtimes");
+	const struct disp_ops *d;
+	const struct queue_ops *q;
+	const void *ops;
+	bool queue;
+	size_t i;
+
+	for (i = 0; (d = disp_at(i)) != NULL; i++)
+		context_runtime(o, "dispatcher", d->name, d->real, d->beside);
+	for (i = 0; (q = queue_at(i)) != NULL; i++)
+		context_runtime(o, "queue", q->name, q->real, q->beside);
+	for (i = 0; (ops = plugin_at(i, &queue)) != NULL; i++) {
+		if (queue) {
+			q = ops;
+			context_runtime(o, "queue", q->name, q->real, q->beside);
+		} else {
+			d = ops;
+			context_runtime(o, "dispatcher", d->name, d->real,
+			    d->beside);
+		}
+	}
+	return;
+}
+
+/*
+ * The environment a real runtime reads at startup and changes its numbers
+ * by (libgomp's wait policy and binding, GLib's allocator), where set.
+ */
+static void
+context_environment(cJSON *ctx)
+{
+	static const char *const names[] = { "OMP_WAIT_POLICY",
+	    "GOMP_SPINCOUNT", "OMP_PROC_BIND", "OMP_PLACES",
+	    "GOMP_CPU_AFFINITY", "OMP_DYNAMIC", "OMP_THREAD_LIMIT", "G_SLICE" };
+	cJSON *env = cJSON_AddObjectToObject(ctx, "environment");
+	const char *v;
+	size_t i;
+
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if ((v = getenv(names[i])) != NULL)
+			cJSON_AddStringToObject(env, names[i], v);
+	return;
+}
+
 cJSON *
 context_read(int argc, char **argv)
 {
@@ -141,6 +208,8 @@ context_read(int argc, char **argv)
 	cJSON_AddStringToObject(ctx, "git_rev", DB_GIT_REV);
 	context_sha256("/proc/self/exe", buf, sizeof(buf));
 	cJSON_AddStringToObject(ctx, "binary_sha256", buf);
+	context_runtimes(ctx);
+	context_environment(ctx);
 	plugins = plugin_json();
 	if (cJSON_GetArraySize(plugins) > 0)
 		cJSON_AddItemToObject(ctx, "plugins", plugins);

@@ -216,3 +216,13 @@ plugin_json(void)
 	}
 	return a;
 }
+
+const void *
+plugin_at(size_t i, bool *queue)
+{
+
+	if (i >= nplugins)
+		return NULL;
+	*queue = plugins[i].kind == PLUGIN_QUEUE;
+	return plugins[i].ops;
+}

@@ -35,4 +35,7 @@ const char *plugin_spec(const void *ops);
 /* Every plugin loaded: [{kind, name, spec, path, sha256, abi}]. */
 cJSON *plugin_json(void);
 
+/* The i-th plugin loaded (a struct queue_ops when *queue), or NULL. */
+const void *plugin_at(size_t i, bool *queue);
+
 #endif /* BENCH_PLUGIN_H */

@@ -1,6 +1,6 @@
 /*
  * dispatchbench/dispatcher.h - the dispatcher interface of dispatchbench,
- * version 1.
+ * version 2 (2 added real and beside).
  *
  * A dispatcher is a long-lived handle; a dispatch is a request to run one
  * task on one of its threads. A design is a const struct disp_ops: the
@@ -20,7 +20,7 @@
 
 #include <dispatchbench/queue.h>
 
-#define DB_DISP_ABI_VERSION	1
+#define DB_DISP_ABI_VERSION	2
 #define DB_DISP_OPS_HEAD						\
 	.abi = DB_DISP_ABI_VERSION, .size = sizeof(struct disp_ops)
 
@@ -120,7 +120,8 @@ struct disp_config {
 	X(spins,	"idle spins begun before a park")		\
 	X(unparks,	"parked threads woken")				\
 	X(slot_waits,	"queue pops that waited on a reserved, empty slot") \
-	X(freezes,	"full queue rings frozen and copied")
+	X(freezes,	"full queue rings frozen and copied")		\
+	X(in_place,	"tasks the runtime ran at once on the dispatching thread")
 
 #define DISP_COUNTER_ENUM(n, what)	DISP_C_##n,
 enum disp_counter { DISP_COUNTERS(DISP_COUNTER_ENUM) DISP_NCOUNTERS };
@@ -160,6 +161,13 @@ struct disp_ops {
 	unsigned int size;		/* sizeof(struct disp_ops) */
 	const char *name;
 	const char *model;
+	/*
+	 * A real runtime, driven through its public API: its library and
+	 * version ("GLib 2.74.6"); NULL for a model. beside: the designs
+	 * that model it, a comma list of names, drawn beside it.
+	 */
+	const char *real;
+	const char *beside;
 	unsigned int flags;
 	unsigned int counts;		/* DISP_COUNT()s it keeps */
 

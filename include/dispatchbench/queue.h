@@ -1,5 +1,6 @@
 /*
- * dispatchbench/queue.h - the queue interface of dispatchbench, version 1.
+ * dispatchbench/queue.h - the queue interface of dispatchbench, version 2
+ * (2 added real and beside).
  *
  * A queue is a const struct queue_ops: the suite's own queues are written
  * against this header, and a queue of your own is one too, built as a
@@ -20,7 +21,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define DB_QUEUE_ABI_VERSION	1
+#define DB_QUEUE_ABI_VERSION	2
 #define DB_QUEUE_OPS_HEAD						\
 	.abi = DB_QUEUE_ABI_VERSION, .size = sizeof(struct queue_ops)
 
@@ -53,6 +54,9 @@ struct queue_ops {
 	unsigned int size;		/* sizeof(struct queue_ops) */
 	const char *name;
 	const char *model;		/* one line: what it is, what it models */
+	/* A library's queue: its name and version; NULL: the suite's own. */
+	const char *real;
+	const char *beside;		/* the queues to draw it beside */
 	unsigned int flags;
 
 	/*

@@ -1,0 +1,28 @@
+/*
+ * beside.h - a real runtime's cells beside the models of its design.
+ *
+ * A results file's context lists the real runtimes and library queues it
+ * may name ("runtimes": {name: {kind, real, beside}}). A cell runs one
+ * when its dispatcher or its queue is one; each model named beside it has
+ * the cell that is the same but for that name (params_same_but).
+ */
+#ifndef BENCH_BESIDE_H
+#define BENCH_BESIDE_H
+
+#include <cjson/cJSON.h>
+
+/* The library and version a cell runs ("GLib 2.74.6"), or NULL: models. */
+const char *beside_real(const cJSON *doc, const cJSON *cell);
+
+typedef void beside_fn(const cJSON *real, const cJSON *model,
+    const char *name, void *arg);
+
+/*
+ * fn(real cell, model cell, the model's name) for every real runtime's
+ * cell of doc and each model's cell of models beside it (models may be
+ * doc), in doc's order.
+ */
+void beside_each(const cJSON *doc, const cJSON *models, beside_fn *fn,
+    void *arg);
+
+#endif /* BENCH_BESIDE_H */
