@@ -21,9 +21,12 @@ const struct disp_ops *disp_at(size_t i);
 /* The first design, in the registry's order, with every one of flags. */
 const struct disp_ops *disp_with(unsigned int flags);
 
-/* Starts fn(arg) on a new thread that first calls cfg->thread_start. */
-int disp_thread_spawn(const struct disp_config *cfg, pthread_t *tid,
-    void *(*fn)(void *), void *arg);
+/*
+ * Starts fn(arg) on a new thread that first calls cfg->thread_start with
+ * index, the thread's place in the design.
+ */
+int disp_thread_spawn(const struct disp_config *cfg, unsigned int index,
+    pthread_t *tid, void *(*fn)(void *), void *arg);
 
 /*
  * Every design, in the order `list` shows them: X(name) for the design

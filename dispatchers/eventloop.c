@@ -234,7 +234,8 @@ eventloop_create(struct dispatcher **dp, const struct disp_config *cfg)
 		if ((error = el_loop_init(e, &e->loops[ready])) != 0)
 			goto out_loops;
 	for (started = 0; started < e->nloops; started++)
-		if ((error = disp_thread_spawn(&e->cfg, &e->loops[started].tid,
+		if ((error = disp_thread_spawn(&e->cfg, started,
+		    &e->loops[started].tid,
 		    el_loop_main, &e->loops[started])) != 0)
 			goto out_join;
 	*dp = &e->base;

@@ -64,6 +64,7 @@ disp_with(unsigned int flags)
 
 struct disp_thread_arg {
 	const struct disp_config *cfg;
+	unsigned int index;
 	void *(*fn)(void *);
 	void *arg;
 };
@@ -75,13 +76,13 @@ disp_thread_main(void *p)
 
 	free(p);
 	if (a.cfg->thread_start != NULL)
-		a.cfg->thread_start(a.cfg->thread_arg);
+		a.cfg->thread_start(a.cfg->thread_arg, a.index);
 	return a.fn(a.arg);
 }
 
 int
-disp_thread_spawn(const struct disp_config *cfg, pthread_t *tid,
-    void *(*fn)(void *), void *arg)
+disp_thread_spawn(const struct disp_config *cfg, unsigned int index,
+    pthread_t *tid, void *(*fn)(void *), void *arg)
 {
 	struct disp_thread_arg *a = malloc(sizeof(*a));
 	int error;
@@ -89,6 +90,7 @@ disp_thread_spawn(const struct disp_config *cfg, pthread_t *tid,
 	if (a == NULL)
 		return -ENOMEM;
 	a->cfg = cfg;
+	a->index = index;
 	a->fn = fn;
 	a->arg = arg;
 	error = pthread_create(tid, NULL, disp_thread_main, a);

@@ -173,7 +173,7 @@ rv_add_worker(struct rendezvous *r, struct disp_task *t)
 	parker_init(&w->parker);
 	w->pool = r;
 	w->first = t;
-	if (disp_thread_spawn(&r->cfg, &w->tid, rv_worker_main, w) != 0)
+	if (disp_thread_spawn(&r->cfg, c, &w->tid, rv_worker_main, w) != 0)
 		abort();
 	pthread_mutex_lock(&r->lock);
 	r->started++;

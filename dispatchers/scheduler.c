@@ -364,7 +364,7 @@ ks_create_worker(struct ksched *s)
 	pthread_mutex_unlock(&s->lock);
 	if (w == NULL)
 		return 0;
-	if (disp_thread_spawn(&s->cfg, &w->tid, ks_worker_main, w) != 0)
+	if (disp_thread_spawn(&s->cfg, created, &w->tid, ks_worker_main, w) != 0)
 		abort();
 	atomic_store(&w->spawned, true);
 	return (int)cpu + 1;

@@ -229,7 +229,7 @@ shared_create(struct dispatcher **dp, const struct disp_config *cfg)
 		w->pool = s;
 	}
 	for (i = 1; i <= s->nworkers; i++) {
-		error = disp_thread_spawn(&s->cfg, &s->workers[i].tid,
+		error = disp_thread_spawn(&s->cfg, i - 1, &s->workers[i].tid,
 		    sh_worker_main, &s->workers[i]);
 		if (error != 0)
 			goto out_join;

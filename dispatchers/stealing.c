@@ -669,7 +669,7 @@ stealing_create(struct dispatcher **dp, const struct disp_config *cfg)
 	for (i = 0; i < s->nworkers; i++)
 		st_worker_init(s, &s->workers[i], i);
 	for (i = 0; i < s->nworkers; i++) {
-		error = disp_thread_spawn(&s->cfg, &s->workers[i].tid,
+		error = disp_thread_spawn(&s->cfg, i, &s->workers[i].tid,
 		    st_worker_main, &s->workers[i]);
 		if (error != 0)
 			goto out_join;

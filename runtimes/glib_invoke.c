@@ -183,7 +183,7 @@ glib_invoke_create(struct dispatcher **dp, const struct disp_config *cfg)
 		l->loop = g_main_loop_new(l->ctx, FALSE);
 	}
 	for (i = 0; i < g->nloops; i++) {
-		error = disp_thread_spawn(&g->cfg, &g->loops[i].tid,
+		error = disp_thread_spawn(&g->cfg, i, &g->loops[i].tid,
 		    gi_loop_main, &g->loops[i]);
 		if (error != 0) {
 			gi_stop(g, i, NULL);

@@ -72,7 +72,7 @@ gp_bind(struct disp_task *t)
 	struct glib_pool *p = b->pool;
 
 	if (p->cfg.thread_start != NULL)
-		p->cfg.thread_start(p->cfg.thread_arg);
+		p->cfg.thread_start(p->cfg.thread_arg, b->index);
 	gp_self = &p->threads[b->index];
 	pthread_barrier_wait(&p->bound);
 	return;

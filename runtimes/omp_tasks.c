@@ -137,7 +137,7 @@ ot_team_main(void *arg)
 		ot_self = &o->threads[me];
 		ot_team_of = o;
 		if (o->cfg.thread_start != NULL)
-			o->cfg.thread_start(o->cfg.thread_arg);
+			o->cfg.thread_start(o->cfg.thread_arg, me);
 		if (me == 0)
 			ot_door(o);
 #pragma omp barrier

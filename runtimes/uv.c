@@ -261,7 +261,8 @@ uvd_create(struct dispatcher **dp, const struct disp_config *cfg)
 		if ((error = uvd_home_init(u, &u->homes[ready])) != 0)
 			break;
 	for (started = 0; error == 0 && started < u->nloops; started++)
-		if ((error = disp_thread_spawn(&u->cfg, &u->homes[started].tid,
+		if ((error = disp_thread_spawn(&u->cfg, started,
+		    &u->homes[started].tid,
 		    uvd_loop_main, &u->homes[started])) != 0)
 			break;
 	if (error != 0) {

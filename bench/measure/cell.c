@@ -15,6 +15,7 @@
 #include "counters.h"
 #include "measure.h"
 #include "pin.h"
+#include "placement.h"
 #include "watchdog.h"
 #include "workload.h"
 
@@ -33,15 +34,33 @@
 
 struct cell_pin {
 	struct pin_plan plan;
-	_Atomic unsigned int next;
+	struct placement place;
 };
 
 static void
-cell_thread_start(void *arg)
+cell_worker_start(void *arg, unsigned int index)
 {
 	struct cell_pin *p = arg;
 
-	pin_self(&p->plan, atomic_fetch_add(&p->next, 1));
+	place_self(&p->place, PLACE_WORKER, index);
+	return;
+}
+
+static void
+cell_starter_start(void *arg, unsigned int index)
+{
+	struct cell_pin *p = arg;
+
+	place_self(&p->place, PLACE_STARTER, index);
+	return;
+}
+
+static void
+cell_io_start(void *arg, unsigned int index)
+{
+	struct cell_pin *p = arg;
+
+	place_self(&p->place, PLACE_IO, index);
 	return;
 }
 
@@ -172,22 +191,17 @@ cell_figures(cJSON *run, const struct measure_sample *a,
 	return;
 }
 
+/* The design's threads placed as workers; the starter's its own way. */
 static void
-cell_io_start(void *arg)
-{
-	struct cell_pin *p = arg;
-
-	pin_self_apart(&p->plan);
-	return;
-}
-
-static void
-cell_config(const struct cell *c, struct cell_pin *pin, struct disp_config *cfg)
+cell_config(const struct cell *c, struct cell_pin *pin, struct disp_config *cfg,
+    struct disp_config *starter)
 {
 
 	*cfg = c->cfg;
-	cfg->thread_start = cell_thread_start;
+	cfg->thread_start = cell_worker_start;
 	cfg->thread_arg = pin;
+	*starter = *cfg;
+	starter->thread_start = cell_starter_start;
 	return;
 }
 
@@ -258,9 +272,10 @@ cell_end_read(struct cell_end *e, struct workload *w, struct hist_snap *h,
  */
 static bool
 cell_measure(cJSON *run, const struct cell *c, struct workload *w,
-    const struct cell_pin *pin, struct counters *k,
+    struct cell_pin *pin, struct counters *k,
     const struct cell_window *win, struct watchdog *wd)
 {
+	char why[256];
 	struct hist_snap *h = calloc(1, sizeof(*h));
 	struct cell_end a = { .per = calloc(w->n, sizeof(uint64_t)) };
 	struct cell_end b = { .per = calloc(w->n, sizeof(uint64_t)) };
@@ -295,6 +310,8 @@ cell_measure(cJSON *run, const struct cell *c, struct workload *w,
 	cJSON_AddNumberToObject(run, "rss_anon_kb", measure_status("RssAnon"));
 	cJSON_AddNumberToObject(run, "rss_anon_peak_kb", peak.rss_anon_kb);
 	cJSON_AddItemToObject(run, "bindings", pin_readback(&pin->plan));
+	if (!place_check(&pin->place, run, why, sizeof(why)))
+		cell_fail(run, why);
 	free(a.per);
 	free(b.per);
 	free(h);
@@ -476,7 +493,7 @@ cell_run(const struct cell *c, const struct cell_window *win)
 	    .stall_s = watchdog_stall_for(&c->profile, c->stall_s) };
 	struct cell_pin pin;
 	struct counters k = { .n = 0 };
-	struct disp_config cfg, iocfg;
+	struct disp_config cfg, startcfg, iocfg;
 	struct workload_opts wo;
 	struct cell_peaks warm;
 	struct watchdog wd;
@@ -489,7 +506,7 @@ cell_run(const struct cell *c, const struct cell_window *win)
 		return cell_fail(x.run, err);
 	if (c->profile.kind->round_trip && !(c->disp->flags & DISP_LOOPS))
 		pin_plan_apart(&pin.plan);
-	atomic_init(&pin.next, 0);
+	place_init(&pin.place, &pin.plan);
 	/* Before the first thread, which inherits them. */
 	if (counters_init(&k, c->counters != NULL ? c->counters : "none",
 	    err, sizeof(err)) != 0) {
@@ -497,7 +514,7 @@ cell_run(const struct cell *c, const struct cell_window *win)
 		goto out_pin;
 	}
 	counters_open(&k);
-	cell_config(c, &pin, &cfg);
+	cell_config(c, &pin, &cfg, &startcfg);
 	if (c->disp->create(&x.d, &cfg) != 0) {
 		cell_fail(x.run, "the dispatcher could not be created");
 		goto out_pin;
@@ -513,7 +530,7 @@ cell_run(const struct cell *c, const struct cell_window *win)
 	wo.payload_ns = c->payload_ns;
 	wo.latency_every = c->latency_every;
 	wo.io = x.io;
-	if (workload_start(&w, x.d, c->coroutines, &wo, &cfg) != 0) {
+	if (workload_start(&w, x.d, c->coroutines, &wo, &startcfg) != 0) {
 		cell_fail(x.run, "the workload could not be started");
 		goto out_io;
 	}
@@ -528,6 +545,7 @@ cell_run(const struct cell *c, const struct cell_window *win)
 		x.run = cell_hung(x.run, &wd);
 	cell_teardown(&x, &wd, measured);
 	counters_close(&k);
+	place_fini(&pin.place);
 	pin_plan_fini(&pin.plan);
 	return x.run;
 out_workload:
@@ -540,6 +558,7 @@ out_disp:
 	disp_shutdown(x.d, NULL);
 out_pin:
 	counters_close(&k);
+	place_fini(&pin.place);
 	pin_plan_fini(&pin.plan);
 	return x.run;
 }

@@ -333,16 +333,6 @@ pin_plan_fini(struct pin_plan *p)
 }
 
 int
-pin_self(const struct pin_plan *p, unsigned int index)
-{
-
-	if (p->sets == NULL || p->sets[index % p->nsets] == NULL)
-		return 0;
-	return hwloc_set_cpubind(p->topo, p->sets[index % p->nsets],
-	    HWLOC_CPUBIND_THREAD);
-}
-
-int
 pin_plan_pu(const struct pin_plan *p, unsigned int index)
 {
 	struct pin_where w;
@@ -384,15 +374,6 @@ pin_plan_apart(struct pin_plan *p)
 		return;
 	p->apart = p->sets[--p->nsets];
 	return;
-}
-
-int
-pin_self_apart(const struct pin_plan *p)
-{
-
-	if (p->apart == NULL)
-		return pin_self(p, 0);
-	return hwloc_set_cpubind(p->topo, p->apart, HWLOC_CPUBIND_THREAD);
 }
 
 cJSON *

@@ -1,8 +1,9 @@
 /*
  * pin.h - where the suite's threads run, through hwloc.
  *
- * A plan is a list of single-PU sets; the i-th thread the suite starts
- * binds itself to set i mod n, so more threads than PUs wrap around.
+ * A plan is a list of single-PU sets; thread number i (its place in its
+ * design, placement.h) binds itself to set i mod n, so more threads than
+ * PUs wrap around.
  * Plans:
  *   none         no binding;
  *   compact      PUs in logical order: a core's PUs, then the next core's;
@@ -48,9 +49,6 @@ int pin_plan_init_within(struct pin_plan *p, const char *spec,
     const char *cpuset, char *err, size_t errlen);
 void pin_plan_fini(struct pin_plan *p);
 
-/* Binds the calling thread to the plan's set for thread number index. */
-int pin_self(const struct pin_plan *p, unsigned int index);
-
 /* The logical index of the PU thread number index binds to; -1: none. */
 int pin_plan_pu(const struct pin_plan *p, unsigned int index);
 
@@ -69,10 +67,9 @@ int pin_plan_where(const struct pin_plan *p, unsigned int index,
 /*
  * Sets the plan's last PU aside for one thread (a request's I/O loop), so
  * the numbered threads share the others; nothing when the plan has fewer
- * than two. pin_self_apart binds the calling thread to it, or to set 0.
+ * than two, and that thread then takes set 0.
  */
 void pin_plan_apart(struct pin_plan *p);
-int pin_self_apart(const struct pin_plan *p);
 
 /* Each thread's binding as the kernel reports it: {"cpus": threads}. */
 cJSON *pin_readback(const struct pin_plan *p);

@@ -584,7 +584,7 @@ workload_start(struct workload *w, struct dispatcher *d, unsigned int n,
 		w->coros[i].phase = period * i / n;
 		w->coros[i].w = w;
 	}
-	error = disp_thread_spawn(cfg, &w->starter, workload_starter, w);
+	error = disp_thread_spawn(cfg, 0, &w->starter, workload_starter, w);
 	if (error != 0) {
 		free(w->coros);
 		free(w->lat);

@@ -205,8 +205,8 @@ void workload_figures(const struct workload_profile *p,
     const struct workload_window *win, cJSON *run);
 
 /*
- * Starts n coroutines on d from a new thread (cfg's thread_start applies):
- * on `inline` that thread is where every coroutine runs.
+ * Starts n coroutines on d from a new thread (cfg's thread_start applies,
+ * index 0): on `inline` that thread is where every coroutine runs.
  */
 int workload_start(struct workload *w, struct dispatcher *d, unsigned int n,
     const struct workload_opts *o, const struct disp_config *cfg);

@@ -24,7 +24,11 @@ struct condpool {
 	uint64_t ran;
 	int stop;
 	unsigned int n;
-	pthread_t tid[];
+	struct condpool_thread {
+		struct condpool *pool;
+		unsigned int index;	/* its place: the suite pins by it */
+		pthread_t tid;
+	} threads[];
 };
 
 extern const struct disp_ops dispatchbench_dispatcher;
@@ -32,11 +36,12 @@ extern const struct disp_ops dispatchbench_dispatcher;
 static void *
 condpool_main(void *arg)
 {
-	struct condpool *p = arg;
+	struct condpool_thread *me = arg;
+	struct condpool *p = me->pool;
 	struct disp_task *t;
 
 	if (p->cfg.thread_start != NULL)		/* pinning, first */
-		p->cfg.thread_start(p->cfg.thread_arg);
+		p->cfg.thread_start(p->cfg.thread_arg, me->index);
 	pthread_mutex_lock(&p->lock);
 	for (;;) {
 		while (p->head == NULL && !p->stop)
@@ -78,7 +83,7 @@ condpool_shutdown(struct dispatcher *d, struct disp_stats *st)
 	pthread_cond_broadcast(&p->nonempty);
 	pthread_mutex_unlock(&p->lock);
 	for (i = 0; i < p->n; i++)
-		pthread_join(p->tid[i], NULL);
+		pthread_join(p->threads[i].tid, NULL);
 	if (st != NULL) {
 		st->ran = p->ran;
 		st->threads_started = st->threads_peak = p->n;
@@ -93,18 +98,23 @@ condpool_create(struct dispatcher **dp, const struct disp_config *cfg)
 
 	if (cfg->workers == 0)
 		return -EINVAL;		/* a fixed pool has a width */
-	if ((p = calloc(1, sizeof(*p) + cfg->workers * sizeof(pthread_t))) == NULL)
+	if ((p = calloc(1, sizeof(*p) + cfg->workers *
+	    sizeof(p->threads[0]))) == NULL)
 		return -ENOMEM;
 	p->base.ops = &dispatchbench_dispatcher;
 	p->cfg = *cfg;
 	pthread_mutex_init(&p->lock, NULL);
 	pthread_cond_init(&p->nonempty, NULL);
 	p->tail = &p->head;
-	for (; p->n < cfg->workers; p->n++)
-		if (pthread_create(&p->tid[p->n], NULL, condpool_main, p) != 0) {
+	for (; p->n < cfg->workers; p->n++) {
+		p->threads[p->n].pool = p;
+		p->threads[p->n].index = p->n;
+		if (pthread_create(&p->threads[p->n].tid, NULL, condpool_main,
+		    &p->threads[p->n]) != 0) {
 			condpool_shutdown(&p->base, NULL);
 			return -EAGAIN;
 		}
+	}
 	*dp = &p->base;
 	return 0;
 }

@@ -1,6 +1,7 @@
 /*
  * dispatchbench/dispatcher.h - the dispatcher interface of dispatchbench,
- * version 2 (2 added real and beside).
+ * version 3 (2 added real and beside; 3 passes thread_start the thread's
+ * index).
  *
  * A dispatcher is a long-lived handle; a dispatch is a request to run one
  * task on one of its threads. A design is a const struct disp_ops: the
@@ -10,7 +11,7 @@
  * `--dispatcher ./libyours.so` or `--dispatcher PATH:SYMBOL`. Start the
  * table with DB_DISP_OPS_HEAD; the suite refuses a table of another ABI
  * version or size. Every thread the design starts calls
- * cfg->thread_start(cfg->thread_arg) first, when it is not NULL.
+ * cfg->thread_start(cfg->thread_arg, index) first, when it is not NULL.
  */
 #ifndef DISPATCHBENCH_DISPATCHER_H
 #define DISPATCHBENCH_DISPATCHER_H
@@ -20,7 +21,7 @@
 
 #include <dispatchbench/queue.h>
 
-#define DB_DISP_ABI_VERSION	2
+#define DB_DISP_ABI_VERSION	3
 #define DB_DISP_OPS_HEAD						\
 	.abi = DB_DISP_ABI_VERSION, .size = sizeof(struct disp_ops)
 
@@ -98,10 +99,14 @@ struct disp_config {
 	enum disp_from from;		/* eventloop */
 
 	/*
-	 * Called first on every thread a dispatcher starts: the suite pins
-	 * the thread there and reads its binding back.
+	 * Called first on every thread a dispatcher starts, with the
+	 * thread's place in the design: worker or loop i of a fixed width
+	 * (0 .. workers - 1), and for a pool that starts threads on demand
+	 * the number of its threads alive when it made this one. The suite
+	 * binds the thread to the plan's PU for that index, never by the
+	 * order in which threads happen to start, and checks it there.
 	 */
-	void (*thread_start)(void *arg);
+	void (*thread_start)(void *arg, unsigned int index);
 	void *thread_arg;
 };
 

@@ -1,0 +1,218 @@
+/*
+ * test_placement.c - every thread of a run where its plan puts it, read
+ * back from the kernel: whatever order the threads start in, for every
+ * design at the machine's width, and a thread moved off its PU fails the
+ * run with its name.
+ */
+#define _GNU_SOURCE
+#include <sched.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <criterion/criterion.h>
+
+#include "cells.h"
+#include "dispatcher.h"
+#include "measure.h"
+#include "pin.h"
+
+static const struct cell_window quick = { 0.05, 0.1 };
+
+/*
+ * A design under test, wrapped: its threads call tamper(index) before the
+ * suite's hook (before: true) or after it.
+ */
+static struct disp_ops wrapped;
+static const struct disp_ops *inner;
+static void (*suite_start)(void *, unsigned int);
+static void (*tamper)(unsigned int index);
+static bool tamper_before;
+
+static void
+wrapped_start(void *arg, unsigned int index)
+{
+
+	if (tamper_before)
+		tamper(index);
+	suite_start(arg, index);
+	if (!tamper_before)
+		tamper(index);
+}
+
+static int
+wrapped_create(struct dispatcher **dp, const struct disp_config *cfg)
+{
+	struct disp_config c = *cfg;
+
+	suite_start = c.thread_start;
+	c.thread_start = wrapped_start;
+	return inner->create(dp, &c);
+}
+
+static struct cell
+wrap(const char *args, void (*fn)(unsigned int), bool before)
+{
+	struct cell c = cells_one(args);
+
+	inner = c.disp;
+	wrapped = *inner;
+	wrapped.create = wrapped_create;
+	tamper = fn;
+	tamper_before = before;
+	c.disp = &wrapped;
+	return c;
+}
+
+/* Worker 0 starts 30 ms after the others: they, and the starter, go first. */
+static void
+late_first(unsigned int index)
+{
+	struct timespec late = { 0, 30000000L };
+
+	if (index == 0)
+		nanosleep(&late, NULL);
+}
+
+/* Worker 0 moves itself to every CPU the process may use. */
+static void
+unbind_first(unsigned int index)
+{
+	cpu_set_t all;
+
+	if (index != 0)
+		return;
+	/* The main thread is bound to nothing: it has them all. */
+	cr_assert_eq(sched_getaffinity(getpid(), sizeof(all), &all), 0);
+	cr_assert_eq(sched_setaffinity(0, sizeof(all), &all), 0);
+}
+
+static const char *
+str(const cJSON *o, const char *name)
+{
+	const cJSON *v = cJSON_GetObjectItem(o, name);
+
+	return cJSON_IsString(v) ? v->valuestring : "";
+}
+
+/*
+ * Every live worker of run on the OS CPU its plan gives its index, as the
+ * kernel says (its only CPU, and the one it last ran on); returns how
+ * many distinct CPUs the workers hold.
+ */
+static int
+workers_on_plan(const cJSON *run, const struct pin_plan *plan)
+{
+	const cJSON *t, *arr = cJSON_GetObjectItem(run, "placement");
+	struct pin_where w;
+	cpu_set_t held;
+	char want[16];
+	int i;
+
+	cr_assert(cJSON_IsArray(arr), "no placement");
+	CPU_ZERO(&held);
+	cJSON_ArrayForEach(t, arr) {
+		if (strcmp(str(t, "role"), "worker") != 0 ||
+		    cJSON_IsTrue(cJSON_GetObjectItem(t, "exited")))
+			continue;
+		i = cJSON_GetObjectItem(t, "index")->valueint;
+		cr_assert_eq(pin_plan_where(plan, (unsigned int)i, &w), 0);
+		snprintf(want, sizeof(want), "%d", w.os);
+		cr_assert_str_eq(str(t, "cpus"), want, "worker %d on CPU %s, "
+		    "its plan's PU is CPU %s", i, str(t, "cpus"), want);
+		cr_assert_eq(cJSON_GetObjectItem(t, "last_cpu")->valueint, w.os);
+		CPU_SET(w.os, &held);
+	}
+	return CPU_COUNT(&held);
+}
+
+static struct pin_plan
+plan_of(const struct cell *c)
+{
+	struct pin_plan p;
+	char err[256];
+
+	cr_assert_eq(pin_plan_init(&p, c->pin, err, sizeof(err)), 0, "%s", err);
+	return p;
+}
+
+static void
+assert_ok(const cJSON *run, const char *what)
+{
+
+	cr_assert_str_eq(str(run, "status"), "ok", "%s: %s", what,
+	    str(run, "error"));
+}
+
+/*
+ * The planted defect of order-based placement: worker 0 starts last, so
+ * a slot handed out as threads start goes to another worker or to the
+ * starter first, and two workers share a PU. By index, each is on its own.
+ */
+Test(placement, a_worker_that_starts_late_still_lands_on_its_pu)
+{
+	unsigned int pus = measure_cpus(), rep;
+	char args[96];
+	struct pin_plan plan;
+	struct cell c;
+	cJSON *run;
+
+	snprintf(args, sizeof(args), "--dispatcher shared --workers %u "
+	    "--coroutines 16", pus);
+	for (rep = 0; rep < 5; rep++) {
+		c = wrap(args, late_first, true);
+		plan = plan_of(&c);
+		run = cell_run(&c, &quick);
+		assert_ok(run, "shared, worker 0 late");
+		cr_assert_eq(workers_on_plan(run, &plan), (int)pus,
+		    "%u workers on fewer than %u CPUs", pus, pus);
+		cJSON_Delete(run);
+		pin_plan_fini(&plan);
+	}
+}
+
+/* Every design, as wide as the machine: each thread where its plan says. */
+Test(placement, every_design_at_the_machines_width_is_on_its_plan)
+{
+	unsigned int pus = measure_cpus();
+	const struct disp_ops *d;
+	struct pin_plan plan;
+	char args[128];
+	struct cell c;
+	cJSON *run;
+	size_t i;
+
+	for (i = 0; (d = disp_at(i)) != NULL; i++) {
+		snprintf(args, sizeof(args), "--dispatcher %s --workers %u "
+		    "--coroutines 16", d->name, d->flags & DISP_NO_WIDTH ? 1 :
+		    pus);
+		c = cells_one(args);
+		plan = plan_of(&c);
+		run = cell_run(&c, &quick);
+		assert_ok(run, d->name);
+		cr_assert_geq(workers_on_plan(run, &plan), d->flags &
+		    DISP_NO_WIDTH ? 0 : 1, "%s: no worker placed", d->name);
+		cJSON_Delete(run);
+		pin_plan_fini(&plan);
+	}
+}
+
+/* A thread that leaves its PU fails the run, which names it. */
+Test(placement, a_thread_off_its_plan_fails_the_run)
+{
+	struct cell c;
+	cJSON *run;
+
+	if (measure_cpus() < 2) {
+		cr_log_warn("one CPU: no thread can be off its plan");
+		return;
+	}
+	c = wrap("--dispatcher stealing --workers 2 --coroutines 16",
+	    unbind_first, false);
+	run = cell_run(&c, &quick);
+	cr_assert_str_eq(str(run, "status"), "failed");
+	cr_assert(strstr(str(run, "error"), "worker 0 (thread ") != NULL &&
+	    strstr(str(run, "error"), "its plan says") != NULL, "error: %s",
+	    str(run, "error"));
+	cJSON_Delete(run);
+}
