@@ -24,7 +24,8 @@ trampoline_run(struct trampoline *tr, struct disp_task *t)
 {
 	uint64_t ran = 0;
 
-	if (tr->running) {
+	/* Every dispatch but a thread's outermost one: kept on the straight line. */
+	if (__builtin_expect(tr->running, 1)) {
 		taskfifo_push(&tr->fifo, t);
 		return 0;
 	}

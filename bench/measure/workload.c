@@ -216,25 +216,22 @@ coro_work(struct coro *c, uint64_t k)
 	return;
 }
 
-static __attribute__((noinline, cold)) void
-coro_out_of_turn(struct coro *c)
-{
-
-	atomic_fetch_add(&c->out_of_turn, 1);
-	return;
-}
-
 /*
- * Resumption k + 1 must come through task[(k + 1) & 1], where dispatch
- * k + 1 sent it; k is the count of resumptions before this one.
+ * Counts a resumption of c through task[idx]; returns k, the count of
+ * resumptions before it. Resumption k + 1 must come through
+ * task[(k + 1) & 1], where dispatch k + 1 sent it. The out-of-turn count
+ * is bumped in place, not in a call: a call would give every resumption
+ * a stack frame.
  */
-static inline void
-coro_turn(struct coro *c, uint64_t k, unsigned int idx)
+static inline uint64_t
+coro_count(struct coro *c, unsigned int idx)
 {
+	uint64_t k = atomic_load_explicit(&c->runs, memory_order_relaxed);
 
 	if (__builtin_expect(((k ^ idx) & 1) == 0, 0))
-		coro_out_of_turn(c);
-	return;
+		atomic_fetch_add(&c->out_of_turn, 1);
+	atomic_store_explicit(&c->runs, k + 1, memory_order_relaxed);
+	return k;
 }
 
 /*
@@ -251,66 +248,64 @@ coro_dispatch(struct dispatcher *d, struct coro *c, unsigned int idx)
 	return;
 }
 
-/* The same from the coroutine's own resumption on d: it yields. */
-static inline void
-coro_yield(struct dispatcher *d, struct coro *c, unsigned int idx)
-{
-
-	coro_bump(&c->issued);
-	disp_yield(d, &c->task[idx ^ 1]);
-	return;
-}
-
-/* One resumption; with full false, the compiler drops the extra work. */
+/*
+ * One resumption of c, whose issued count is k (only c's running copy
+ * writes it); with full false, the compiler drops the extra work. The
+ * next dispatch is a yield on the design, through the function resolved
+ * at the start.
+ */
 static inline __attribute__((always_inline)) void
-coro_run(struct coro *c, unsigned int idx, bool full)
+coro_run(struct coro *c, unsigned int idx, uint64_t k, bool full)
 {
 	struct workload *w = c->w;
-	uint64_t k;
+	uint64_t runs;
 
 	if (full && c->stamp != 0)
 		coro_sampled(c);
-	k = atomic_load_explicit(&c->runs, memory_order_relaxed);
-	coro_turn(c, k, idx);
-	coro_bump(&c->runs);
-	if (full && w->works)
-		coro_work(c, k);
-	if (atomic_load_explicit(&w->stop, memory_order_relaxed)) {
-		atomic_fetch_add(&w->retired, 1);
-		return;
+	runs = coro_count(c, idx);
+	if (full) {
+		coro_work(c, runs);
+		if (atomic_load_explicit(&w->stop, memory_order_relaxed)) {
+			atomic_fetch_add(&w->retired, 1);
+			return;
+		}
+		if ((k & w->latency_mask) == 0)
+			coro_stamp(c);
 	}
 	/* Count before the dispatch: the moment after, c may run elsewhere. */
-	k = atomic_load_explicit(&c->issued, memory_order_relaxed);
-	if (full && (k & w->latency_mask) == 0)
-		coro_stamp(c);
-	coro_yield(w->d, c, idx);
+	atomic_store_explicit(&c->issued, k + 1, memory_order_relaxed);
+	w->yield(w->d, &c->task[idx ^ 1]);
 	return;
 }
 
 static __attribute__((noinline)) void
-coro_run_full(struct coro *c, unsigned int idx)
+coro_run_full(struct coro *c, unsigned int idx, uint64_t k)
 {
 
-	coro_run(c, idx, true);
+	coro_run(c, idx, k, true);
 	return;
 }
 
 /*
  * The resume-only path calls nothing but the dispatch, so it needs no
- * stack frame; a resumption with anything more goes the full way. A
- * coroutine's issued count is never 0 here (its first dispatch counted
- * it), so a mask of all ones never samples.
+ * stack frame; a resumption with anything more goes the full way: all of
+ * them when there is work beside the handoff or the workload is stopping
+ * (full_mask 0: only the full way looks at stop), else the one
+ * that stamps a sampled dispatch (k & latency_mask == 0) and the one after
+ * it, which records the sample. Both pass k & full_mask == 0, full_mask
+ * being latency_mask without its low bit; with no sampling only a
+ * coroutine's first resumption (k 1) goes the full way.
  */
 static inline __attribute__((always_inline)) void
 coro_resume(struct coro *c, unsigned int idx)
 {
 	uint64_t k = atomic_load_explicit(&c->issued, memory_order_relaxed);
 
-	if (__builtin_expect(c->stamp != 0 || c->w->works ||
-	    (k & c->w->latency_mask) == 0, 0))
-		coro_run_full(c, idx);
+	if (__builtin_expect((k & atomic_load_explicit(&c->w->full_mask,
+	    memory_order_relaxed)) == 0, 0))
+		coro_run_full(c, idx, k);
 	else
-		coro_run(c, idx, false);
+		coro_run(c, idx, k, false);
 	return;
 }
 
@@ -341,13 +336,11 @@ static void
 coro_request(struct coro *c, unsigned int idx)
 {
 	struct workload *w = c->w;
-	uint64_t k = atomic_load_explicit(&c->runs, memory_order_relaxed);
+	uint64_t k = coro_count(c, idx);
 	bool on_io = (k & 1) == 0;
 
 	if (on_io && c->stamp != 0)
 		coro_sampled(c);
-	coro_turn(c, k, idx);
-	coro_bump(&c->runs);
 	if (!on_io && w->payload_iters != 0)
 		workload_burn(w->payload_iters);
 	if (atomic_load_explicit(&w->stop, memory_order_relaxed)) {
@@ -544,6 +537,7 @@ workload_start(struct workload *w, struct dispatcher *d, unsigned int n,
 
 	memset(w, 0, sizeof(*w));
 	w->d = d;
+	w->yield = d->ops->yield != NULL ? d->ops->yield : d->ops->dispatch;
 	w->io = o->io != NULL ? o->io : d;
 	w->n = n;
 	w->profile = o->profile.kind != NULL ? o->profile : *workload_default();
@@ -553,7 +547,8 @@ workload_start(struct workload *w, struct dispatcher *d, unsigned int n,
 	    workload_calibrate(WORKLOAD_SPIN_SLICE_NS) : 0;
 	w->latency_mask = o->latency_every > 0 ? o->latency_every - 1 :
 	    UINT64_MAX;
-	w->works = w->payload_iters != 0 || workload_blocks_some(&w->profile);
+	atomic_init(&w->full_mask, w->payload_iters != 0 ||
+	    workload_blocks_some(&w->profile) ? 0 : w->latency_mask & ~1ull);
 	w->spawn_outside = o->spawn == WORKLOAD_SPAWN_OUTSIDE;
 	/* One blocking resumption per period; phases spread over it. */
 	period = w->profile.share_ppm > 0 ?
@@ -626,6 +621,7 @@ workload_stop(struct workload *w, double timeout_s)
 	bool back;
 
 	atomic_store(&w->stop, 1);
+	atomic_store(&w->full_mask, 0);
 	back = workload_wait(&w->retired, w->n, measure_now() + timeout_s);
 	if (w->io != w->d) {
 		disp_dispatch(w->io, &w->fence);

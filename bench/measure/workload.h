@@ -137,7 +137,16 @@ struct coro {
 #define WORKLOAD_LAT_SLOTS	16
 
 struct workload {
+	/*
+	 * All the resume-only path reads of the workload, in one line: the
+	 * design, its yield resolved once (not through d's ops on every
+	 * dispatch), and the mask that sends a resumption the full way (see
+	 * coro_resume).
+	 */
 	struct dispatcher *d;
+	void (*yield)(struct dispatcher *d, struct disp_task *t);
+	_Atomic uint64_t full_mask;
+	_Atomic int stop;
 	struct dispatcher *io;		/* request: where continuations run */
 	unsigned int n;
 	struct coro *coros;
@@ -150,13 +159,11 @@ struct workload {
 	 */
 	struct disp_task fence;
 	_Atomic unsigned int fenced;
-	_Atomic int stop;
 	_Atomic unsigned int retired;
 	struct workload_profile profile;
 	uint64_t payload_iters;		/* busy loop per resumption, 0: none */
 	uint64_t slice_iters;		/* WORKLOAD_SPIN's loop, one slice */
 	uint64_t latency_mask;		/* sample when issued & mask == 0 */
-	bool works;			/* a payload or a profile that blocks */
 	bool spawn_outside;		/* the starter dispatches the coroutines */
 	struct hist *lat;		/* WORKLOAD_LAT_SLOTS, NULL: unsampled */
 	pthread_t starter;
