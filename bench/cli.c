@@ -247,9 +247,10 @@ cli_item(struct sweep *s, const struct param *p, char *item, bool check,
 	char *dots = strstr(item, "..");
 
 	if (p->kind == PARAM_DESIGN && strcmp(item, "all") == 0) {
-		for (i = 0; i < disp_count(); i++)
+		for (i = 0; i < disp_count() && *n < SWEEP_MAX_LIST; i++)
 			s->lists[k].v[(*n)++].p = disp_at(i);
-		return 0;
+		return i < disp_count() ? cli_error(err, errlen, "%s: more than "
+		    "%d values", p->flag, SWEEP_MAX_LIST) : 0;
 	}
 	if (dots != NULL && (p->kind == PARAM_COUNT || p->kind == PARAM_WIDTH)) {
 		*dots = '\0';
@@ -470,6 +471,33 @@ cli_turn(struct cli_odometer *o)
 	return false;
 }
 
+/* A real runtime waits and wakes as its library does. */
+static bool
+cli_design_skipped(const struct sweep *s, const struct disp_ops *d)
+{
+
+	return d->real != NULL && (s->cell.cfg.spins != DISP_SPINS_DEFAULT ||
+	    s->cell.cfg.wake != DISP_WAKE_EVERY);
+}
+
+/*
+ * How many cells design d makes. The product stops once past
+ * CLI_MAX_CELLS, so that 64 values in each of a dozen lists cannot wrap.
+ */
+static size_t
+cli_design_count(const struct sweep *s, const struct disp_ops *d)
+{
+	union param_value v[SWEEP_MAX_LIST];
+	size_t i, n = 1;
+
+	if (cli_design_skipped(s, d))
+		return 0;
+	for (i = 0; i < nparams && n <= CLI_MAX_CELLS; i++)
+		if (params[i].flags & P_LIST)
+			n *= cli_values_for(s, &params[i], d, v);
+	return n;
+}
+
 static size_t
 cli_design_cells(const struct sweep *s, const struct disp_ops *d,
     struct cell *out)
@@ -479,9 +507,7 @@ cli_design_cells(const struct sweep *s, const struct disp_ops *d,
 	size_t i, k, n = 0;
 	struct cell c;
 
-	/* A real runtime waits and wakes as its library does. */
-	if (d->real != NULL && (s->cell.cfg.spins != DISP_SPINS_DEFAULT ||
-	    s->cell.cfg.wake != DISP_WAKE_EVERY)) {
+	if (cli_design_skipped(s, d)) {
 		fprintf(stderr, "dispatchbench: %s skipped: --spins and --wake "
 		    "are the models' knobs, and %s waits and wakes its own "
 		    "way\n", d->name, d->real);
@@ -517,16 +543,20 @@ cli_design_cells(const struct sweep *s, const struct disp_ops *d,
 struct cell *
 cli_cells(const struct sweep *s, size_t *ncells, char *err, size_t errlen)
 {
-	size_t n = 0, i, k = 0, max = 1;
+	size_t n = 0, i, k = 0, max = 0;
 	const union param_value *d;
 	struct cell *cells;
 
-	for (i = 0; i < nparams; i++)
-		if (params[i].flags & P_LIST)
-			max *= s->lists[i].n ? s->lists[i].n : 1;
+	d = cli_list(s, "--dispatcher", &k);
+	for (i = 0; i < k; i++)
+		max += cli_design_count(s, d[i].p);
+	if (max > CLI_MAX_CELLS) {
+		cli_error(err, errlen, "the sweep makes more than %d cells: "
+		    "shorten its lists", CLI_MAX_CELLS);
+		return NULL;
+	}
 	if ((cells = calloc(max ? max : 1, sizeof(*cells))) == NULL)
 		abort();
-	d = cli_list(s, "--dispatcher", &k);
 	for (i = 0; i < k; i++)
 		n += cli_design_cells(s, d[i].p, cells + n);
 	if (n == 0) {

@@ -17,6 +17,8 @@
 
 #define CLI_ARGS	48	/* words of a child's command line, at most */
 #define CLI_WORD	64	/* bytes of a formatted value */
+/* Cells of one sweep, at most: each run of each is a process of its own. */
+#define CLI_MAX_CELLS	100000
 
 /* Every option at its default: the default sweep. */
 void cli_defaults(struct sweep *s);

@@ -128,28 +128,50 @@ call_sweep(const struct command *cmd, struct call *c, char *err, size_t errlen)
 	return c->cells != NULL ? 0 : -1;
 }
 
+/*
+ * The words a command takes fit a call: an entry of the table that takes
+ * more than CALL_MAX_WORDS would have them written past words[]. A wrong
+ * table is this build's fault, not the user's: it aborts.
+ */
+static void
+commands_check(void)
+{
+	const struct command *cmd;
+	size_t i;
+
+	for (i = 0; i < NCOMMANDS; i++) {
+		cmd = commands[i];
+		if (cmd->minwords < 0 || cmd->minwords > cmd->maxwords ||
+		    cmd->maxwords > CALL_MAX_WORDS) {
+			fprintf(stderr, "dispatchbench: the command table is "
+			    "wrong: %s takes %d to %d words, a call holds %d\n",
+			    cmd->name, cmd->minwords, cmd->maxwords,
+			    CALL_MAX_WORDS);
+			abort();
+		}
+	}
+	return;
+}
+
 static int
 call_parse(const struct command *cmd, struct call *c, char *err,
     size_t errlen)
 {
 	struct cli_words w = { .words = c->words, .maxwords = cmd->maxwords };
+	const char *sep = *cmd->args != '\0' ? " " : "";
 	char why[400];
 
 	if ((c->rest = calloc((size_t)c->argc, sizeof(*c->rest))) == NULL)
 		abort();
-	if (cmd->nopts == 0 && cmd->maxwords == 0 && cmd->sweep == NULL &&
-	    c->argc > 2)
-		return snprintf(err, errlen, "%s takes no arguments", cmd->name),
-		    -1;
 	w.rest = cmd->sweep != NULL ? c->rest : NULL;
 	cli_option_defaults(cmd->opts, cmd->nopts, &c->args);
 	if (cli_options(cmd->opts, cmd->nopts, &c->args, c->argc - 2,
 	    c->argv + 2, &w, why, sizeof(why)) != 0)
-		return snprintf(err, errlen, "%s (usage: dispatchbench %s %s)",
-		    why, cmd->name, cmd->args), -1;
+		return snprintf(err, errlen, "%s (usage: dispatchbench %s%s%s)",
+		    why, cmd->name, sep, cmd->args), -1;
 	if (w.nwords < cmd->minwords)
-		return snprintf(err, errlen, "usage: dispatchbench %s %s",
-		    cmd->name, cmd->args), -1;
+		return snprintf(err, errlen, "usage: dispatchbench %s%s%s",
+		    cmd->name, sep, cmd->args), -1;
 	c->nwords = w.nwords;
 	c->nrest = w.nrest;
 	return cmd->sweep != NULL ? call_sweep(cmd, c, err, errlen) : 0;
@@ -167,36 +189,60 @@ wants_help(int argc, char **argv)
 	return false;
 }
 
+void
+command_line_free(struct call *c)
+{
+
+	free(c->cells);
+	free(c->rest);
+	free(c);
+	return;
+}
+
+struct call *
+command_line(int argc, char **argv, const struct command **cmdp, int *status)
+{
+	struct call *c;
+	char err[512];
+
+	commands_check();
+	*status = 0;
+	if (argc == 2 && strcmp(argv[1], "--version") == 0)
+		return *status = version(), NULL;
+	if (argc == 2 && (strcmp(argv[1], "--help") == 0 ||
+	    strcmp(argv[1], "-h") == 0))
+		return usage(stdout), NULL;
+	if (argc < 2)
+		return usage(stderr), *status = EXIT_USAGE, NULL;
+	if ((*cmdp = command_find(argv[1])) == NULL) {
+		usage(stderr);
+		*status = command_bad("unknown command '%s'", argv[1]);
+		return NULL;
+	}
+	if (wants_help(argc, argv))
+		return command_usage(stdout, *cmdp), NULL;
+	if ((c = calloc(1, sizeof(*c))) == NULL)
+		abort();
+	c->argc = argc;
+	c->argv = argv;
+	if (call_parse(*cmdp, c, err, sizeof(err)) == 0)
+		return c;
+	*status = command_bad("%s", err);
+	command_line_free(c);
+	return NULL;
+}
+
 int
 main(int argc, char **argv)
 {
 	const struct command *cmd;
 	struct call *c;
-	char err[512];
 	int rc;
 
-	if (argc == 2 && strcmp(argv[1], "--version") == 0)
-		return version();
-	if (argc == 2 && (strcmp(argv[1], "--help") == 0 ||
-	    strcmp(argv[1], "-h") == 0))
-		return usage(stdout), 0;
-	if (argc < 2)
-		return usage(stderr), EXIT_USAGE;
-	if ((cmd = command_find(argv[1])) == NULL) {
-		usage(stderr);
-		return command_bad("unknown command '%s'", argv[1]);
-	}
-	if (wants_help(argc, argv))
-		return command_usage(stdout, cmd), 0;
-	if ((c = calloc(1, sizeof(*c))) == NULL)
-		abort();
-	c->argc = argc;
-	c->argv = argv;
-	rc = call_parse(cmd, c, err, sizeof(err)) != 0 ? command_bad("%s", err) :
-	    cmd->run(c);
-	free(c->cells);
-	free(c->rest);
-	free(c);
+	if ((c = command_line(argc, argv, &cmd, &rc)) == NULL)
+		return rc;
+	rc = cmd->run(c);
+	command_line_free(c);
 	return rc;
 }
 

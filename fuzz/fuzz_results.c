@@ -27,8 +27,8 @@ fuzz_consumers(cJSON *doc)
 	FILE *devnull = fopen("/dev/null", "w");
 	size_t n;
 
-	cJSON_ArrayForEach(cell, cJSON_GetObjectItem(doc, "cells"))
-		cJSON_Delete(results_summary(cJSON_GetObjectItem(cell, "runs")));
+	cJSON_ArrayForEach(cell, results_arr(doc, "cells"))
+		cJSON_Delete(results_summary(results_arr(cell, "runs")));
 	results_memory_fits(doc);
 	compare_defaults(&co);
 	co.allow_other_machine = true;

@@ -252,7 +252,7 @@ advise_runs(struct advise_row *r, const cJSON *cell)
 {
 	const cJSON *run;
 
-	cJSON_ArrayForEach(run, cJSON_GetObjectItem(cell, "runs")) {
+	cJSON_ArrayForEach(run, results_arr(cell, "runs")) {
 		r->runs++;
 		if (strcmp(results_str(run, "status", "?"), "ok") != 0)
 			r->failed++;
@@ -310,9 +310,9 @@ advise_rows(const cJSON *doc, const char *dispatcher, const char *queue,
 	size_t i;
 
 	*n = 0;
-	cJSON_ArrayForEach(cell, cJSON_GetObjectItem(doc, "cells")) {
+	cJSON_ArrayForEach(cell, results_arr(doc, "cells")) {
 		resume = advise_is(cell, "workload", "resume") ||
-		    cJSON_GetObjectItem(cell, "workload") == NULL;
+		    results_str(cell, "workload", NULL) == NULL;
 		loaded = load == NULL ? resume : advise_is(cell, "workload",
 		    load->name);
 		if (!advise_is(cell, "dispatcher", dispatcher) ||

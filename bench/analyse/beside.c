@@ -14,13 +14,12 @@ static const char *const beside_kinds[] = { "dispatcher", "queue" };
 static const cJSON *
 beside_runtime(const cJSON *doc, const cJSON *cell, const char **field)
 {
-	const cJSON *all = cJSON_GetObjectItem(cJSON_GetObjectItem(doc,
-	    "context"), "runtimes"), *r;
+	const cJSON *all = results_obj(results_obj(doc, "context"), "runtimes");
+	const cJSON *r;
 	size_t i;
 
 	for (i = 0; i < sizeof(beside_kinds) / sizeof(beside_kinds[0]); i++) {
-		r = cJSON_GetObjectItemCaseSensitive(all, results_str(cell,
-		    beside_kinds[i], ""));
+		r = results_obj(all, results_str(cell, beside_kinds[i], ""));
 		if (r != NULL && strcmp(results_str(r, "kind", ""),
 		    beside_kinds[i]) == 0) {
 			*field = beside_kinds[i];
@@ -57,12 +56,12 @@ beside_model(const cJSON *cells, const cJSON *cell, const char *field,
 void
 beside_each(const cJSON *doc, const cJSON *models, beside_fn *fn, void *arg)
 {
-	const cJSON *cells = cJSON_GetObjectItem(models, "cells"), *cell, *r, *m;
+	const cJSON *cells = results_arr(models, "cells"), *cell, *r, *m;
 	const char *field, *list, *end;
 	char name[64];
 	size_t len;
 
-	cJSON_ArrayForEach(cell, cJSON_GetObjectItem(doc, "cells")) {
+	cJSON_ArrayForEach(cell, results_arr(doc, "cells")) {
 		if ((r = beside_runtime(doc, cell, &field)) == NULL)
 			continue;
 		for (list = results_str(r, "beside", ""); *list != '\0';

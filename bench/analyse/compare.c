@@ -91,7 +91,7 @@ compare_find(const cJSON *doc, const char *key)
 	const cJSON *cell;
 	char k[256];
 
-	cJSON_ArrayForEach(cell, cJSON_GetObjectItem(doc, "cells")) {
+	cJSON_ArrayForEach(cell, results_arr(doc, "cells")) {
 		params_key(cell, true, k, sizeof(k));
 		if (strcmp(k, key) == 0)
 			return cell;
@@ -131,11 +131,11 @@ compare_arm_read(struct compare_arm *arm, const cJSON *cell, const char *metric)
 	double x, *s;
 
 	memset(arm, 0, sizeof(*arm));
-	arm->v = malloc(((size_t)cJSON_GetArraySize(cJSON_GetObjectItem(cell,
+	arm->v = malloc(((size_t)cJSON_GetArraySize(results_arr(cell,
 	    "runs")) + 1) * sizeof(*arm->v));
 	if (arm->v == NULL)
 		abort();
-	cJSON_ArrayForEach(run, cJSON_GetObjectItem(cell, "runs")) {
+	cJSON_ArrayForEach(run, results_arr(cell, "runs")) {
 		st = results_str(run, "status", "?");
 		arm->runs++;
 		if (strcmp(st, "ok") != 0) {
@@ -352,7 +352,7 @@ compare_match(const cJSON *base, const cJSON *cb, int i,
 		snprintf(label, len, "%s", kb);
 		return compare_find(base, kb);
 	}
-	ca = cJSON_GetArrayItem(cJSON_GetObjectItem(base, "cells"), i);
+	ca = cJSON_GetArrayItem(results_arr(base, "cells"), i);
 	if (ca == NULL)
 		return NULL;
 	params_key(ca, true, ka, sizeof(ka));
@@ -365,8 +365,8 @@ static int
 compare_machine(const cJSON *a, const cJSON *b, char *err, size_t errlen)
 {
 	static const char *fields[] = { "cpu_model", "cpuset", "topology" };
-	const cJSON *ca = cJSON_GetObjectItem(a, "context");
-	const cJSON *cb = cJSON_GetObjectItem(b, "context");
+	const cJSON *ca = results_obj(a, "context");
+	const cJSON *cb = results_obj(b, "context");
 	size_t i;
 
 	if (results_num(ca, "schema") != results_num(cb, "schema")) {
@@ -411,7 +411,7 @@ compare_pairs_matched(const cJSON *base, const cJSON *new,
 	const cJSON *cb;
 	int i = 0;
 
-	cJSON_ArrayForEach(cb, cJSON_GetObjectItem(new, "cells")) {
+	cJSON_ArrayForEach(cb, results_arr(new, "cells")) {
 		p = &pp->p[pp->n];
 		p->b = cb;
 		p->level = o->levels != NULL ? o->levels[i] : o->alpha;
@@ -448,7 +448,7 @@ static struct compare_row *
 compare_rows(const cJSON *base, const cJSON *new, const struct compare_opts *o,
     size_t *nrows, char *err, size_t errlen)
 {
-	size_t n = (size_t)cJSON_GetArraySize(cJSON_GetObjectItem(new,
+	size_t n = (size_t)cJSON_GetArraySize(results_arr(new,
 	    "cells")) * COMPARE_BESIDE_MAX + 1, k, measured = 0, i;
 	struct compare_pairs pp = { calloc(n, sizeof(*pp.p)), 0, n, o->alpha };
 	struct compare_row *rows = calloc(n, sizeof(*rows));
@@ -796,7 +796,7 @@ compare_docs(const cJSON *base, const cJSON *new, const struct compare_opts *o,
 	compare_write(out, rows, n, family, o, json);
 	for (i = 0; i < n; i++)
 		compare_row_free(&rows[i]);
-	if (o->plot_dir != NULL && plot_compare(json, cJSON_GetObjectItem(new,
+	if (o->plot_dir != NULL && plot_compare(json, results_obj(new,
 	    "context"), o->metric, o->threshold, o->plot_dir, err,
 	    errlen) != 0)
 		rc = COMPARE_BAD_INPUT;

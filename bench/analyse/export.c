@@ -45,6 +45,7 @@ static const struct {
 	{ "max_share", "max_share", "median" },
 	{ "cpu_us_per_round_trip", "cpu_us_per_round_trip", "median" },
 	{ "round_trips_per_s", "round_trips_per_s", "median" },
+	{ "bare_loop_us_per_dispatch", "bare_loop_us_per_dispatch", "median" },
 #define EXPORT_COUNTER(n, what)	\
 	{ #n "_per_dispatch", #n "_per_dispatch", "median" },
 	DISP_COUNTERS(EXPORT_COUNTER)
@@ -67,7 +68,7 @@ static const struct table_col export_program[] = {
 	{ "threads_peak", NULL }, { "latency_p99_us", NULL },
 	{ "rss_anon_peak_kb", NULL }, { "starved", NULL }, { "min_share", NULL },
 	{ "max_share", NULL }, { "cpu_us_per_round_trip", NULL },
-	{ "round_trips_per_s", NULL },
+	{ "round_trips_per_s", NULL }, { "bare_loop_us_per_dispatch", NULL },
 #define EXPORT_COUNTER(n, what)	{ #n "_per_dispatch", NULL },
 	DISP_COUNTERS(EXPORT_COUNTER)
 #undef EXPORT_COUNTER
@@ -120,9 +121,9 @@ static cJSON *
 export_row(const cJSON *doc, const cJSON *cell)
 {
 	const char *real = beside_real(doc, cell);
-	const cJSON *s = cJSON_GetObjectItem(cell, "summary");
-	const cJSON *bi = cJSON_GetObjectItem(cJSON_GetObjectItem(s,
-	    "cpu_us_per_dispatch"), "bimodal");
+	const cJSON *s = results_obj(cell, "summary");
+	const cJSON *bi = results_obj(results_obj(s, "cpu_us_per_dispatch"),
+	    "bimodal");
 	cJSON *row = cJSON_CreateObject();
 	char buf[96], a[32], b[32];
 	size_t i;
@@ -172,9 +173,83 @@ export_rows(const cJSON *doc)
 	cJSON *rows = cJSON_CreateArray();
 	const cJSON *cell;
 
-	cJSON_ArrayForEach(cell, cJSON_GetObjectItem(doc, "cells"))
+	cJSON_ArrayForEach(cell, results_arr(doc, "cells"))
 		cJSON_AddItemToArray(rows, export_row(doc, cell));
 	return rows;
+}
+
+/* The median of the cells' medians of a figure: NAN when none has it. */
+static double
+export_over_cells(const cJSON *cells, const char *field, const char *only)
+{
+	struct stats_summary sum;
+	double v[4096], m;
+	const cJSON *cell;
+	size_t n = 0;
+
+	cJSON_ArrayForEach(cell, cells) {
+		if (n == sizeof(v) / sizeof(v[0]))
+			break;
+		if (only != NULL && (strcmp(results_str(cell, "dispatcher", ""),
+		    only) != 0 || strcmp(results_str(cell, "workload",
+		    "resume"), "resume") != 0))
+			continue;
+		m = results_stat(cell, field, "median");
+		if (isfinite(m))
+			v[n++] = m;
+	}
+	if (n == 0)
+		return NAN;
+	stats_summarize(v, n, &sum);
+	return sum.median;
+}
+
+bool
+export_harness(const cJSON *doc, double *bare, double *inl)
+{
+	const cJSON *cells = results_arr(doc, "cells");
+
+	*bare = export_over_cells(cells, "bare_loop_us_per_dispatch", NULL);
+	*inl = export_over_cells(cells, "cpu_us_per_dispatch", "inline");
+	return isfinite(*bare);
+}
+
+const char *
+export_harness_words(const cJSON *doc, char *buf, size_t len)
+{
+	char a[32], b[32], c[32];
+	double bare, inl;
+
+	if (!export_harness(doc, &bare, &inl))
+		return NULL;
+	if (!isfinite(inl))
+		snprintf(buf, len, "the bare loop, a dispatch with nothing of "
+		    "the harness in it: %s µs", table_sig3(bare, a, sizeof(a)));
+	else
+		snprintf(buf, len, "the harness's own cost: inline %s µs a "
+		    "dispatch is %s× the bare loop's %s (a dispatch with nothing "
+		    "of the harness in it); every design's figure carries it",
+		    table_sig3(inl, a, sizeof(a)), table_sig3(inl / bare, c,
+		    sizeof(c)), table_sig3(bare, b, sizeof(b)));
+	return buf;
+}
+
+/* People's tables end with the bare loop, the row every cost is read against. */
+static void
+export_reference(cJSON *rows, const cJSON *doc)
+{
+	double bare, inl;
+	cJSON *row;
+
+	if (!export_harness(doc, &bare, &inl))
+		return;
+	row = cJSON_CreateObject();
+	cJSON_AddStringToObject(row, "dispatcher", "bare loop");
+	cJSON_AddNumberToObject(row, "cpu_us_per_dispatch", bare);
+	cJSON_AddStringToObject(row, "note", "the reference: no harness, no "
+	    "design");
+	cJSON_AddItemToArray(rows, row);
+	return;
 }
 
 void
@@ -182,7 +257,7 @@ export_memory_fits(FILE *out, const cJSON *doc)
 {
 	const cJSON *fit;
 
-	cJSON_ArrayForEach(fit, cJSON_GetObjectItem(doc, "memory_fits"))
+	cJSON_ArrayForEach(fit, results_arr(doc, "memory_fits"))
 		fprintf(out, "memory: %.1f kB per thread + %.0f kB (r2 %.2f, %.0f "
 		    "widths) for %s\n", results_num(fit, "kb_per_thread"),
 		    results_num(fit, "intercept_kb"), results_num(fit, "r2"),
@@ -247,7 +322,7 @@ export_gbench_series(const cJSON *cell, struct export_series *s)
 	size_t k;
 
 	s->n = 0;
-	cJSON_ArrayForEach(run, cJSON_GetObjectItem(cell, "runs")) {
+	cJSON_ArrayForEach(run, results_arr(cell, "runs")) {
 		d = results_num(run, "dispatches");
 		if (strcmp(results_str(run, "status", ""), "ok") != 0 ||
 		    !(d > 0) || s->n == 1024)
@@ -334,7 +409,7 @@ export_gbench_cell(cJSON *benchmarks, const cJSON *cell, int family)
 static cJSON *
 export_gbench(const cJSON *doc)
 {
-	const cJSON *ctx = cJSON_GetObjectItem(doc, "context"), *cell;
+	const cJSON *ctx = results_obj(doc, "context"), *cell;
 	cJSON *out = cJSON_CreateObject(), *c, *benchmarks;
 	int family = 0;
 
@@ -360,7 +435,7 @@ export_gbench(const cJSON *doc)
 		cJSON_AddItemToObject(c, "dispatchbench",
 		    cJSON_Duplicate(ctx, 1));
 	benchmarks = cJSON_AddArrayToObject(out, "benchmarks");
-	cJSON_ArrayForEach(cell, cJSON_GetObjectItem(doc, "cells"))
+	cJSON_ArrayForEach(cell, results_arr(doc, "cells"))
 		export_gbench_cell(benchmarks, cell, family++);
 	return out;
 }
@@ -371,8 +446,8 @@ export_write(FILE *out, const cJSON *doc, enum table_format f, const char *id)
 	static const struct table people = EXPORT_TABLE(export_people, NULL);
 	static const struct table program = EXPORT_TABLE(export_program, NULL);
 	struct table t = table_for_people(f) ? people : program;
+	char *text, words[256];
 	cJSON *rows;
-	char *text;
 
 	if (f == TABLE_GBENCH) {
 		rows = export_gbench(doc);
@@ -384,9 +459,14 @@ export_write(FILE *out, const cJSON *doc, enum table_format f, const char *id)
 	}
 	t.id = id;
 	rows = export_rows(doc);
+	if (table_for_people(f))
+		export_reference(rows, doc);
 	if (f == TABLE_TEXT)
 		fputc('\n', out);
 	table_write(out, f, &t, rows);
+	if (f == TABLE_TEXT && export_harness_words(doc, words,
+	    sizeof(words)) != NULL)
+		fprintf(out, "%s\n", words);
 	if (f == TABLE_TEXT)
 		export_memory_fits(out, doc);
 	cJSON_Delete(rows);

@@ -6,6 +6,7 @@
 #ifndef BENCH_EXPORT_H
 #define BENCH_EXPORT_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
 #include <cjson/cJSON.h>
@@ -21,6 +22,17 @@ void export_write(FILE *out, const cJSON *doc, enum table_format f,
 
 /* One row per cell, every column of every format (table.h). */
 cJSON *export_rows(const cJSON *doc);
+
+/*
+ * The harness's own cost: the median over the cells of the bare loop
+ * (every run measures it) and of `inline` on the resume-only workload, in
+ * CPU µs per dispatch; false (and NAN) when no run measured the loop,
+ * *inl NAN when no cell ran `inline`.
+ */
+bool export_harness(const cJSON *doc, double *bare, double *inl);
+
+/* The same in one sentence, in buf; NULL when there is no bare loop. */
+const char *export_harness_words(const cJSON *doc, char *buf, size_t len);
 
 /* The anonymous memory each added thread costs, per worker sweep. */
 void export_memory_fits(FILE *out, const cJSON *doc);

@@ -74,7 +74,7 @@ plot_data(const cJSON *doc, const struct plot_figure *fig, FILE *data,
     struct plot_series *series, int max, char *tics, size_t ticlen,
     double *xmax, double *ymax)
 {
-	const cJSON *cells = cJSON_GetObjectItem(doc, "cells"), *cell, *s;
+	const cJSON *cells = results_arr(doc, "cells"), *cell, *s;
 	char name[160], num[32];
 	const char *real;
 	double w, seen[64];
@@ -84,8 +84,7 @@ plot_data(const cJSON *doc, const struct plot_figure *fig, FILE *data,
 	*xmax = 1;
 	*ymax = 0;
 	cJSON_ArrayForEach(cell, cells) {
-		s = cJSON_GetObjectItem(cJSON_GetObjectItem(cell, "summary"),
-		    fig->field);
+		s = results_obj(results_obj(cell, "summary"), fig->field);
 		if (s == NULL)
 			continue;
 		params_series(cell, name, sizeof(name));
@@ -99,14 +98,14 @@ plot_data(const cJSON *doc, const struct plot_figure *fig, FILE *data,
 				fprintf(data, "\n\n");
 			snprintf(series[n].name, sizeof(series[n].name), "%s", name);
 			series[n].points = 0;
-			series[n].first = cJSON_GetObjectItem(s, "median")->valuedouble;
+			series[n].first = results_num(s, "median");
 			series[n].starves = false;
 			series[n].real = real != NULL;
 			n++;
 		}
 		series[n - 1].points++;
 		series[n - 1].starves |= results_stat(cell, "starved", "max") > 0;
-		w = cJSON_GetObjectItem(cell, "workers")->valuedouble;
+		w = results_num(cell, "workers");
 		*xmax = w > *xmax ? w : *xmax;
 		for (k = 0; k < nseen && seen[k] != w; k++)
 			;
@@ -115,12 +114,11 @@ plot_data(const cJSON *doc, const struct plot_figure *fig, FILE *data,
 			snprintf(num, sizeof(num), "%s%g", used ? "," : "", w);
 			used += (size_t)snprintf(tics + used, ticlen - used, "%s",
 			    num);
+			used = used < ticlen ? used : ticlen - 1;
 		}
-		*ymax = fmax(*ymax, cJSON_GetObjectItem(s, "max")->valuedouble);
-		fprintf(data, "%g %g %g %g\n", w,
-		    cJSON_GetObjectItem(s, "median")->valuedouble,
-		    cJSON_GetObjectItem(s, "min")->valuedouble,
-		    cJSON_GetObjectItem(s, "max")->valuedouble);
+		*ymax = fmax(*ymax, results_num(s, "max"));
+		fprintf(data, "%g %g %g %g\n", w, results_num(s, "median"),
+		    results_num(s, "min"), results_num(s, "max"));
 	}
 	return n;
 }
@@ -187,6 +185,8 @@ plot_clauses(const struct plot_series *series, int n, const char *datpath,
 			    "lw 2%s title '%s%s'", i ? ", " : "", datpath, i,
 			    series[i].real ? " pt 7 ps 1.3" : "",
 			    series[i].name, series[i].starves ? " STARVES" : "");
+		/* Past the end (a long -o DIR) the rest is cut, not written. */
+		used = used < len ? used : len - 1;
 	}
 	return;
 }
@@ -195,9 +195,7 @@ static int
 plot_figure(const cJSON *doc, const struct plot_figure *fig, const char *dir,
     char *err, size_t errlen)
 {
-	const cJSON *ctx = cJSON_GetObjectItem(doc, "context");
-	const cJSON *model = cJSON_GetObjectItem(ctx, "cpu_model");
-	const cJSON *date = cJSON_GetObjectItem(ctx, "date");
+	const cJSON *ctx = results_obj(doc, "context");
 	char datpath[4096], clauses[20480], tics[512] = "";
 	struct plot_series series[64];
 	double xmax, ymax;
@@ -231,8 +229,7 @@ plot_figure(const cJSON *doc, const struct plot_figure *fig, const char *dir,
 	    "set for [k=17:24] linetype k lc k-16 dt 3 lw 2\n"
 	    "set linetype cycle 24\n"
 	    "plot %s\n", fig->ylabel,
-	    cJSON_IsString(model) ? model->valuestring : "?",
-	    cJSON_IsString(date) ? date->valuestring : "?",
+	    results_str(ctx, "cpu_model", "?"), results_str(ctx, "date", "?"),
 	    fig->axis == PLOT_SHARE ? "\nset yrange [0:1.1]" :
 	    fig->axis == PLOT_LINEAR && ymax > 0 ? "\nset yrange [0:*]" :
 	    fig->axis == PLOT_LINEAR ? "\nset yrange [0:1]" : "y",
@@ -338,8 +335,8 @@ plot_beside(const cJSON *doc, const char *dir, char *err, size_t errlen)
 	    "set ylabel 'real / model (above 1: the real one costs more)'\n"
 	    "set grid\nset key outside right noenhanced\n"
 	    "plot 1 with lines dt 2 lc 'black' notitle, %s\n",
-	    results_str(cJSON_GetObjectItem(doc, "context"), "cpu_model", "?"),
-	    results_str(cJSON_GetObjectItem(doc, "context"), "date", "?"),
+	    results_str(results_obj(doc, "context"), "cpu_model", "?"),
+	    results_str(results_obj(doc, "context"), "date", "?"),
 	    clauses);
 }
 
@@ -393,8 +390,8 @@ plot_compare(const cJSON *rows, const cJSON *ctx, const char *metric,
 		plot_short_cell(results_str(row, "cell", "?"), label,
 		    sizeof(label));
 		why = strcmp(results_str(row, "verdict", ""), "broken") == 0 ?
-		    " (broken)" : cJSON_IsTrue(cJSON_GetObjectItem(row,
-		    "bimodal")) ? " (two regimes)" : strcmp(results_str(row,
+		    " (broken)" : results_true(row, "bimodal") ?
+		    " (two regimes)" : strcmp(results_str(row,
 		    "compared_as", ""), "difference") == 0 ?
 		    " (a difference)" : !isfinite(results_num(row, "ratio")) ?
 		    " (too few runs)" : "";
@@ -474,8 +471,7 @@ plot_matrix(const cJSON *rows, const char *queue, const char *dir,
 	    "PUs, one way (half a round trip); each cell: ns and what the "
 	    "two share", dir, err, errlen) != 0)
 		return -1;
-	if (cJSON_GetObjectItem(cJSON_GetArrayItem(rows, 0), "queue_ns") ==
-	    NULL)
+	if (isnan(results_num(cJSON_GetArrayItem(rows, 0), "queue_ns")))
 		return 0;
 	snprintf(title, sizeof(title), "an item's handoff through %s between "
 	    "two PUs, one way (half a round trip); each cell: ns and what "

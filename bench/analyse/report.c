@@ -156,8 +156,8 @@ report_series(FILE *out, const cJSON *cells)
 		}
 		last = cell;
 		starves |= results_runs_above_zero(cell, "starved") > 0;
-		if (cJSON_GetObjectItem(cJSON_GetObjectItem(cJSON_GetObjectItem(
-		    cell, "summary"), "cpu_us_per_dispatch"), "bimodal") != NULL) {
+		if (results_obj(results_obj(results_obj(cell, "summary"),
+		    "cpu_us_per_dispatch"), "bimodal") != NULL) {
 			fputs("<li>two regimes: <b>", out);
 			table_html_escape(out, name);
 			fprintf(out, "</b> at %.0f workers (its median describes "
@@ -171,9 +171,16 @@ report_series(FILE *out, const cJSON *cells)
 static void
 report_findings(FILE *out, const cJSON *doc)
 {
-	const cJSON *cells = cJSON_GetObjectItem(doc, "cells");
+	const cJSON *cells = results_arr(doc, "cells");
+
+	char words[256];
 
 	fputs("<h2>What the data says</h2>\n<ul id=\"findings\">\n", out);
+	if (export_harness_words(doc, words, sizeof(words)) != NULL) {
+		fputs("<li>", out);
+		table_html_escape(out, words);
+		fputs("</li>\n", out);
+	}
 	report_cheapest(out, cells);
 	report_series(out, cells);
 	fputs("</ul>\n", out);
@@ -232,7 +239,7 @@ report_figures(FILE *out, const cJSON *doc, char *err, size_t errlen)
 int
 report_write(const cJSON *doc, const char *path, char *err, size_t errlen)
 {
-	const cJSON *ctx = cJSON_GetObjectItem(doc, "context");
+	const cJSON *ctx = results_obj(doc, "context");
 	char *text;
 	size_t len;
 	FILE *out = open_memstream(&text, &len);
@@ -246,8 +253,8 @@ report_write(const cJSON *doc, const char *path, char *err, size_t errlen)
 	fprintf(out, "</title>\n<style>%s</style></head><body>\n"
 	    "<h1>dispatchbench results</h1>\n<p>CPU microseconds per dispatch "
 	    "(process utime+stime over the window / dispatches), median of the "
-	    "ok runs; %s.</p>\n", report_style, cJSON_IsTrue(cJSON_GetObjectItem(
-	    doc, "complete")) ? "the sweep is complete" :
+	    "ok runs; %s.</p>\n", report_style, results_true(doc, "complete") ?
+	    "the sweep is complete" :
 	    "<strong>the sweep is partial</strong>");
 	report_findings(out, doc);
 	rc = report_figures(out, doc, err, errlen);

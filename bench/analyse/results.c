@@ -86,10 +86,18 @@ results_summary(const cJSON *runs)
 	return summary;
 }
 
+/* JSON names are case-sensitive; cJSON_GetObjectItem's are not. */
+static const cJSON *
+results_get(const cJSON *o, const char *name)
+{
+
+	return cJSON_GetObjectItemCaseSensitive(o, name);
+}
+
 double
 results_num(const cJSON *o, const char *name)
 {
-	const cJSON *f = cJSON_GetObjectItemCaseSensitive(o, name);
+	const cJSON *f = results_get(o, name);
 
 	return cJSON_IsNumber(f) ? f->valuedouble : NAN;
 }
@@ -97,17 +105,40 @@ results_num(const cJSON *o, const char *name)
 const char *
 results_str(const cJSON *o, const char *name, const char *missing)
 {
-	const cJSON *f = cJSON_GetObjectItemCaseSensitive(o, name);
+	const cJSON *f = results_get(o, name);
 
 	return cJSON_IsString(f) ? f->valuestring : missing;
+}
+
+const cJSON *
+results_obj(const cJSON *o, const char *name)
+{
+	const cJSON *f = results_get(o, name);
+
+	return cJSON_IsObject(f) ? f : NULL;
+}
+
+const cJSON *
+results_arr(const cJSON *o, const char *name)
+{
+	const cJSON *f = results_get(o, name);
+
+	return cJSON_IsArray(f) ? f : NULL;
+}
+
+bool
+results_true(const cJSON *o, const char *name)
+{
+
+	return cJSON_IsTrue(results_get(o, name));
 }
 
 double
 results_stat(const cJSON *cell, const char *field, const char *stat)
 {
 
-	return results_num(cJSON_GetObjectItem(cJSON_GetObjectItem(cell,
-	    "summary"), field), stat);
+	return results_num(results_obj(results_obj(cell, "summary"), field),
+	    stat);
 }
 
 unsigned int
@@ -116,7 +147,7 @@ results_runs_above_zero(const cJSON *cell, const char *field)
 	const cJSON *run;
 	unsigned int n = 0;
 
-	cJSON_ArrayForEach(run, cJSON_GetObjectItem(cell, "runs"))
+	cJSON_ArrayForEach(run, results_arr(cell, "runs"))
 		n += strcmp(results_str(run, "status", ""), "ok") == 0 &&
 		    results_num(run, field) > 0;
 	return n;
@@ -160,7 +191,7 @@ results_fit(const cJSON *cells, const char *key, int ncells)
 void
 results_memory_fits(cJSON *doc)
 {
-	const cJSON *cells = cJSON_GetObjectItem(doc, "cells"), *cell, *f;
+	const cJSON *cells = results_arr(doc, "cells"), *cell, *f;
 	cJSON *fits = cJSON_CreateArray(), *fit;
 	char key[256];
 	bool seen;
@@ -174,8 +205,9 @@ results_memory_fits(cJSON *doc)
 		    cJSON_GetArraySize(cells))) != NULL)
 			cJSON_AddItemToArray(fits, fit);
 	}
-	if (cJSON_HasObjectItem(doc, "memory_fits"))
-		cJSON_ReplaceItemInObject(doc, "memory_fits", fits);
+	if (results_get(doc, "memory_fits") != NULL)
+		cJSON_ReplaceItemInObjectCaseSensitive(doc, "memory_fits",
+		    fits);
 	else
 		cJSON_AddItemToObject(doc, "memory_fits", fits);
 	return;
@@ -216,28 +248,322 @@ results_write(const cJSON *doc, const char *path)
 	return error;
 }
 
-/* A whole number from lo to RESULTS_MAX_COUNT: readers cast it. */
-static bool
-results_count(const cJSON *cell, const char *name, double lo)
-{
-	double v = results_num(cell, name);
+/*
+ * The checks of a results file: every field a reader takes is there where
+ * it must be, and of its type, or err names it by its path
+ * ("cells[2].summary.ops_per_s.median is missing (a number)"). The
+ * accessors above read a field that is absent as NaN or a default; these
+ * make sure that is never a malformed one read so. A number may be null:
+ * cJSON writes NaN and the infinities so.
+ *
+ * An object checked knows the one it is in, so its path is written only
+ * when something is wrong.
+ */
+struct results_check {
+	const struct results_check *up;	/* NULL: the file itself */
+	const char *name;		/* its field in up */
+	int index;			/* its index in that array, or -1 */
+	char *err;
+	size_t errlen;
+};
 
-	return v >= lo && v <= RESULTS_MAX_COUNT && v == (double)(long)v;
+/* The check of field name of ck's object, or of its element index. */
+static struct results_check
+results_in(const struct results_check *ck, const char *name, int index)
+{
+
+	return (struct results_check){ ck, name, index, ck->err, ck->errlen };
+}
+
+/* "cells[2].summary": the path of ck's object; its length. */
+static size_t
+results_path(const struct results_check *ck, char *buf, size_t len)
+{
+	size_t used;
+
+	if (ck->up == NULL)
+		return buf[0] = '\0', 0;
+	used = results_path(ck->up, buf, len);
+	if (used < len)
+		used += (size_t)snprintf(buf + used, len - used, "%s%s", used ?
+		    "." : "", ck->name);
+	if (used < len && ck->index >= 0)
+		used += (size_t)snprintf(buf + used, len - used, "[%d]",
+		    ck->index);
+	return used;
+}
+
+static const char *
+results_type(const cJSON *f)
+{
+
+	return cJSON_IsString(f) ? "a string" : cJSON_IsNumber(f) ? "a number" :
+	    cJSON_IsObject(f) ? "an object" : cJSON_IsArray(f) ? "an array" :
+	    cJSON_IsBool(f) ? "a boolean" : "null";
+}
+
+/* Whether f, at ck, is of type want (a number: or null); -1 and err if not. */
+static int
+results_is(const struct results_check *ck, const cJSON *f, int want)
+{
+	static const struct { int type; const char *name; } names[] = {
+		{ cJSON_String, "a string" }, { cJSON_Number, "a number" },
+		{ cJSON_Object, "an object" }, { cJSON_Array, "an array" },
+	};
+	char path[256];
+	size_t i;
+
+	if (f != NULL && ((f->type & 0xff) == want ||
+	    (want == cJSON_Number && cJSON_IsNull(f))))
+		return 0;
+	for (i = 0; names[i].type != want; i++)
+		continue;
+	results_path(ck, path, sizeof(path));
+	if (f == NULL)
+		snprintf(ck->err, ck->errlen, "%s is missing (%s)", path,
+		    names[i].name);
+	else
+		snprintf(ck->err, ck->errlen, "%s is %s, not %s", path,
+		    results_type(f), names[i].name);
+	return -1;
+}
+
+/* Field name of ck's object o is of type want; absent is fine unless need. */
+static int
+results_has(const struct results_check *ck, const cJSON *o,
+    const char *name, int want, bool need)
+{
+	const cJSON *f = results_get(o, name);
+	struct results_check in = results_in(ck, name, -1);
+
+	return f == NULL && !need ? 0 : results_is(&in, f, want);
+}
+
+/* A whole number from lo to RESULTS_MAX_COUNT: readers cast it. */
+static int
+results_count(const struct results_check *ck, const cJSON *cell,
+    const char *name, double lo)
+{
+	struct results_check in = results_in(ck, name, -1);
+	double v = results_num(cell, name);
+	char path[256];
+
+	if (results_has(ck, cell, name, cJSON_Number, true) != 0)
+		return -1;
+	if (v >= lo && v <= RESULTS_MAX_COUNT && v == (double)(long)v)
+		return 0;
+	results_path(&in, path, sizeof(path));
+	snprintf(ck->err, ck->errlen, "%s is not a whole number from %.0f to "
+	    "%d", path, lo, RESULTS_MAX_COUNT);
+	return -1;
+}
+
+/*
+ * A summary's statistic, as results_summary writes it: median, min and
+ * max (every version wrote them), q1, q3 and cv (older files lack them),
+ * and "bimodal" when the runs fall in two groups.
+ */
+static int
+results_check_stat(const struct results_check *ck, const cJSON *st)
+{
+	static const char *const need[] = { "median", "min", "max" };
+	static const char *const may[] = { "q1", "q3", "cv" };
+	static const char *const bimodal[] = { "boundary", "runs_above",
+	    "share_above" };
+	const cJSON *bi = results_get(st, "bimodal");
+	struct results_check in = results_in(ck, "bimodal", -1);
+	size_t i;
+
+	for (i = 0; i < 3; i++)
+		if (results_has(ck, st, need[i], cJSON_Number, true) != 0 ||
+		    results_has(ck, st, may[i], cJSON_Number, false) != 0)
+			return -1;
+	if (bi == NULL)
+		return 0;
+	if (results_is(&in, bi, cJSON_Object) != 0)
+		return -1;
+	for (i = 0; i < 3; i++)
+		if (results_has(&in, bi, bimodal[i], cJSON_Number, true) != 0)
+			return -1;
+	return 0;
+}
+
+/* runs and runs_ok are counts; every other member is a statistic. */
+static int
+results_check_summary(const struct results_check *ck, const cJSON *summary)
+{
+	struct results_check in;
+	const cJSON *f;
+
+	cJSON_ArrayForEach(f, summary) {
+		in = results_in(ck, f->string, -1);
+		if (strcmp(f->string, "runs") == 0 ||
+		    strcmp(f->string, "runs_ok") == 0) {
+			if (results_is(&in, f, cJSON_Number) != 0)
+				return -1;
+		} else if (results_is(&in, f, cJSON_Object) != 0 ||
+		    results_check_stat(&in, f) != 0)
+			return -1;
+	}
+	return 0;
+}
+
+/*
+ * A run: how it ended (and why not ok), and each figure the summary
+ * summarises a number where the run has it.
+ */
+static int
+results_check_run(const struct results_check *ck, const cJSON *run,
+    const cJSON *summary)
+{
+	struct results_check in;
+	const cJSON *f;
+
+	if (results_is(ck, run, cJSON_Object) != 0 ||
+	    results_has(ck, run, "status", cJSON_String, true) != 0 ||
+	    results_has(ck, run, "error", cJSON_String, false) != 0)
+		return -1;
+	cJSON_ArrayForEach(f, run) {
+		in = results_in(ck, f->string, -1);
+		if (cJSON_IsObject(results_get(summary,
+		    f->string)) && results_is(&in, f, cJSON_Number) != 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* A cell's parameters: a count a number, a name a string (params.h). */
+static int
+results_check_params(const struct results_check *ck, const cJSON *cell)
+{
+	const struct param *p;
+	bool number;
+	size_t i;
+
+	for (i = 0; i < nparams; i++) {
+		p = &params[i];
+		number = p->kind == PARAM_WIDTH || p->kind == PARAM_COUNT ||
+		    p->kind == PARAM_INT || p->kind == PARAM_SECONDS;
+		if (p->key != NULL && results_has(ck, cell, p->key, number ?
+		    cJSON_Number : cJSON_String, false) != 0)
+			return -1;
+	}
+	return 0;
+}
+
+static int
+results_check_cell(const struct results_check *ck, const cJSON *cell)
+{
+	const cJSON *summary = results_get(cell, "summary");
+	const cJSON *runs = results_get(cell, "runs"), *run;
+	struct results_check in = results_in(ck, "summary", -1);
+	int i = 0;
+
+	if (results_is(ck, cell, cJSON_Object) != 0 ||
+	    results_has(ck, cell, "dispatcher", cJSON_String, true) != 0 ||
+	    results_has(ck, cell, "queue", cJSON_String, true) != 0 ||
+	    results_count(ck, cell, "workers", 0) != 0 ||
+	    results_count(ck, cell, "coroutines", 1) != 0 ||
+	    results_check_params(ck, cell) != 0 ||
+	    results_has(ck, cell, "summary", cJSON_Object, true) != 0 ||
+	    results_has(ck, cell, "runs", cJSON_Array, false) != 0 ||
+	    results_check_summary(&in, summary) != 0)
+		return -1;
+	cJSON_ArrayForEach(run, runs) {
+		in = results_in(ck, "runs", i++);
+		if (results_check_run(&in, run, summary) != 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* What the readers take of the context (compare, export, plot, beside). */
+static int
+results_check_context(const struct results_check *ck, const cJSON *ctx)
+{
+	static const char *const strings[] = { "cpu_model", "cpuset",
+	    "topology", "date", "host", "build_type", "cpu_governor" };
+	static const char *const runtime[] = { "kind", "real", "beside" };
+	const cJSON *all = results_get(ctx, "runtimes"), *r;
+	struct results_check in = results_in(ck, "runtimes", -1), rt;
+	size_t i;
+
+	for (i = 0; i < sizeof(strings) / sizeof(strings[0]); i++)
+		if (results_has(ck, ctx, strings[i], cJSON_String, false) != 0)
+			return -1;
+	if (results_has(ck, ctx, "online_cpus", cJSON_Number, false) != 0 ||
+	    results_has(ck, ctx, "cpu_mhz", cJSON_Number, false) != 0 ||
+	    results_has(ck, ctx, "runtimes", cJSON_Object, false) != 0)
+		return -1;
+	cJSON_ArrayForEach(r, all) {
+		rt = results_in(&in, r->string, -1);
+		if (results_is(&rt, r, cJSON_Object) != 0)
+			return -1;
+		for (i = 0; i < 3; i++)
+			if (results_has(&rt, r, runtime[i], cJSON_String,
+			    false) != 0)
+				return -1;
+	}
+	return 0;
+}
+
+/* memory_fits, as results_memory_fits writes them; export prints them. */
+static int
+results_check_fit(const struct results_check *ck, const cJSON *fit)
+{
+	static const char *const numbers[] = { "points", "kb_per_thread",
+	    "intercept_kb", "r2" };
+	size_t i;
+
+	if (results_is(ck, fit, cJSON_Object) != 0 ||
+	    results_has(ck, fit, "cells", cJSON_String, true) != 0)
+		return -1;
+	for (i = 0; i < sizeof(numbers) / sizeof(numbers[0]); i++)
+		if (results_has(ck, fit, numbers[i], cJSON_Number, true) != 0)
+			return -1;
+	return 0;
+}
+
+/* Past the schema: the context, the memory fits, every cell. */
+static int
+results_check_doc(const struct results_check *ck, const cJSON *doc)
+{
+	struct results_check in = results_in(ck, "context", -1);
+	const cJSON *f;
+	int i = 0;
+
+	if (results_check_context(&in, results_obj(doc, "context")) != 0 ||
+	    results_has(ck, doc, "memory_fits", cJSON_Array, false) != 0)
+		return -1;
+	cJSON_ArrayForEach(f, results_arr(doc, "memory_fits")) {
+		in = results_in(ck, "memory_fits", i++);
+		if (results_check_fit(&in, f) != 0)
+			return -1;
+	}
+	i = 0;
+	cJSON_ArrayForEach(f, results_arr(doc, "cells")) {
+		in = results_in(ck, "cells", i++);
+		if (results_check_cell(&in, f) != 0)
+			return -1;
+	}
+	return 0;
 }
 
 int
 results_validate(const cJSON *doc, char *err, size_t errlen)
 {
-	const cJSON *ctx, *cells, *cell, *schema;
+	const struct results_check file = { NULL, NULL, -1, err, errlen };
+	const cJSON *ctx, *cells, *schema;
 
 	if (!cJSON_IsObject(doc)) {
 		snprintf(err, errlen, "not a results file: not a JSON object");
 		return -1;
 	}
-	ctx = cJSON_GetObjectItemCaseSensitive(doc, "context");
-	schema = cJSON_GetObjectItemCaseSensitive(ctx, "schema");
-	cells = cJSON_GetObjectItemCaseSensitive(doc, "cells");
-	if (!cJSON_IsNumber(schema) || !cJSON_IsArray(cells)) {
+	ctx = results_get(doc, "context");
+	schema = results_get(ctx, "schema");
+	cells = results_get(doc, "cells");
+	if (!cJSON_IsObject(ctx) || !cJSON_IsNumber(schema) ||
+	    !cJSON_IsArray(cells)) {
 		snprintf(err, errlen, "not a results file: no context.schema "
 		    "or cells");
 		return -1;
@@ -247,17 +573,7 @@ results_validate(const cJSON *doc, char *err, size_t errlen)
 		    "build reads (%d)", schema->valueint, RESULTS_SCHEMA);
 		return -1;
 	}
-	cJSON_ArrayForEach(cell, cells) {
-		if (!cJSON_IsString(cJSON_GetObjectItem(cell, "dispatcher")) ||
-		    !cJSON_IsString(cJSON_GetObjectItem(cell, "queue")) ||
-		    !results_count(cell, "workers", 0) ||
-		    !results_count(cell, "coroutines", 1) ||
-		    !cJSON_IsObject(cJSON_GetObjectItem(cell, "summary"))) {
-			snprintf(err, errlen, "malformed cell in results file");
-			return -1;
-		}
-	}
-	return 0;
+	return results_check_doc(&file, doc);
 }
 
 int
@@ -293,13 +609,15 @@ results_parse(const char *text, size_t len, cJSON **docp, const char *name,
     char *err, size_t errlen)
 {
 	cJSON *doc = cJSON_ParseWithLength(text, len);
+	char why[400];
 
 	if (doc == NULL) {
 		snprintf(err, errlen, "%s is not valid JSON (truncated or "
 		    "not a results file)", name);
 		return -1;
 	}
-	if (results_validate(doc, err, errlen) != 0) {
+	if (results_validate(doc, why, sizeof(why)) != 0) {
+		snprintf(err, errlen, "%s: %s", name, why);
 		cJSON_Delete(doc);
 		return -1;
 	}

@@ -13,9 +13,17 @@
 #define RESULTS_SCHEMA	1
 #define RESULTS_MAX_COUNT	1000000	/* workers, coroutines */
 
-/* A number field of o, NAN if absent; a string field, missing if absent. */
+/*
+ * The accessors every reader goes through: a field of o by its exact name
+ * and of its type, or what stands for none (o may be NULL or of any
+ * type). A number, NAN if absent; a string, missing if absent; an object
+ * or an array, NULL if absent; true, false if absent.
+ */
 double results_num(const cJSON *o, const char *name);
 const char *results_str(const cJSON *o, const char *name, const char *missing);
+const cJSON *results_obj(const cJSON *o, const char *name);
+const cJSON *results_arr(const cJSON *o, const char *name);
+bool results_true(const cJSON *o, const char *name);
 
 /* A cell's summary statistic (median, min, ...) of a field, NAN if none. */
 double results_stat(const cJSON *cell, const char *field, const char *stat);
@@ -46,10 +54,15 @@ int results_write_text(const char *text, const char *path);
  */
 void results_memory_fits(cJSON *doc);
 
-/* Checks that doc is a results file this build reads; -1 and err if not. */
+/*
+ * Checks that doc is a results file this build reads, each field a reader
+ * takes there and of its type; -1 and err, naming the first that is not
+ * by its path ("cells[0].summary.ops_per_s.median is missing (a number)").
+ */
 int results_validate(const cJSON *doc, char *err, size_t errlen);
 
-/* Reads and validates a results file; -1 with a one-line reason if bad. */
+/* Reads and validates a results file; -1 with a one-line reason if bad,
+ * after the file's name. */
 int results_read(const char *path, cJSON **docp, char *err, size_t errlen);
 
 /* The same from len bytes of text; name is what err calls it. */

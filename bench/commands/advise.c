@@ -117,15 +117,17 @@ cmd_advise(struct call *c)
 	struct advise_target target = { c->args.a.rate, c->args.a.p99_ms * 1e3 };
 	struct advise_load load;
 	struct advise_pick pick;
-	const struct cell *cell = &c->cells[0];
+	const struct cell *cell;
 	char err[512], name[64];
 	cJSON *doc = NULL;
 	size_t n;
 	int rc, loaded;
 
+	/* A load makes the cells anew: the first is read after it. */
 	if ((loaded = advise_load(c, &load, name, sizeof(name), err,
 	    sizeof(err))) < 0)
 		return command_bad("%s", err);
+	cell = &c->cells[0];
 	rc = advise_measure(c, loaded ? &load : NULL, rows, &n, &doc, err,
 	    sizeof(err));
 	if (rc == EXIT_USAGE || rc >= RUNNER_INTERRUPTED) {

@@ -17,6 +17,13 @@
 
 #define EXIT_USAGE	2
 
+/*
+ * The most positional words a command takes (compare's BASE and NEW): a
+ * call holds this many, and every command's maxwords is checked against
+ * it before a line is parsed.
+ */
+#define CALL_MAX_WORDS	2
+
 /* What a command's own options fill; each command reads its member. */
 struct verdict_args {			/* compare and ab */
 	const char *a, *b;
@@ -68,7 +75,7 @@ union command_args {
 struct call {
 	int argc;			/* the whole line: the results' context */
 	char **argv;
-	char *words[2];			/* the command's positional arguments */
+	char *words[CALL_MAX_WORDS];	/* the command's positional arguments */
 	int nwords;
 	char **rest;			/* the sweep's options given */
 	int nrest;
@@ -109,6 +116,16 @@ extern const struct command command_plot, command_report,
     command_export;				/* files.c */
 extern const struct command command_verify;		/* verify.c */
 extern const struct command command_pair;		/* pair.c */
+
+/*
+ * The call a command line makes, and its command in *cmdp; or NULL when
+ * there is none to run: *status is then the exit status, and the help,
+ * the version or one line why has been printed. main runs the call; the
+ * fuzzer only parses.
+ */
+struct call *command_line(int argc, char **argv, const struct command **cmdp,
+    int *status);
+void command_line_free(struct call *c);
 
 /* One line on stderr after "dispatchbench: "; returns EXIT_USAGE. */
 int command_bad(const char *fmt, ...)

@@ -117,7 +117,7 @@ pair_unit(const struct call *c, const struct cell arms[2])
 			cJSON_AddNumberToObject(line, "position", k);
 			cJSON_AddStringToObject(line, "status", results_str(run,
 			    "status", "?"));
-			if (cJSON_GetObjectItem(run, "error") != NULL)
+			if (results_str(run, "error", NULL) != NULL)
 				cJSON_AddStringToObject(line, "error",
 				    results_str(run, "error", ""));
 			cJSON_AddNumberToObject(line, "value", results_num(run,
@@ -212,18 +212,24 @@ pair_process(cJSON *windows, unsigned int pairs, struct pair_tally *t)
 	double *g_ab = calloc(pairs, sizeof(*g_ab));
 	double *g_ba = calloc(pairs, sizeof(*g_ba));
 	bool (*ok)[3] = calloc(pairs, sizeof(*ok));	/* a, b; a went first */
+	bool (*seen)[2] = calloc(pairs, sizeof(*seen));
 	size_t nab = 0, nba = 0;
 	unsigned int i, arm;
+	double pair;
 	bool some;
 	cJSON *w;
 
-	if (v == NULL || g_ab == NULL || g_ba == NULL || ok == NULL)
+	if (v == NULL || g_ab == NULL || g_ba == NULL || ok == NULL ||
+	    seen == NULL)
 		abort();
 	cJSON_ArrayForEach(w, windows) {
-		i = (unsigned int)results_num(w, "pair");
+		pair = results_num(w, "pair");
 		arm = strcmp(results_str(w, "arm", "a"), "b") == 0;
-		if (i >= pairs)
+		/* A line not a window (a plugin's print), or a window twice. */
+		if (!(pair >= 0 && pair < pairs) || seen[(size_t)pair][arm])
 			continue;
+		i = (unsigned int)pair;
+		seen[i][arm] = true;
 		if (results_num(w, "position") == 0)
 			ok[i][2] = arm == 0;
 		v[i][arm] = results_num(w, "value");
@@ -251,6 +257,7 @@ pair_process(cJSON *windows, unsigned int pairs, struct pair_tally *t)
 	free(g_ab);
 	free(g_ba);
 	free(ok);
+	free(seen);
 	return some;
 }
 

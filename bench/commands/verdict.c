@@ -197,9 +197,9 @@ ab_look(struct runner_arm *arms, const struct compare_opts *co, size_t n,
 	for (ci = 0; ci < n; ci++) {
 		if (done[ci])
 			continue;
-		ca = cJSON_GetArrayItem(cJSON_GetObjectItem(arms[0].doc, "cells"),
+		ca = cJSON_GetArrayItem(results_arr(arms[0].doc, "cells"),
 		    (int)ci);
-		cb = cJSON_GetArrayItem(cJSON_GetObjectItem(arms[1].doc, "cells"),
+		cb = cJSON_GetArrayItem(results_arr(arms[1].doc, "cells"),
 		    (int)ci);
 		levels[ci] = level;
 		done[ci] = compare_look(ca, cb, co, level) != NULL;
