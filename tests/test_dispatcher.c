@@ -8,12 +8,15 @@
  * dispatches LIFO-slot first, lets go of a self-dispatching task after
  * three, and idle workers take its work.
  */
+#include <dirent.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -190,7 +193,12 @@ Test(dispatcher, limited_never_exceeds_k, .timeout = 300)
 	struct dispatcher *d;
 	int i;
 
-	cfg.pool = 2;			/* the scheduler's core size */
+	/*
+	 * The scheduler's core size, above k + 1: over a narrower pool the
+	 * view could never show more than the pool's width, whatever its
+	 * limit.
+	 */
+	cfg.pool = 8;
 	cr_assert_eq(disp_limited.create(&d, &cfg), 0);
 	atomic_store(&done, 0);
 	for (i = 0; i < 200000; i++) {
@@ -272,19 +280,80 @@ ParameterizedTest(size_t *i, dispatcher, loops_resume_on_home_thread,
 	    (unsigned long)st.ran);
 }
 
-static void
-nap(double s)
+/*
+ * True once every thread of the process but the caller sleeps ('S' in
+ * /proc): a rendezvous worker that has run its task pushes itself on the
+ * idle stack before anything that can put it to sleep, so asleep it is
+ * idle, parked.
+ */
+static bool
+others_asleep(void)
 {
-	struct timespec ts = { (time_t)s, (long)((s - (time_t)s) * 1e9) };
+	char path[96], line[512], *st;
+	pid_t self = (pid_t)syscall(SYS_gettid);
+	bool asleep = true;
+	struct dirent *de;
+	DIR *dir = opendir("/proc/self/task");
+	FILE *f;
 
-	nanosleep(&ts, NULL);
+	while (asleep && dir != NULL && (de = readdir(dir)) != NULL) {
+		if (de->d_name[0] == '.' || atoi(de->d_name) == self)
+			continue;
+		snprintf(path, sizeof(path), "/proc/self/task/%.20s/stat",
+		    de->d_name);
+		if ((f = fopen(path, "r")) == NULL)
+			continue;		/* it exited meanwhile */
+		/* The state follows the name, which may hold anything. */
+		if (fgets(line, sizeof(line), f) != NULL &&
+		    (st = strrchr(line, ')')) != NULL)
+			asleep = st[1] == ' ' && st[2] == 'S';
+		fclose(f);
+	}
+	if (dir != NULL)
+		closedir(dir);
+	return asleep;
+}
+
+/* Waits up to PROGRESS_STALL_S for what `ready` says; fails without it. */
+static void
+wait_until(bool (*ready)(long), long arg, const char *what)
+{
+	double deadline = measure_now() + PROGRESS_STALL_S;
+
+	while (!ready(arg)) {
+		cr_assert(measure_now() < deadline, "%s: not in %.0f s", what,
+		    PROGRESS_STALL_S);
+		usleep(1000);
+	}
 	return;
 }
 
-/* Two tasks, the second dispatched `gap` seconds after the first ran. */
-static void
-rendezvous_two(struct disp_config *cfg, double gap, struct disp_stats *st)
+static bool
+parked(long unused)
 {
+
+	(void)unused;
+	return others_asleep();
+}
+
+static bool
+retired(long before)
+{
+
+	return measure_status("Threads") == before;
+}
+
+/*
+ * Two tasks, the second dispatched once the first one's thread is where
+ * the test wants it: parked on the idle stack, or gone. Waiting on what
+ * the kernel shows, not for a fixed time, holds on a loaded machine, where
+ * a worker can be kept from the CPU for longer than any nap.
+ */
+static void
+rendezvous_two(struct disp_config *cfg, bool (*ready)(long),
+    const char *what, struct disp_stats *st)
+{
+	long before = threads_baseline();
 	struct once_task t[2];
 	struct dispatcher *d;
 
@@ -293,7 +362,7 @@ rendezvous_two(struct disp_config *cfg, double gap, struct disp_stats *st)
 	t[0].task = t[1].task = (struct disp_task)DISP_TASK_INIT(once_run);
 	disp_dispatch(d, &t[0].task);
 	wait_for(&done, 1);
-	nap(gap);
+	wait_until(ready, before, what);
 	disp_dispatch(d, &t[1].task);
 	wait_for(&done, 2);
 	disp_shutdown(d, st);
@@ -304,8 +373,8 @@ Test(dispatcher, rendezvous_reuses_an_idle_thread, .timeout = 60)
 	struct disp_config cfg = config(0, "lfseg");
 	struct disp_stats st;
 
-	/* The gap lets the worker reach the idle list; it never retires. */
-	rendezvous_two(&cfg, 0.2, &st);
+	/* Parked: on the idle list; it retires only after 60 s. */
+	rendezvous_two(&cfg, parked, "the worker parked", &st);
 	cr_assert_eq(st.threads_started, 1, "started %u threads for two "
 	    "dispatches in a row", st.threads_started);
 }
@@ -317,7 +386,8 @@ Test(dispatcher, rendezvous_retires_after_keepalive, .timeout = 60)
 
 	cfg.keepalive_s = 0.05;
 	cfg.spins = 0;
-	rendezvous_two(&cfg, 1.0, &st);		/* twenty keep-alives */
+	/* The idle thread gone after its keep-alive, the next one is new. */
+	rendezvous_two(&cfg, retired, "the idle thread retired", &st);
 	cr_assert_eq(st.threads_started, 2, "the idle thread did not retire");
 	cr_assert_eq(st.threads_peak, 1);
 }
@@ -558,7 +628,16 @@ Test(dispatcher, stealing_lifo_slot_cannot_hold_a_worker, .timeout = 60)
 	cr_assert(i <= 3, "task 1 waited behind %d runs of task 2", i);
 }
 
-/* Work fanned out on one worker is taken by idle ones. */
+/*
+ * Work fanned out on one worker is taken by idle ones, if they wake before
+ * it is done. A child spins about 1 ms (2 * 10^6 volatile increments, 0.46
+ * ns each on the reference machine), so the fanning worker alone needs
+ * over 0.1 s for all 128: a woken thief kept from a CPU for a few
+ * scheduler periods (tens of ms on a loaded 2-CPU machine) still finds
+ * most of them queued. At 2 * 10^5 the whole fan took 12 ms, one period.
+ */
+#define SPIN_CHILD	2000000
+
 static _Atomic int ran_on[2];
 static pthread_t fan_thread;
 
@@ -569,7 +648,7 @@ spin_child(struct disp_task *t)
 
 	atomic_fetch_add(&ran_on[pthread_equal(pthread_self(), fan_thread) ?
 	    0 : 1], 1);
-	for (spin = 0; spin < 200000; spin++)
+	for (spin = 0; spin < SPIN_CHILD; spin++)
 		;
 	once_run(t);
 	return;
@@ -604,4 +683,102 @@ Test(dispatcher, stealing_idle_workers_steal, .timeout = 120)
 	disp_shutdown(d, &st);
 	cr_assert(atomic_load(&ran_on[1]) > 0, "all %d children ran on the "
 	    "worker that dispatched them", n);
+}
+
+/*
+ * The output of the suite's binary run with args (by sh, which splits
+ * them): stdout and stderr apart, each up to 4 KiB, and the exit status.
+ */
+struct ran {
+	char out[4096];
+	char err[4096];
+	int status;
+};
+
+/* Keeps the first len - 1 bytes; reads the rest, so the writer never waits. */
+static void
+read_all(int fd, char *buf, size_t len)
+{
+	char spill[4096];
+	size_t n = 0;
+	ssize_t r;
+
+	while (n < len - 1 && (r = read(fd, buf + n, len - 1 - n)) > 0)
+		n += (size_t)r;
+	buf[n] = '\0';
+	while (read(fd, spill, sizeof(spill)) > 0)
+		;
+	close(fd);
+	return;
+}
+
+static void
+run_binary(const char *args, struct ran *r)
+{
+	char cmd[1024];
+	int out[2], err[2];
+	pid_t pid;
+
+	snprintf(cmd, sizeof(cmd), "exec %s %s", DB_BINARY, args);
+	cr_assert(pipe(out) == 0 && pipe(err) == 0);
+	if ((pid = fork()) == 0) {
+		dup2(out[1], STDOUT_FILENO);
+		dup2(err[1], STDERR_FILENO);
+		close(out[0]);
+		close(err[0]);
+		execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
+		_exit(127);
+	}
+	close(out[1]);
+	close(err[1]);
+	/* stdout first: a refusal writes nothing there, a run one line. */
+	read_all(out[0], r->out, sizeof(r->out));
+	read_all(err[0], r->err, sizeof(r->err));
+	cr_assert_eq(waitpid(pid, &r->status, 0), pid);
+	return;
+}
+
+/*
+ * A plugin built for the ABI before this one is refused before anything of
+ * it is called: exit 2 (a usage error: the run never started), nothing on
+ * stdout, and on stderr exactly one line naming the file, both versions
+ * and the cure. The design and the queue go through the same check; a
+ * loader that refused only a newer version would take both (their tables
+ * are otherwise whole) and fail later, or not at all.
+ */
+struct older_case {
+	char args[512];
+	char option[16];
+	unsigned int abi, want;
+};
+
+static struct older_case older_cases[] = {
+	{ "cell --dispatcher " DB_PLUGIN_OLDER " --warmup 0 --time 0.05",
+	    "--dispatcher", DB_DISP_ABI_VERSION - 1, DB_DISP_ABI_VERSION },
+	{ "cell --dispatcher shared --workers 1 --queue " DB_PLUGIN_OLDER
+	    " --warmup 0 --time 0.05", "--queue", DB_QUEUE_ABI_VERSION - 1,
+	    DB_QUEUE_ABI_VERSION },
+};
+
+ParameterizedTestParameters(dispatcher, an_older_abi_plugin_is_refused)
+{
+
+	return cr_make_param_array(struct older_case, older_cases,
+	    sizeof(older_cases) / sizeof(older_cases[0]));
+}
+
+ParameterizedTest(struct older_case *o, dispatcher,
+    an_older_abi_plugin_is_refused, .timeout = 60)
+{
+	char want[1024];
+	struct ran r;
+
+	run_binary(o->args, &r);
+	snprintf(want, sizeof(want), "dispatchbench: %s: %s: ABI version %u, "
+	    "this build reads %u: rebuild it against these headers\n",
+	    o->option, DB_PLUGIN_OLDER, o->abi, o->want);
+	cr_assert(WIFEXITED(r.status) && WEXITSTATUS(r.status) == 2,
+	    "%s: status %d, stderr: %s", o->args, r.status, r.err);
+	cr_assert_str_eq(r.err, want, "%s", o->args);
+	cr_assert_str_eq(r.out, "", "%s", o->args);
 }

@@ -83,6 +83,82 @@ Test(queue, lfseg_counts_its_freezes)
 }
 
 /*
+ * Every FIFO queue taken through its growth, in order. Three pushes and
+ * one pop a round keep the head moving, so each time a growable queue is
+ * full its oldest item sits mid-array (the mutex ring wrapped, lfseg's
+ * ring part-consumed when it freezes, mpsc's ring part-read when the next
+ * is linked): a copy that reorders the two halves, or a link that skips
+ * or repeats a slot, breaks the sequence at the first growth. The queue is
+ * drained and taken through the same twice more, so a bounded queue (made
+ * large enough never to be full: a ring of 4096 or 8192 slots) wraps.
+ */
+#define GROW_PUSHES	4096	/* 2731 at most in it: 16 -> 4096, 8 growths */
+#define GROW_HINT	16	/* the mutex ring's least, and mpsc's rings */
+#define GROW_ROUNDS	3
+
+static size_t
+fifo_queues(size_t *v, size_t max)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < queue_count() && n < max; i++)
+		if (queue_at(i)->flags & Q_FIFO)
+			v[n++] = i;
+	return n;
+}
+
+static size_t grow_queues[16];
+
+ParameterizedTestParameters(queue, fifo_holds_through_growth)
+{
+
+	return cr_make_param_array(size_t, grow_queues,
+	    fifo_queues(grow_queues, 16));
+}
+
+/* Pops one item, which must be the next of the sequence. */
+static void
+grow_pop_next(struct queue *q, const char *name, uint32_t *next,
+    uint32_t pushed)
+{
+	void *v;
+
+	cr_assert(queue_pop(q, &v), "%s: empty with %u items in it", name,
+	    pushed - *next);
+	cr_assert_eq(v, TAG(0, *next), "%s: popped item %lu, expected %u "
+	    "(%u pushed)", name, (unsigned long)((uintptr_t)v >> 1) - 1,
+	    *next, pushed);
+	(*next)++;
+	return;
+}
+
+ParameterizedTest(size_t *i, queue, fifo_holds_through_growth)
+{
+	const struct queue_ops *ops = queue_at(*i);
+	uint32_t pushed = 0, next = 0, end, k;
+	struct queue *q;
+	void *v;
+	int round;
+
+	cr_assert_eq(ops->create(&q, (ops->flags & Q_BOUNDED) ? GROW_PUSHES :
+	    GROW_HINT), 0, "%s: create", ops->name);
+	for (round = 1; round <= GROW_ROUNDS; round++) {
+		end = round * GROW_PUSHES;
+		while (pushed < end) {
+			for (k = 0; k < 3 && pushed < end; k++, pushed++)
+				cr_assert(queue_push(q, TAG(0, pushed)), "%s: "
+				    "push %u refused", ops->name, pushed);
+			grow_pop_next(q, ops->name, &next, pushed);
+		}
+		while (next < pushed)
+			grow_pop_next(q, ops->name, &next, pushed);
+		cr_assert_not(queue_pop(q, &v), "%s: an item after the last",
+		    ops->name);
+	}
+	queue_destroy(q);
+}
+
+/*
  * The queue outside the registry, under the same load: a stealing worker's
  * run queue (its owner pushes and pops, thieves take halves).
  */

@@ -73,6 +73,8 @@ void crs_check(int ok, const char *file, int line, const char *expr,
 #define cr_assert_str_neq(A, B, ...)	cr_assert(strcmp((A), (B)) != 0, __VA_ARGS__)
 #define cr_log_warn(...)						\
 	(fprintf(stderr, "warning: " __VA_ARGS__), fputc('\n', stderr))
+#define cr_log_info(...)						\
+	(fprintf(stderr, __VA_ARGS__), fputc('\n', stderr))
 #define cr_assert_float_eq(A, B, Eps, ...)				\
 	cr_assert(fabs((double)(A) - (double)(B)) <= (Eps), __VA_ARGS__)
 
