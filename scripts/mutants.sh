@@ -41,6 +41,7 @@ no-bare-loop-in-run | bench/measure/cell.c | s/cJSON_AddNumberToObject\(x.run, "
 export-no-reference | bench/analyse/export.c | s/\tif \(table_for_people\(f\)\)\n\t\texport_reference\(rows, doc\);\n// | test_cli | cli/export_states_the_harness_cost_beside_the_designs
 words-unbounded | bench/cli.c | s/ && out->nwords < out->maxwords\)/)/ | test_cli | cli/every_command_refuses_a_word_more_than_a_call_holds
 summary-unchecked | bench/analyse/results.c | s/\t\treturn 0;\n\tfor \(i = 0; names\[i\].type != want; i\+\+\)/\t\treturn 0;\n\treturn 0;\n\tfor (i = 0; names[i].type != want; i++)/ | test_cli | cli/a_summary_without_its_median_is_named_by_every_reader
+cost-sweep-vetoes | bench/analyse/advise.c | s/return r->starving == 0 && r->failed == 0;/return r->starving + r->cost_starving == 0 \&\& r->failed == 0;/ | test_advise | advise/starving_in_the_cost_sweep_is_a_caution_not_a_veto
 EOF
 }
 

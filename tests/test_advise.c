@@ -126,6 +126,30 @@ Test(advise, a_starving_width_is_never_picked_silently)
 	cr_assert_eq(r[p.row].workers, 4);
 }
 
+/*
+ * Seed 003's scenario: the blocking sweep starved nothing at N=32, the
+ * resume-only sweep starved a coroutine in 1 of 6 runs there. N=32 meets
+ * the target and is recommended, with the caution beside its cost.
+ */
+Test(advise, starving_in_the_cost_sweep_is_a_caution_not_a_veto)
+{
+	struct advise_row r[] = { row(8, 1500, 4000, 0), row(16, 3000, 4500, 0),
+	    row(32, 6055, 5200, 0) };
+	struct advise_target t = { .rate = 5000, .p99_us = 20000 };
+	struct advise_pick p;
+
+	r[2].cost_runs = 6;
+	r[2].cost_starving = 1;
+	advise_choose(r, NROWS(r), &t, &p);
+	cr_assert_eq(p.kind, ADVISE_TARGET);
+	cr_assert_eq(r[p.row].workers, 32);
+	cr_assert_eq(p.set_aside, 0);
+	check_reason(r, NROWS(r), &t, &p, "N=32 is the smallest width that "
+	    "meets the target");
+	check_reason(r, NROWS(r), &t, &p, "Caution: at N=32 a coroutine made "
+	    "no progress in 1 of 6 resume-only runs");
+}
+
 /* One run in six is enough: a median of 0 starved would hide it. */
 Test(advise, one_failed_or_starving_run_sets_a_width_aside)
 {
@@ -185,8 +209,11 @@ Test(advise, rows_join_both_profiles_by_width)
 	cr_assert_float_eq(r[1].ops_per_s, 8e5, 1e-9);
 	cr_assert_float_eq(r[1].p99_us, 10000, 1e-9);
 	cr_assert_float_eq(r[1].ceiling, 4000, 1e-9);
-	cr_assert_eq(r[1].runs, 3);
-	cr_assert_eq(r[1].starving, 1, "counted run by run");
+	/* Its runs are the resume-only sweep's: a caution, not the load's. */
+	cr_assert_eq(r[1].cost_runs, 3);
+	cr_assert_eq(r[1].cost_starving, 1, "counted run by run");
+	cr_assert_eq(r[1].runs, 0);
+	cr_assert_eq(r[1].starving, 0, "the resume-only sweep vetoes nothing");
 	cr_assert_eq(r[1].failed, 1);
 	cr_assert_neq(advise_rows(doc, "shared", "lfseg", 8, &load, r, &n, err,
 	    sizeof(err)), 0, "no cell has 8 coroutines");

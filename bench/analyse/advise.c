@@ -9,7 +9,7 @@
 #include "advise.h"
 #include "results.h"
 
-/* No run of it failed or starved a coroutine. */
+/* No run of it failed, and no run of the load's starved a coroutine. */
 static bool
 advise_clean(const struct advise_row *r)
 {
@@ -209,6 +209,11 @@ advise_reason(const struct advise_row *rows, size_t n,
 		k = snprintf(buf, len, "no knee: capacity still grows at the "
 		    "widest width (%.0f ops/s at N=%s against %.0f at N=%s); "
 		    "widen the sweep.", r->capacity, wr, s->capacity, ws);
+	if (r != NULL && r->cost_starving > 0 && k > 0 && (size_t)k < len)
+		k += snprintf(buf + k, len - (size_t)k, " Caution: at N=%s a "
+		    "coroutine made no progress in %u of %u resume-only runs, "
+		    "so its cost may hide a stalled worker.", wr,
+		    r->cost_starving, r->cost_runs);
 	if (p->set_aside > 0 && k > 0 && (size_t)k < len)
 		advise_aside(rows, n, buf + k, len - (size_t)k);
 	return;
@@ -246,18 +251,24 @@ advise_max(double a, double b)
 	return isnan(a) || b > a ? b : a;
 }
 
-/* Every run counts: one that failed or starved sets the width aside. */
+/*
+ * Every run counts, in the sweep it belongs to: the load's (load true),
+ * whose starved runs set the width aside, or the cost's apart from it.
+ */
 static void
-advise_runs(struct advise_row *r, const cJSON *cell)
+advise_runs(struct advise_row *r, const cJSON *cell, bool load)
 {
 	const cJSON *run;
+	bool starved;
 
 	cJSON_ArrayForEach(run, results_arr(cell, "runs")) {
-		r->runs++;
-		if (strcmp(results_str(run, "status", "?"), "ok") != 0)
+		*(load ? &r->runs : &r->cost_runs) += 1;
+		if (strcmp(results_str(run, "status", "?"), "ok") != 0) {
 			r->failed++;
-		else if (results_num(run, "starved") > 0)
-			r->starving++;
+			continue;
+		}
+		starved = results_num(run, "starved") > 0;
+		*(load ? &r->starving : &r->cost_starving) += starved;
 	}
 	return;
 }
@@ -285,7 +296,7 @@ advise_fill(struct advise_row *r, const cJSON *cell, bool resume, bool load)
 	    "median"));
 	r->rss_anon_kb = advise_max(r->rss_anon_kb, results_stat(cell,
 	    "rss_anon_peak_kb", "median"));
-	advise_runs(r, cell);
+	advise_runs(r, cell, load);
 	return;
 }
 
@@ -376,25 +387,33 @@ advise_print(FILE *out, const struct advise_row *rows, size_t n,
     const struct advise_load *load, unsigned int coroutines,
     unsigned int cpus)
 {
-	char w[16], ceiling[32], starved[24], failed[24], reason[1024];
+	char w[16], ceiling[32], starved[24], cost_starved[24], failed[24];
+	char reason[1024];
 	size_t i;
 
-	fprintf(out, "%5s  %-27s %11s %11s %11s %9s %7s %7s %8s %7s\n", "N",
-	    "CPU us/dispatch [min-max]", "ops/s", "capacity", "ceiling",
-	    "p99 ms", "threads", "anon MB", "starved", "failed");
+	/* starved: in the load's runs; cost starved: in the cost's apart. */
+	fprintf(out, "%5s  %-27s %11s %11s %11s %9s %7s %7s %8s %12s %7s\n",
+	    "N", "CPU us/dispatch [min-max]", "ops/s", "capacity", "ceiling",
+	    "p99 ms", "threads", "anon MB", "starved", "cost starved",
+	    "failed");
 	for (i = 0; i < n; i++) {
 		snprintf(ceiling, sizeof(ceiling), rows[i].ceiling > 0 ?
 		    "%.0f" : "-", rows[i].ceiling);
 		snprintf(starved, sizeof(starved), "%u/%u", rows[i].starving,
 		    rows[i].runs);
+		if (rows[i].cost_runs > 0)
+			snprintf(cost_starved, sizeof(cost_starved), "%u/%u",
+			    rows[i].cost_starving, rows[i].cost_runs);
+		else
+			snprintf(cost_starved, sizeof(cost_starved), "-");
 		snprintf(failed, sizeof(failed), "%u/%u", rows[i].failed,
-		    rows[i].runs);
+		    rows[i].runs + rows[i].cost_runs);
 		fprintf(out, "%5s  %8.3f [%7.3f-%8.3f] %11.0f %11.0f %11s "
-		    "%9.3g %7.0f %7.1f %8s %7s%s\n", advise_width(&rows[i], w,
-		    sizeof(w)), rows[i].cpu_us, rows[i].cpu_us_min,
+		    "%9.3g %7.0f %7.1f %8s %12s %7s%s\n", advise_width(&rows[i],
+		    w, sizeof(w)), rows[i].cpu_us, rows[i].cpu_us_min,
 		    rows[i].cpu_us_max, rows[i].ops_per_s, rows[i].capacity,
 		    ceiling, rows[i].p99_us * 1e-3, rows[i].threads,
-		    rows[i].rss_anon_kb / 1024, starved, failed,
+		    rows[i].rss_anon_kb / 1024, starved, cost_starved, failed,
 		    (int)i == p->row ? "  <- recommended" :
 		    (int)i == p->support ? "  <- compared" : "");
 	}

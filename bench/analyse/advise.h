@@ -28,10 +28,16 @@ struct advise_row {
 	double p99_us;			/* dispatch latency under it; NAN: none */
 	double threads;			/* most alive, over both profiles */
 	double rss_anon_kb;		/* peak, over both profiles */
-	/* Over both profiles' runs: any of the last two sets the row aside. */
-	unsigned int runs;
-	unsigned int starving;		/* runs where a coroutine made no progress */
-	unsigned int failed;		/* runs that failed, hung or crashed */
+	/*
+	 * Runs of the load's own sweep, and those where a coroutine made no
+	 * progress: these set the row aside. A resume-only sweep apart from
+	 * the load (cost_) measures the cost, not the capacity: a coroutine
+	 * starved there is a caution beside the cost, never a veto. A run
+	 * that failed, hung or crashed in either sets the row aside.
+	 */
+	unsigned int runs, starving;
+	unsigned int cost_runs, cost_starving;
+	unsigned int failed;		/* of runs + cost_runs */
 };
 
 /*
@@ -68,7 +74,8 @@ struct advise_pick {
  * Picks from rows sorted by width: the smallest width that meets t, or
  * without a target the knee, the smallest width within
  * ADVISE_KNEE_SHARE of the best capacity. A row where a run failed, or a
- * coroutine made no progress, in any repetition is never picked.
+ * coroutine made no progress under the load, in any repetition is never
+ * picked.
  */
 void advise_choose(const struct advise_row *rows, size_t n,
     const struct advise_target *t, struct advise_pick *p);
