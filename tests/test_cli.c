@@ -85,7 +85,8 @@ static struct bad_case bad_cases[] = {
 	{ "advise --coroutines 1,8", "one dispatcher" },
 	{ "advise --from /nonexistent.json", "cannot read" },
 	{ "advise --from @TRUNCATED", "not valid JSON" },
-	{ "advise --from @CELLA --blocking 5:0.1", "no shared" },
+	{ "advise --from @CELLA --blocking 5:0.1", "CELLA.json holds resume-only "
+	    "alone, not --blocking sleep:5:0.1" },
 	{ "advise --from", "needs a value" },
 	{ "run --warmup -1", "out of range" },
 	{ "run --out ''", "empty file name" },
@@ -647,6 +648,27 @@ Test(cli, every_command_refuses_a_word_more_than_a_call_holds,
  * cut down from the committed advise results) it printed a name of
  * garbage or died of it (exit 139), as the heap fell.
  */
+/*
+ * --from advises on the load its file holds: without --blocking, or with
+ * another, it refuses with one line naming what the file holds (it once
+ * recommended from the resume-only rows alone, in silence).
+ */
+Test(cli, advise_from_refuses_a_load_the_file_does_not_hold, .timeout = 60)
+{
+	char err[1024];
+
+	cr_assert_eq(run("advise --from " DB_TEST_DATA "/advise-blocking.json "
+	    "--rate 5000 --p99 20", err, sizeof(err)), 2, "%s", err);
+	cr_assert_str_eq(err, "dispatchbench: advise: " DB_TEST_DATA
+	    "/advise-blocking.json holds sleep:5:0.25 beside resume-only: give "
+	    "the one to advise on as --blocking\n");
+	cr_assert_eq(run("advise --from " DB_TEST_DATA "/advise-blocking.json "
+	    "--blocking 5:1.0 --rate 1000", err, sizeof(err)), 2, "%s", err);
+	cr_assert_str_eq(err, "dispatchbench: advise: " DB_TEST_DATA
+	    "/advise-blocking.json holds sleep:5:0.25, not --blocking "
+	    "sleep:5:1\n");
+}
+
 Test(cli, advise_under_a_load_names_the_design_it_read, .timeout = 60)
 {
 	char out[8192];

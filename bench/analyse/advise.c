@@ -227,6 +227,20 @@ advise_is(const cJSON *cell, const char *field, const char *want)
 	return cJSON_IsString(f) && strcmp(f->valuestring, want) == 0;
 }
 
+/* Whether name is one of the comma list's. */
+static bool
+advise_listed(const char *list, const char *name)
+{
+	size_t len = strlen(name);
+	const char *p;
+
+	for (p = list; (p = strstr(p, name)) != NULL; p += len)
+		if ((p == list || p[-1] == ' ') && (p[len] == ',' ||
+		    p[len] == '\0'))
+			return true;
+	return false;
+}
+
 /* The row of width w, made if new (n grows). */
 static struct advise_row *
 advise_row_of(struct advise_row *rows, size_t *n, unsigned int w)
@@ -308,6 +322,49 @@ advise_cmp(const void *a, const void *b)
 
 	/* Unbounded (0) wraps to the largest: it sorts last. */
 	return x < y ? -1 : x > y;
+}
+
+/* The loads doc holds beside resume-only for these cells, a comma list. */
+static const char *
+advise_held(const cJSON *doc, const char *dispatcher, const char *queue,
+    unsigned int coroutines, char *buf, size_t len)
+{
+	const cJSON *cell;
+	const char *w;
+	size_t k = 0;
+
+	buf[0] = '\0';
+	cJSON_ArrayForEach(cell, results_arr(doc, "cells")) {
+		w = results_str(cell, "workload", "resume");
+		if (!advise_is(cell, "dispatcher", dispatcher) ||
+		    !advise_is(cell, "queue", queue) ||
+		    results_num(cell, "coroutines") != coroutines ||
+		    strcmp(w, "resume") == 0 || advise_listed(buf, w))
+			continue;
+		if (k < len)
+			k += (size_t)snprintf(buf + k, len - k, "%s%s", k ? ", " :
+			    "", w);
+	}
+	return buf;
+}
+
+int
+advise_from_check(const cJSON *doc, const char *path, const char *dispatcher,
+    const char *queue, unsigned int coroutines, const char *load, char *err,
+    size_t errlen)
+{
+	char held[256];
+
+	advise_held(doc, dispatcher, queue, coroutines, held, sizeof(held));
+	if (load == NULL && held[0] != '\0')
+		return snprintf(err, errlen, "advise: %s holds %s beside "
+		    "resume-only: give the one to advise on as --blocking", path,
+		    held), -1;
+	if (load != NULL && !advise_listed(held, load))
+		return snprintf(err, errlen, "advise: %s holds %s, not --blocking "
+		    "%s", path, held[0] != '\0' ? held : "resume-only alone",
+		    load), -1;
+	return 0;
 }
 
 int

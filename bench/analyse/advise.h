@@ -95,6 +95,16 @@ int advise_rows(const cJSON *doc, const char *dispatcher, const char *queue,
     struct advise_row *rows, size_t *n, char *err, size_t errlen);
 
 /* The table, the recommendation and Little's law beside it. */
+/*
+ * A results file (path) read back for the load it holds: its cells of
+ * dispatcher, queue and coroutines hold load (a profile's name) beside
+ * resume-only, or with load NULL no load at all. -1 and err naming what
+ * it holds if not: advice on another load than the one measured is wrong.
+ */
+int advise_from_check(const cJSON *doc, const char *path,
+    const char *dispatcher, const char *queue, unsigned int coroutines,
+    const char *load, char *err, size_t errlen);
+
 void advise_print(FILE *out, const struct advise_row *rows, size_t n,
     const struct advise_target *t, const struct advise_pick *p,
     const struct advise_load *load, unsigned int coroutines,

@@ -86,6 +86,7 @@ advise_measure(struct call *c, const struct advise_load *load,
 {
 	const union param_value *d, *q, *co;
 	struct runner_arm arm = { .doc = NULL };
+	const char *dname, *qname;
 	size_t nd, nq, nc;
 	int rc = 0;
 
@@ -98,13 +99,16 @@ advise_measure(struct call *c, const struct advise_load *load,
 	if (c->args.a.from != NULL && results_read(c->args.a.from, &arm.doc,
 	    err, errlen) != 0)
 		return EXIT_USAGE;
+	dname = ((const struct disp_ops *)d->p)->name;
+	qname = ((const struct disp_ops *)d->p)->flags & DISP_USES_QUEUE ?
+	    ((const struct queue_ops *)q->p)->name : "-";
 	if (c->args.a.from == NULL)
 		rc = command_sweep_self(c, &arm);
-	if (rc < RUNNER_INTERRUPTED && advise_rows(arm.doc,
-	    ((const struct disp_ops *)d->p)->name,
-	    ((const struct disp_ops *)d->p)->flags & DISP_USES_QUEUE ?
-	    ((const struct queue_ops *)q->p)->name : "-", co->u, load, rows, n,
-	    err, errlen) != 0)
+	else if (advise_from_check(arm.doc, c->args.a.from, dname, qname,
+	    co->u, load != NULL ? load->name : NULL, err, errlen) != 0)
+		rc = EXIT_USAGE;
+	if (rc != EXIT_USAGE && rc < RUNNER_INTERRUPTED && advise_rows(arm.doc,
+	    dname, qname, co->u, load, rows, n, err, errlen) != 0)
 		rc = EXIT_USAGE;
 	*doc = arm.doc;
 	return rc;
