@@ -204,7 +204,12 @@ export_over_cells(const cJSON *cells, const char *field, const char *only)
 	return sum.median;
 }
 
-bool
+/*
+ * The harness's own cost: the median over the cells of the bare loop and
+ * of `inline` on the resume-only workload; false when no run measured the
+ * loop, *inl NAN when no cell ran `inline`.
+ */
+static bool
 export_harness(const cJSON *doc, double *bare, double *inl)
 {
 	const cJSON *cells = results_arr(doc, "cells");

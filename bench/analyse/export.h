@@ -6,7 +6,6 @@
 #ifndef BENCH_EXPORT_H
 #define BENCH_EXPORT_H
 
-#include <stdbool.h>
 #include <stdio.h>
 
 #include <cjson/cJSON.h>
@@ -24,14 +23,10 @@ void export_write(FILE *out, const cJSON *doc, enum table_format f,
 cJSON *export_rows(const cJSON *doc);
 
 /*
- * The harness's own cost: the median over the cells of the bare loop
- * (every run measures it) and of `inline` on the resume-only workload, in
- * CPU µs per dispatch; false (and NAN) when no run measured the loop,
- * *inl NAN when no cell ran `inline`.
+ * The harness's own cost in one sentence, in buf: `inline` on the
+ * resume-only workload over the bare loop (the medians over the cells);
+ * NULL when no run measured the loop.
  */
-bool export_harness(const cJSON *doc, double *bare, double *inl);
-
-/* The same in one sentence, in buf; NULL when there is no bare loop. */
 const char *export_harness_words(const cJSON *doc, char *buf, size_t len);
 
 /* The anonymous memory each added thread costs, per worker sweep. */
