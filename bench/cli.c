@@ -481,6 +481,33 @@ cli_design_skipped(const struct sweep *s, const struct disp_ops *d)
 }
 
 /*
+ * Whether cell c of design d is left out as a split it cannot be, with
+ * why: only a blocking step hops to a view, and `inline` has no pool of
+ * its own to split: its coroutines would come back to run on the view's
+ * thread, the view the whole pool.
+ */
+static bool
+cli_split_skipped(const struct cell *c, const struct disp_ops *d, char *why,
+    size_t len)
+{
+	char kinds[128];
+
+	if (c->split == 0)
+		return false;
+	if (!workload_blocks_some(&c->profile)) {
+		workload_kinds_text(kinds, sizeof(kinds), true);
+		snprintf(why, len, "--split: only a blocking --workload (%s) "
+		    "hops to a view", kinds);
+	} else if (d->flags & DISP_NO_WIDTH)
+		snprintf(why, len, "--split: %s has no pool of its own to hop "
+		    "from: the hop back would run the coroutine on the view",
+		    d->name);
+	else
+		return false;
+	return true;
+}
+
+/*
  * How many cells design d makes. The product stops once past
  * CLI_MAX_CELLS, so that 64 values in each of a dozen lists cannot wrap.
  */
@@ -498,9 +525,10 @@ cli_design_count(const struct sweep *s, const struct disp_ops *d)
 	return n;
 }
 
+/* d's cells into out; a cell left out says why (cli_split_skipped). */
 static size_t
 cli_design_cells(const struct sweep *s, const struct disp_ops *d,
-    struct cell *out)
+    struct cell *out, char *why, size_t whylen)
 {
 	struct cli_odometer o = { .nlists = 0 };
 	const struct param *p;
@@ -535,7 +563,8 @@ cli_design_cells(const struct sweep *s, const struct disp_ops *d,
 		if (!(d->flags & DISP_USES_QUEUE))
 			c.cfg.queue = NULL;
 		cli_settle(&c);
-		out[n++] = c;
+		if (!cli_split_skipped(&c, d, why, whylen))
+			out[n++] = c;
 	} while (cli_turn(&o));
 	return n;
 }
@@ -546,6 +575,7 @@ cli_cells(const struct sweep *s, size_t *ncells, char *err, size_t errlen)
 	size_t n = 0, i, k = 0, max = 0;
 	const union param_value *d;
 	struct cell *cells;
+	char why[256] = "";
 
 	d = cli_list(s, "--dispatcher", &k);
 	for (i = 0; i < k; i++)
@@ -558,7 +588,12 @@ cli_cells(const struct sweep *s, size_t *ncells, char *err, size_t errlen)
 	if ((cells = calloc(max ? max : 1, sizeof(*cells))) == NULL)
 		abort();
 	for (i = 0; i < k; i++)
-		n += cli_design_cells(s, d[i].p, cells + n);
+		n += cli_design_cells(s, d[i].p, cells + n, why, sizeof(why));
+	if (n == 0 && why[0] != '\0') {
+		free(cells);
+		cli_error(err, errlen, "%s", why);
+		return NULL;
+	}
 	if (n == 0) {
 		free(cells);
 		cli_error(err, errlen, "no cell to run: 'inf' workers is only "

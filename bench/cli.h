@@ -15,7 +15,11 @@
 
 #include "params.h"
 
-#define CLI_ARGS	48	/* words of a child's command line, at most */
+/*
+ * Words of a child's command line, at most: its two, two for each option
+ * of a cell (23, for a design that takes every one) and the window's 4.
+ */
+#define CLI_ARGS	64
 #define CLI_WORD	64	/* bytes of a formatted value */
 /* Cells of one sweep, at most: each run of each is a process of its own. */
 #define CLI_MAX_CELLS	100000

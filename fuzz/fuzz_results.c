@@ -15,17 +15,17 @@
 static void
 fuzz_consumers(cJSON *doc)
 {
-	struct advise_row rows[ADVISE_MAX_ROWS];
+	static struct advise_rows rows;
+	struct advise_sel sel = { 0 };
 	/* sleep:5:0.25: four resumptions an op, a quarter of them block 5 ms */
 	const struct advise_load load = { "sleep:5:0.25", 4 * 0.005 * 0.25,
 	    false };
 	struct compare_opts co;
 	struct advise_pick pick;
-	struct advise_target t = { 0 };
-	char err[512], reason[512];
+	struct advise_target t = { .rate = 5000, .p99_us = 20000 };
+	char err[512];
 	const cJSON *cell;
 	FILE *devnull = fopen("/dev/null", "w");
-	size_t n;
 
 	cJSON_ArrayForEach(cell, results_arr(doc, "cells"))
 		cJSON_Delete(results_summary(results_arr(cell, "runs")));
@@ -33,10 +33,10 @@ fuzz_consumers(cJSON *doc)
 	compare_defaults(&co);
 	co.allow_other_machine = true;
 	compare_docs(doc, doc, &co, devnull, err, sizeof(err));
-	if (advise_rows(doc, "shared", "lfseg", 64, &load, rows, &n, err,
-	    sizeof(err)) == 0) {
-		advise_choose(rows, n, &t, &pick);
-		advise_reason(rows, n, &t, &pick, reason, sizeof(reason));
+	if (advise_select(doc, "input", &sel, err, sizeof(err)) == 0 &&
+	    advise_rows(doc, &sel, &load, &rows, err, sizeof(err)) == 0) {
+		advise_choose_all(&rows, &t, &pick);
+		advise_write(devnull, 0, &rows, &t, &pick, &load, &sel);
 	}
 	fclose(devnull);
 	return;

@@ -69,6 +69,11 @@ static struct bad_case bad_cases[] = {
 	{ "run --workload resume,", "comma-separated" },
 	{ "run --workload request:5", "not resume, request" },
 	{ "advise --blocking request", "MS:SHARE" },
+	{ "run --split 4", "--split: only a blocking --workload (sleep:MS:SHARE "
+	    "or spin:MS:SHARE) hops to a view" },
+	{ "run --dispatcher inline --workload sleep:1:0.5 --split 4",
+	    "--split: inline has no pool of its own" },
+	{ "run --split 4097", "out of range" },
 	{ "run --lifo maybe", "not on or off" },
 	{ "run --lifo on,on", "'on' twice" },
 	{ "run --lifo on,", "comma-separated" },
@@ -643,12 +648,6 @@ Test(cli, every_command_refuses_a_word_more_than_a_call_holds,
 }
 
 /*
- * advise under a load makes its cells anew, then named the design from
- * the first of the cells it had freed: on this file (the fuzzer's seed,
- * cut down from the committed advise results) it printed a name of
- * garbage or died of it (exit 139), as the heap fell.
- */
-/*
  * --from advises on the load its file holds: without --blocking, or with
  * another, it refuses with one line naming what the file holds (it once
  * recommended from the resume-only rows alone, in silence).
@@ -669,6 +668,12 @@ Test(cli, advise_from_refuses_a_load_the_file_does_not_hold, .timeout = 60)
 	    "sleep:5:1\n");
 }
 
+/*
+ * advise under a load makes its cells anew, then named the design from
+ * the first of the cells it had freed: on this file (the fuzzer's seed,
+ * cut down from the committed advise results) it printed a name of
+ * garbage or died of it (exit 139), as the heap fell.
+ */
 Test(cli, advise_under_a_load_names_the_design_it_read, .timeout = 60)
 {
 	char out[8192];
@@ -678,11 +683,105 @@ Test(cli, advise_under_a_load_names_the_design_it_read, .timeout = 60)
 	    "--blocking 5:0.25 2>&1", out, sizeof(out));
 	cr_assert_eq(status, 0, "advise exited %d:\n%s", status, out);
 	cr_assert_not_null(strstr(out, "\nadvise: shared over lfseg, 64 "
-	    "coroutines; cost from resume-only, capacity and p99 under "
-	    "sleep:5:0.25\n"), "%s", out);
+	    "coroutines, measured on 2 CPUs. An op is 4 resumptions."), "%s",
+	    out);
 	cr_assert_not_null(strstr(out, "\nrecommendation: N=16 or wider. no "
 	    "knee: capacity still grows at the widest width (3127 ops/s at "
 	    "N=16"), "%s", out);
+}
+
+/*
+ * --from reads what the file measured: its design, queue and coroutines,
+ * never the command line's defaults (shared, 64), which once made advise
+ * say the file held nothing, or name a design it never ran.
+ */
+Test(cli, advise_from_names_what_the_file_measured, .timeout = 60)
+{
+	char cmd[1024], out[8192];
+	int status;
+
+	snprintf(cmd, sizeof(cmd), "sed 's/\"shared\"/\"limited\"/g; "
+	    "s/\"coroutines\": *64/\"coroutines\": 32/g' %s/advise-blocking.json "
+	    "> %s", DB_TEST_DATA, tmp("limited.json"));
+	cr_assert_eq(system(cmd), 0);
+	snprintf(cmd, sizeof(cmd), "advise --from %s --blocking 5:0.25 "
+	    "--rate 2000 2>&1", tmp("limited.json"));
+	status = output_of(cmd, out, sizeof(out));
+	cr_assert_eq(status, 0, "advise exited %d:\n%s", status, out);
+	cr_assert_not_null(strstr(out, "\nadvise: limited over lfseg, 32 "
+	    "coroutines, measured on 2 CPUs."), "%s", out);
+}
+
+/* Every format of the one renderer: the rows, and the advice beside. */
+Test(cli, advise_writes_every_format, .timeout = 60)
+{
+	char out[16384];
+	cJSON *doc;
+
+	cr_assert_eq(output_of("advise --from " DB_TEST_DATA "/advise-blocking"
+	    ".json --blocking 5:0.25 --rate 2000 --format csv", out,
+	    sizeof(out)), 0, "%s", out);
+	cr_assert_eq(strncmp(out, "pool,workers,view,cpu_us_per_dispatch,", 38),
+	    0, "%s", out);
+	cr_assert_not_null(strstr(out, "\nsingle,16,,"), "%s", out);
+	cr_assert_not_null(strstr(out, ",recommended\n"), "%s", out);
+	cr_assert_eq(output_of("advise --from " DB_TEST_DATA "/advise-blocking"
+	    ".json --blocking 5:0.25 --rate 2000 --format json", out,
+	    sizeof(out)), 0, "%s", out);
+	doc = cJSON_Parse(out);
+	cr_assert_not_null(doc, "not JSON: %s", out);
+	cr_assert_eq(cJSON_GetArraySize(cJSON_GetObjectItem(doc, "rows")), 4);
+	cr_assert_eq(strncmp(cJSON_GetArrayItem(cJSON_GetObjectItem(doc,
+	    "advice"), 0)->valuestring, "recommendation: N=16.", 21), 0);
+	cr_assert_eq(cJSON_GetObjectItem(cJSON_GetObjectItem(doc, "about"),
+	    "resumptions_per_op")->valueint, 4);
+	cJSON_Delete(doc);
+	cr_assert_eq(output_of("advise --from " DB_TEST_DATA "/advise-blocking"
+	    ".json --blocking 5:0.25 --rate 2000 --format markdown", out,
+	    sizeof(out)), 0, "%s", out);
+	cr_assert_not_null(strstr(out, "\n| N | CPU µs/dispatch |"), "%s", out);
+	cr_assert_not_null(strstr(out, "\nprice: "), "%s", out);
+}
+
+/*
+ * The command's own path, live: a short sweep with a split, then --from
+ * of the file it wrote gives the same advice, word for word; the file
+ * holds the target, and plot draws the advice from it. The test the
+ * sanitizer builds run on the command (it once read freed cells).
+ */
+Test(cli, advise_live_and_from_its_file_agree, .timeout = 300)
+{
+	static char live[16384], again[16384];
+	char cmd[1024];
+	const char *rec, *rec2;
+	cJSON *doc;
+	int status;
+
+	snprintf(cmd, sizeof(cmd), "advise --blocking 1:0.5 --workers 1,4 "
+	    "--reps 2 --time 0.1 --warmup 0.05 --rate 100 --quiet --out %s "
+	    "2>/dev/null", tmp("advise.json"));
+	status = output_of(cmd, live, sizeof(live));
+	cr_assert_eq(status, 0, "advise exited %d:\n%s", status, live);
+	cr_assert_not_null(strstr(live, "\nadvise: shared over lfseg, 64 "
+	    "coroutines"), "%s", live);
+	cr_assert_not_null(strstr(live, "split pool: N=2 for the non-blocking "
+	    "work and the blocking call on a view of 4"), "%s", live);
+	snprintf(cmd, sizeof(cmd), "advise --from %s --blocking 1:0.5 --rate "
+	    "100 2>/dev/null", tmp("advise.json"));
+	cr_assert_eq(output_of(cmd, again, sizeof(again)), 0, "%s", again);
+	rec = strstr(live, "\nrecommendation: ");
+	rec2 = strstr(again, "\nrecommendation: ");
+	cr_assert(rec != NULL && rec2 != NULL, "%s\n---\n%s", live, again);
+	cr_assert_str_eq(rec, rec2, "live and --from differ");
+	cr_assert_eq(results_read(tmp("advise.json"), &doc, cmd, sizeof(cmd)),
+	    0, "%s", cmd);
+	cr_assert_float_eq(results_num(results_obj(doc, "advise"),
+	    "rate_ops_per_s"), 100, 1e-9);
+	cJSON_Delete(doc);
+	snprintf(cmd, sizeof(cmd), "plot %s -o %s >/dev/null 2>&1",
+	    tmp("advise.json"), tmp(""));
+	cr_assert_eq(output_of(cmd, again, sizeof(again)), 0);
+	cr_assert_eq(access(tmp("advise.svg"), R_OK), 0, "no advise picture");
 }
 
 /* The example plugins pass what every built-in passes. */

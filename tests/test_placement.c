@@ -96,12 +96,12 @@ str(const cJSON *o, const char *name)
 }
 
 /*
- * Every live worker of run on the OS CPU its plan gives its index, as the
- * kernel says (its only CPU, and the one it last ran on); returns how
- * many distinct CPUs the workers hold.
+ * Every live thread of role in run (a worker, a split's view thread) on
+ * the OS CPU its plan gives its index, as the kernel says (its only CPU,
+ * and the one it last ran on); returns how many distinct CPUs they hold.
  */
 static int
-workers_on_plan(const cJSON *run, const struct pin_plan *plan)
+role_on_plan(const cJSON *run, const struct pin_plan *plan, const char *role)
 {
 	const cJSON *t, *arr = cJSON_GetObjectItem(run, "placement");
 	struct pin_where w;
@@ -112,14 +112,14 @@ workers_on_plan(const cJSON *run, const struct pin_plan *plan)
 	cr_assert(cJSON_IsArray(arr), "no placement");
 	CPU_ZERO(&held);
 	cJSON_ArrayForEach(t, arr) {
-		if (strcmp(str(t, "role"), "worker") != 0 ||
+		if (strcmp(str(t, "role"), role) != 0 ||
 		    cJSON_IsTrue(cJSON_GetObjectItem(t, "exited")))
 			continue;
 		i = cJSON_GetObjectItem(t, "index")->valueint;
 		cr_assert_eq(pin_plan_where(plan, (unsigned int)i, &w), 0);
 		snprintf(want, sizeof(want), "%d", w.os);
-		cr_assert_str_eq(str(t, "cpus"), want, "worker %d on CPU %s, "
-		    "its plan's PU is CPU %s", i, str(t, "cpus"), want);
+		cr_assert_str_eq(str(t, "cpus"), want, "%s %d on CPU %s, its "
+		    "plan's PU is CPU %s", role, i, str(t, "cpus"), want);
 		cr_assert_eq(cJSON_GetObjectItem(t, "last_cpu")->valueint, w.os);
 		CPU_SET(w.os, &held);
 	}
@@ -164,7 +164,7 @@ Test(placement, a_worker_that_starts_late_still_lands_on_its_pu)
 		plan = plan_of(&c);
 		run = cell_run(&c, &quick);
 		assert_ok(run, "shared, worker 0 late");
-		cr_assert_eq(workers_on_plan(run, &plan), (int)pus,
+		cr_assert_eq(role_on_plan(run, &plan, "worker"), (int)pus,
 		    "%u workers on fewer than %u CPUs", pus, pus);
 		cJSON_Delete(run);
 		pin_plan_fini(&plan);
@@ -190,7 +190,7 @@ Test(placement, every_design_at_the_machines_width_is_on_its_plan)
 		plan = plan_of(&c);
 		run = cell_run(&c, &quick);
 		assert_ok(run, d->name);
-		cr_assert_geq(workers_on_plan(run, &plan), d->flags &
+		cr_assert_geq(role_on_plan(run, &plan, "worker"), d->flags &
 		    DISP_NO_WIDTH ? 0 : 1, "%s: no worker placed", d->name);
 		cJSON_Delete(run);
 		pin_plan_fini(&plan);
@@ -215,4 +215,28 @@ Test(placement, a_thread_off_its_plan_fails_the_run)
 	    strstr(str(run, "error"), "its plan says") != NULL, "error: %s",
 	    str(run, "error"));
 	cJSON_Delete(run);
+}
+
+/*
+ * A split's view thread i shares worker i's PU, as Dispatchers.IO shares
+ * Default's CPUs: every one where the plan puts that index.
+ */
+Test(placement, a_splits_view_shares_the_workers_pus)
+{
+	unsigned int pus = measure_cpus();
+	struct pin_plan plan;
+	char args[128];
+	struct cell c;
+	cJSON *run;
+
+	snprintf(args, sizeof(args), "--dispatcher shared --workers %u "
+	    "--coroutines 16 --workload sleep:1:0.5 --split 4", pus);
+	c = cells_one(args);
+	plan = plan_of(&c);
+	run = cell_run(&c, &quick);
+	assert_ok(run, "shared, split 4");
+	cr_assert_geq(role_on_plan(run, &plan, "view"), pus < 4 ? (int)pus : 4,
+	    "the view's threads on fewer CPUs than the plan gives them");
+	cJSON_Delete(run);
+	pin_plan_fini(&plan);
 }

@@ -233,6 +233,44 @@ Test(sweep, a_child_runs_the_cell_it_was_given)
 }
 
 /*
+ * A split only where it means something: a blocking profile, on a design
+ * with a pool of its own (not inline); its key names the view, and a
+ * child gets --split.
+ */
+Test(sweep, a_split_only_for_a_blocking_step_on_a_pool)
+{
+	char buf[CLI_ARGS][CLI_WORD], *argv[CLI_ARGS + 1], key[512];
+	struct cell *cells;
+	struct sweep *s;
+	size_t n;
+	cJSON *json;
+	int argc, k;
+
+	sweep_expect("--dispatcher inline,shared --workers 2 --workload "
+	    "resume,sleep:1:0.5 --split 0,4", "inline@1 inline@1 shared/lfseg@2 "
+	    "shared/lfseg@2 shared/lfseg@2");
+	cells = cells_sweep("--dispatcher inline,shared --workers 2 "
+	    "--workload resume,sleep:1:0.5 --split 0,4", &n, &s);
+	cr_assert_eq(cells[4].split, 4);
+	cr_assert(cells[4].profile.kind->block != NULL);
+	json = cli_cell_json(&cells[4]);
+	cr_assert_eq(cJSON_GetObjectItem(json, "split")->valueint, 4);
+	params_key(json, true, key, sizeof(key));
+	cr_assert_not_null(strstr(key, " split=4"), "%s", key);
+	cJSON_Delete(json);
+	json = cli_cell_json(&cells[3]);
+	params_key(json, true, key, sizeof(key));
+	cr_assert_null(strstr(key, "split"), "%s", key);
+	cJSON_Delete(json);
+	argc = cli_argv(s, &cells[4], buf, argv);
+	for (k = 0; k + 1 < argc && strcmp(argv[k], "--split") != 0; k++)
+		;
+	cr_assert(k + 1 < argc && strcmp(argv[k + 1], "4") == 0);
+	free(cells);
+	free(s);
+}
+
+/*
  * A real runtime waits and wakes its library's way: a sweep that sets the
  * models' --spins or --wake runs the models and skips it (one line on
  * stderr), rather than run it as if it had taken them.

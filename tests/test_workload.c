@@ -1073,3 +1073,123 @@ Test(workload, request_elsewhere_crosses_threads, .timeout = 120)
 		    seen[i][1]->first), "request %d never left the I/O thread",
 		    i);
 }
+
+/*
+ * A split (--split K): a blocking step hops to a view of K and back, two
+ * dispatches more, and blocks there. Every dispatch still runs once; one
+ * step in four blocks, the pattern indexed by steps (by resumptions the
+ * step after a hop, three resumptions on, would fall on the next place
+ * that blocks: one step in two); an op is four steps; more block at once
+ * than the narrow pool's 2, never more than K. Without the split no more
+ * than the pool's 2 block at once.
+ */
+Test(workload, a_split_hops_its_blocking_steps_to_a_view, .timeout = 120)
+{
+	double wall, hops, steps, blocked;
+	cJSON *run;
+
+	run = counted_run("--dispatcher shared --workers 2 --coroutines 16 "
+	    "--workload sleep:1:0.25 --split 4");
+	cr_assert(cJSON_IsTrue(cJSON_GetObjectItem(run, "count_ok")));
+	wall = num(run, "wall_s");
+	hops = num(run, "hops_per_s") * wall;
+	blocked = num(run, "blocked_per_s") * wall;
+	steps = num(run, "dispatches") - 2 * hops;
+	cr_assert(hops > 0);
+	/*
+	 * A hop is counted as it leaves, its block on the view: apart by
+	 * one a coroutine at each end, and by what runs between the two
+	 * reads (see a_blocking_profile_blocks_its_share).
+	 */
+	cr_assert(fabs(hops - blocked) <= 16 + 0.02 * hops, "%g hops, %g "
+	    "blocked", hops, blocked);
+	cr_assert_float_eq(num(run, "ops_per_s"), steps / 4 / wall,
+	    1e-6 * num(run, "ops_per_s"));
+	cr_assert(fabs(hops / steps - 0.25) <= 2.0 * 16 / steps + 0.02,
+	    "%g of %g steps hopped", hops, steps);
+	/* 4 threads of the view, each held 0.25 ms per step: 4000 ops/s. */
+	cr_assert_float_eq(num(run, "ceiling_ops_per_s"), 4000, 1e-6);
+	cr_assert(num(run, "blocking_peak") > 2 &&
+	    num(run, "blocking_peak") <= 4, "blocking_peak %g",
+	    num(run, "blocking_peak"));
+	cJSON_Delete(run);
+	run = counted_run("--dispatcher shared --workers 2 --coroutines 16 "
+	    "--workload sleep:1:0.25");
+	cr_assert(cJSON_IsTrue(cJSON_GetObjectItem(run, "count_ok")));
+	cr_assert(num(run, "blocking_peak") >= 1 &&
+	    num(run, "blocking_peak") <= 2, "blocking_peak %g",
+	    num(run, "blocking_peak"));
+	cr_assert_null(cJSON_GetObjectItem(run, "hops_per_s"));
+	cJSON_Delete(run);
+}
+
+/*
+ * A design whose dispatch, from a thread not its own, lingers after it
+ * has handed its task over: a split's hop back, still inside d when the
+ * coroutine it carried has run and retired. The lingers differ (5 to 20
+ * ms), so the view's threads do not fall in step: when one is free to
+ * retire the coroutines queued on the view, others still linger.
+ */
+#define LINGER_NS	5000000L
+
+static _Thread_local bool lingering_own;
+static _Atomic int lingering_inside;
+static _Atomic unsigned int lingering_n;
+
+static void
+lingering_start(void *arg, unsigned int index)
+{
+
+	lingering_own = true;
+}
+
+static void
+lingering_dispatch(struct dispatcher *d, struct disp_task *t)
+{
+	struct timespec linger = { 0, LINGER_NS *
+	    (1 + atomic_fetch_add(&lingering_n, 1) % 4) };
+
+	if (lingering_own) {
+		disp_dispatch(((struct faulty *)d)->inner, t);
+		return;
+	}
+	atomic_fetch_add(&lingering_inside, 1);
+	disp_dispatch(((struct faulty *)d)->inner, t);
+	nanosleep(&linger, NULL);
+	atomic_fetch_sub(&lingering_inside, 1);
+}
+
+/*
+ * d is shut down and freed once workload_stop returns: no hop may still
+ * be inside it (or inside the view) then.
+ */
+Test(workload, a_split_stops_once_its_hops_have_left, .timeout = 120)
+{
+	static const struct disp_ops lingering_ops = { .name = "lingering",
+	    .dispatch = lingering_dispatch, .shutdown = faulty_shutdown };
+	struct faulty f = { .base.ops = &lingering_ops };
+	struct disp_config cfg = config(2), vcfg = config(4);
+	struct workload_opts o = { .spawn = WORKLOAD_SPAWN_INSIDE };
+	struct workload_check chk;
+	struct disp_stats st, vst;
+	struct workload w;
+	char err[128];
+
+	cfg.thread_start = lingering_start;
+	cr_assert_eq(disp_shared.create(&f.inner, &cfg), 0);
+	cr_assert_eq(disp_limited.create(&o.io, &vcfg), 0);
+	cr_assert_eq(workload_profile_parse(&o.profile, "sleep:0.05:0.5", err,
+	    sizeof(err)), 0);
+	cr_assert_eq(workload_start(&w, &f.base, 8, &o, &cfg), 0);
+	wait_until_each_ran(&w, 8);
+	stop_or_name(&w, "lingering");
+	cr_assert_eq(atomic_load(&lingering_inside), 0, "a hop was still "
+	    "inside d when the workload stopped");
+	disp_shutdown(&f.base, &st);
+	disp_shutdown(o.io, &vst);
+	workload_check(&w, st.ran + vst.ran, &chk);
+	cr_assert(chk.ok, "lost %lu doubled %lu retired %u",
+	    (unsigned long)chk.lost, (unsigned long)chk.doubled, chk.retired);
+	cr_assert(workload_hops(&w) > 0);
+	workload_fini(&w);
+}

@@ -2,12 +2,14 @@
  * advise.c - a pool size from measured rows (see advise.h).
  */
 #include <math.h>
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "advise.h"
 #include "results.h"
+#include "table.h"
 
 /* No run of it failed, and no run of the load's starved a coroutine. */
 static bool
@@ -28,6 +30,30 @@ advise_meets(const struct advise_row *r, const struct advise_target *t)
 	return true;
 }
 
+static bool
+advise_targeted(const struct advise_target *t)
+{
+
+	return t->rate > 0 || t->p99_us > 0;
+}
+
+/*
+ * How far r is from t: the larger of the rate over the capacity and the
+ * p99 over its bound; at most 1 when r meets t, infinite when unmeasured.
+ */
+static double
+advise_gap(const struct advise_row *r, const struct advise_target *t)
+{
+	double g = 0;
+
+	if (t->rate > 0)
+		g = r->capacity > 0 ? t->rate / r->capacity : INFINITY;
+	if (t->p99_us > 0)
+		g = fmax(g, isfinite(r->p99_us) ? r->p99_us / t->p99_us :
+		    INFINITY);
+	return g;
+}
+
 /* The widest eligible row before i, or -1. */
 static int
 advise_before(const struct advise_row *rows, int i)
@@ -39,11 +65,29 @@ advise_before(const struct advise_row *rows, int i)
 	return -1;
 }
 
+/*
+ * The clean row of least resume-only cost, no coroutine starved in its
+ * cost sweep either: what a price is a multiple of.
+ */
+static int
+advise_cheapest(const struct advise_row *rows, size_t n)
+{
+	int best = -1;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (advise_clean(&rows[i]) && rows[i].cost_starving == 0 &&
+		    isfinite(rows[i].cpu_us) && (best < 0 ||
+		    rows[i].cpu_us < rows[best].cpu_us))
+			best = (int)i;
+	return best;
+}
+
 static void
 advise_targets(const struct advise_row *rows, size_t n,
     const struct advise_target *t, struct advise_pick *p)
 {
-	double best = -1;
+	double best = INFINITY;
 	size_t i;
 
 	for (i = 0; i < n && p->row < 0; i++)
@@ -54,13 +98,19 @@ advise_targets(const struct advise_row *rows, size_t n,
 		p->support = advise_before(rows, p->row);
 		return;
 	}
-	/* Unmet: the row that came closest on capacity. */
+	/* Unmet: the clean row that came closest, and one set aside that met. */
 	p->kind = ADVISE_UNMET;
-	for (i = 0; i < n; i++)
-		if (advise_clean(&rows[i]) && rows[i].capacity > best) {
-			best = rows[i].capacity;
+	for (i = 0; i < n; i++) {
+		if (!advise_clean(&rows[i])) {
+			if (p->aside_meets < 0 && advise_meets(&rows[i], t))
+				p->aside_meets = (int)i;
+			continue;
+		}
+		if (advise_gap(&rows[i], t) < best) {
+			best = advise_gap(&rows[i], t);
 			p->support = (int)i;
 		}
+	}
 	return;
 }
 
@@ -104,23 +154,81 @@ advise_choose(const struct advise_row *rows, size_t n,
 {
 	size_t i;
 
-	p->row = p->support = -1;
-	p->set_aside = 0;
+	*p = (struct advise_pick){ .row = -1, .support = -1,
+	    .aside_meets = -1, .split = -1,
+	    .cheapest = advise_cheapest(rows, n) };
 	for (i = 0; i < n; i++)
 		p->set_aside += !advise_clean(&rows[i]);
-	if (t->rate > 0 || t->p99_us > 0)
+	if (advise_targeted(t))
 		advise_targets(rows, n, t, p);
 	else
 		advise_knee(rows, n, p);
 	return;
 }
 
-static const char *
-advise_width(const struct advise_row *r, char *buf, size_t len)
+/*
+ * Whether the split sp beats the single pool one: less CPU a non-blocking
+ * dispatch, and no more CPU an op in all under the load, hops included
+ * (a split's hops can cost more than the narrow pool saves). NAN (a
+ * figure not measured) never compares less, and never more.
+ */
+static bool
+advise_split_cheaper(const struct advise_row *sp, const struct advise_row *one)
 {
 
-	snprintf(buf, len, r->workers == 0 ? "inf" : "%u", r->workers);
+	return sp->cpu_us < one->cpu_us &&
+	    !(sp->load_cpu_us_op > one->load_cpu_us_op);
+}
+
+void
+advise_choose_all(const struct advise_rows *r, const struct advise_target *t,
+    struct advise_pick *p)
+{
+	const struct advise_row *s;
+	size_t i;
+
+	advise_choose(r->single, r->n, t, p);
+	for (i = 0; i < r->nsplit && p->split < 0; i++) {
+		s = &r->split[i];
+		if (advise_clean(s) && (advise_targeted(t) ? advise_meets(s, t) :
+		    p->row >= 0 && s->view == r->single[p->row].workers))
+			p->split = (int)i;
+	}
+	p->split_better = p->split >= 0 && (p->row < 0 ||
+	    advise_split_cheaper(&r->split[p->split], &r->single[p->row]));
+	return;
+}
+
+/* Appends to buf as snprintf does, never past len. */
+static __attribute__((format(printf, 4, 5))) void
+advise_add(char *buf, size_t len, size_t *k, const char *fmt, ...)
+{
+	va_list ap;
+	int w;
+
+	if (*k >= len)
+		return;
+	va_start(ap, fmt);
+	w = vsnprintf(buf + *k, len - *k, fmt, ap);
+	va_end(ap);
+	*k += w > 0 ? (size_t)w : 0;
+	return;
+}
+
+static const char *
+advise_width(unsigned int w, char *buf, size_t len)
+{
+
+	snprintf(buf, len, w == 0 ? "inf" : "%u", w);
 	return buf;
+}
+
+/* A figure to three significant figures, as the tables give it. */
+static const char *
+advise_num(double v, char *buf, size_t len)
+{
+
+	return table_sig3(v, buf, len);
 }
 
 /* "capacity 1234 ops/s" and "p99 5.2 ms", as far as the targets ask. */
@@ -128,94 +236,357 @@ static void
 advise_figures(const struct advise_row *r, const struct advise_target *t,
     char *buf, size_t len)
 {
-	int k = 0;
+	char a[32];
+	size_t k = 0;
 
+	buf[0] = '\0';
 	if (t->rate > 0 || t->p99_us <= 0)
-		k = snprintf(buf, len, "capacity %.0f ops/s", r->capacity);
-	if (t->p99_us > 0)
-		snprintf(buf + k, len - (size_t)k, "%sp99 %.3g ms",
-		    k ? ", " : "", r->p99_us * 1e-3);
+		advise_add(buf, len, &k, "capacity %.0f ops/s", r->capacity);
+	if (t->p99_us > 0 || isfinite(r->p99_us))
+		advise_add(buf, len, &k, "%sp99 %s ms", k ? ", " : "",
+		    advise_num(r->p99_us * 1e-3, a, sizeof(a)));
 	return;
 }
 
-/* " Set aside: N=16 (a coroutine starved in 2 of 6 runs), ...". */
+/* What r lacks of t: "capacity 3127 ops/s, 37 % under 5000". */
 static void
-advise_aside(const struct advise_row *rows, size_t n, char *buf, size_t len)
+advise_lack(const struct advise_row *r, const struct advise_target *t,
+    char *buf, size_t len)
 {
-	size_t i, k = 0;
-	char w[16];
+	char a[32], b[32];
+	size_t k = 0;
 
-	k += (size_t)snprintf(buf, len, " Set aside, never recommended:");
-	for (i = 0; i < n && k < len; i++) {
+	buf[0] = '\0';
+	if (t->rate > 0 && !(r->capacity >= t->rate))
+		advise_add(buf, len, &k, "capacity %.0f ops/s, %.0f %% under "
+		    "%.0f", r->capacity, (1 - r->capacity / t->rate) * 100,
+		    t->rate);
+	if (t->p99_us > 0 && !(r->p99_us <= t->p99_us))
+		advise_add(buf, len, &k, "%sp99 %s ms, over %s", k ? "; " : "",
+		    advise_num(r->p99_us * 1e-3, a, sizeof(a)),
+		    advise_num(t->p99_us * 1e-3, b, sizeof(b)));
+	return;
+}
+
+/* " Set aside, never recommended: N=16 (a coroutine starved ...), ...". */
+static void
+advise_aside(const struct advise_row *rows, size_t n, char *buf, size_t len,
+    size_t *k)
+{
+	char w[16];
+	size_t i;
+
+	advise_add(buf, len, k, " Set aside, never recommended:");
+	for (i = 0; i < n; i++) {
 		if (advise_clean(&rows[i]))
 			continue;
-		k += (size_t)snprintf(buf + k, len - k, " N=%s (",
-		    advise_width(&rows[i], w, sizeof(w)));
-		if (rows[i].starving > 0 && k < len)
-			k += (size_t)snprintf(buf + k, len - k, "a coroutine made "
-			    "no progress in %u of %u runs%s", rows[i].starving,
-			    rows[i].runs, rows[i].failed ? ", " : "");
-		if (rows[i].failed > 0 && k < len)
-			k += (size_t)snprintf(buf + k, len - k, "%u of %u runs "
-			    "failed", rows[i].failed, rows[i].runs);
-		if (k < len)
-			k += (size_t)snprintf(buf + k, len - k, ")");
+		advise_add(buf, len, k, " N=%s (", advise_width(rows[i].workers,
+		    w, sizeof(w)));
+		if (rows[i].starving > 0)
+			advise_add(buf, len, k, "a coroutine made no progress in "
+			    "%u of %u runs%s", rows[i].starving, rows[i].runs,
+			    rows[i].failed ? ", " : "");
+		if (rows[i].failed > 0)
+			advise_add(buf, len, k, "%u of %u runs failed",
+			    rows[i].failed, rows[i].runs + rows[i].cost_runs);
+		advise_add(buf, len, k, ")");
 	}
-	if (k < len)
-		snprintf(buf + k, len - k, ".");
+	advise_add(buf, len, k, ".");
+	return;
+}
+
+static unsigned int
+advise_pow2_above(double v)
+{
+	unsigned int p = 1;
+
+	while (p < v && p < (1u << 20))
+		p *= 2;
+	return p;
+}
+
+/*
+ * What can close a rate no clean width carries: Little's law names the
+ * threads it needs, and whether the coroutines, the CPUs or the sweep's
+ * widest width is what stops short of them.
+ */
+static void
+advise_rate_remedy(const struct advise_row *rows, size_t n,
+    const struct advise_target *t, const struct advise_load *load,
+    const struct advise_sel *s, char *buf, size_t len, size_t *k)
+{
+	const struct advise_row *widest = &rows[n - 1];
+	double need;
+	char w[16];
+
+	if (load == NULL || !(load->hold_s > 0)) {
+		advise_add(buf, len, k, " Nothing blocks, so width adds no "
+		    "capacity: lower the rate, or try another design or queue.");
+		return;
+	}
+	need = t->rate * load->hold_s;
+	if (load->cpu_bound && need > s->cpus)
+		advise_add(buf, len, k, " No width can: an op computes %.3g ms "
+		    "on a CPU, so %u CPUs carry at most %.0f ops/s; lower the "
+		    "rate or add CPUs.", load->hold_s * 1e3, s->cpus,
+		    s->cpus / load->hold_s);
+	else if (need > s->coroutines)
+		advise_add(buf, len, k, " Little's law needs %.0f threads busy "
+		    "at once, but only %u coroutines are in flight (at most "
+		    "%.0f ops/s): run with --coroutines %u or more.", ceil(need),
+		    s->coroutines, s->coroutines / load->hold_s,
+		    advise_pow2_above(need));
+	else if (widest->workers != 0 && need > widest->workers)
+		advise_add(buf, len, k, " Little's law needs %.0f threads busy "
+		    "at once, more than the widest width measured: measure up "
+		    "to --workers %u.", ceil(need), advise_pow2_above(need * 1.25));
+	else
+		advise_add(buf, len, k, " Little's law needs %.0f threads, which "
+		    "N=%s has: its handoffs, not its width, hold it back; try "
+		    "another design or queue.", ceil(need),
+		    advise_width(widest->workers, w, sizeof(w)));
+	return;
+}
+
+/* What can close a p99 no clean width keeps: wider, or a looser bound. */
+static void
+advise_p99_remedy(const struct advise_row *rows, size_t n,
+    const struct advise_pick *p, char *buf, size_t len, size_t *k)
+{
+	const struct advise_row *c = &rows[p->support];
+	char a[32], w[16];
+
+	if (p->support == (int)n - 1 && advise_before(rows, p->support) >= 0 &&
+	    rows[advise_before(rows, p->support)].p99_us > c->p99_us)
+		advise_add(buf, len, k, " The p99 still falls at the widest "
+		    "width: measure up to --workers %u.", advise_pow2_above(
+		    c->workers * 2.0));
+	else
+		advise_add(buf, len, k, " No wider width lowers it: the p99 "
+		    "bottoms out at %s ms at N=%s; a bound above that can be met.",
+		    advise_num(c->p99_us * 1e-3, a, sizeof(a)),
+		    advise_width(c->workers, w, sizeof(w)));
+	return;
+}
+
+static void
+advise_unmet(const struct advise_row *rows, size_t n,
+    const struct advise_target *t, const struct advise_pick *p,
+    const struct advise_load *load, const struct advise_sel *s, char *buf,
+    size_t len, size_t *k)
+{
+	char w[16], f[128];
+
+	if (p->aside_meets >= 0) {
+		advise_figures(&rows[p->aside_meets], t, f, sizeof(f));
+		advise_add(buf, len, k, "no width that ran clean meets the "
+		    "target: N=%s meets it (%s) but was set aside (below); "
+		    "measure again with more --reps to see whether that "
+		    "repeats.", advise_width(rows[p->aside_meets].workers, w,
+		    sizeof(w)), f);
+	}
+	if (p->support < 0) {
+		advise_add(buf, len, k, "%sno width can be recommended: every "
+		    "one failed a run or starved a coroutine under the load.",
+		    *k ? " " : "");
+		return;
+	}
+	advise_lack(&rows[p->support], t, f, sizeof(f));
+	advise_add(buf, len, k, "%sno width measured meets the target: the "
+	    "closest is N=%s (%s).", *k ? " The closest clean one: " : "",
+	    advise_width(rows[p->support].workers, w, sizeof(w)), f);
+	if (t->rate > 0 && !(rows[p->support].capacity >= t->rate))
+		advise_rate_remedy(rows, n, t, load, s, buf, len, k);
+	else
+		advise_p99_remedy(rows, n, p, buf, len, k);
 	return;
 }
 
 void
 advise_reason(const struct advise_row *rows, size_t n,
-    const struct advise_target *t, const struct advise_pick *p, char *buf,
+    const struct advise_target *t, const struct advise_pick *p,
+    const struct advise_load *load, const struct advise_sel *s, char *buf,
     size_t len)
 {
 	const struct advise_row *widest = &rows[n - 1];
 	const struct advise_row *r = p->row >= 0 ? &rows[p->row] : NULL;
-	const struct advise_row *s = p->support >= 0 ? &rows[p->support] :
+	const struct advise_row *o = p->support >= 0 ? &rows[p->support] :
 	    NULL;
-	char wr[16], ws[16], ww[16], fr[96], fs[96];
-	int k = 0;
+	char wr[16], wo[16], ww[16], fr[128], fo[128];
+	size_t k = 0;
 
+	buf[0] = '\0';
 	if (r != NULL) {
-		advise_width(r, wr, sizeof(wr));
+		advise_width(r->workers, wr, sizeof(wr));
 		advise_figures(r, t, fr, sizeof(fr));
 	}
-	if (s != NULL) {
-		advise_width(s, ws, sizeof(ws));
-		advise_figures(s, t, fs, sizeof(fs));
-	}
-	if (p->kind == ADVISE_TARGET && s != NULL)
-		k = snprintf(buf, len, "N=%s is the smallest width that meets "
-		    "the target (%s); N=%s falls short (%s).", wr, fr, ws, fs);
-	else if (p->kind == ADVISE_TARGET)
-		k = snprintf(buf, len, "N=%s, the narrowest width measured, "
+	if (o != NULL)
+		advise_width(o->workers, wo, sizeof(wo));
+	if (p->kind == ADVISE_TARGET && o != NULL) {
+		advise_lack(o, t, fo, sizeof(fo));
+		advise_add(buf, len, &k, "N=%s is the smallest width that meets "
+		    "the target (%s); the next narrower, N=%s, falls short: %s.",
+		    wr, fr, wo, fo);
+	} else if (p->kind == ADVISE_TARGET)
+		advise_add(buf, len, &k, "N=%s, the narrowest width measured, "
 		    "meets the target (%s).", wr, fr);
-	else if (p->kind == ADVISE_UNMET && s != NULL)
-		k = snprintf(buf, len, "no width meets the target: the closest "
-		    "is N=%s (%s); widen the sweep or lower the target.", ws, fs);
 	else if (p->kind == ADVISE_UNMET)
-		k = snprintf(buf, len, "no width can be recommended: every one "
-		    "failed a run or starved a coroutine.");
+		advise_unmet(rows, n, t, p, load, s, buf, len, &k);
 	else if (p->kind == ADVISE_KNEE)
-		k = snprintf(buf, len, "N=%s is the smallest width within "
+		advise_add(buf, len, &k, "N=%s is the smallest width within "
 		    "%.0f %% of the best capacity (%.0f of %.0f ops/s at N=%s); "
 		    "a dispatch costs %.3g us of CPU there, %.3g at N=%s.", wr,
-		    (1 - ADVISE_KNEE_SHARE) * 100, r->capacity, s->capacity, ws,
-		    r->cpu_us, widest->cpu_us, advise_width(widest, ww,
+		    (1 - ADVISE_KNEE_SHARE) * 100, r->capacity, o->capacity, wo,
+		    r->cpu_us, widest->cpu_us, advise_width(widest->workers, ww,
 		    sizeof(ww)));
 	else
-		k = snprintf(buf, len, "no knee: capacity still grows at the "
+		advise_add(buf, len, &k, "no knee: capacity still grows at the "
 		    "widest width (%.0f ops/s at N=%s against %.0f at N=%s); "
-		    "widen the sweep.", r->capacity, wr, s->capacity, ws);
-	if (r != NULL && r->cost_starving > 0 && k > 0 && (size_t)k < len)
-		k += snprintf(buf + k, len - (size_t)k, " Caution: at N=%s a "
-		    "coroutine made no progress in %u of %u resume-only runs, "
-		    "so its cost may hide a stalled worker.", wr,
-		    r->cost_starving, r->cost_runs);
-	if (p->set_aside > 0 && k > 0 && (size_t)k < len)
-		advise_aside(rows, n, buf + k, len - (size_t)k);
+		    "measure wider.", r->capacity, wr, o->capacity, wo);
+	if (r != NULL && r->cost_starving > 0)
+		advise_add(buf, len, &k, " Caution: at N=%s a coroutine made no "
+		    "progress in %u of %u resume-only runs, so its cost may hide "
+		    "a stalled worker.", wr, r->cost_starving, r->cost_runs);
+	if (p->set_aside > 0)
+		advise_aside(rows, n, buf, len, &k);
+	return;
+}
+
+/* The CPU cores the handoffs of rate ops/s take at a cost per dispatch. */
+static double
+advise_cores(double cpu_us, double rate)
+{
+
+	return cpu_us * ADVISE_RESUMES_PER_OP * rate * 1e-6;
+}
+
+void
+advise_price(const struct advise_row *rows, size_t n,
+    const struct advise_target *t, const struct advise_pick *p, char *buf,
+    size_t len)
+{
+	const struct advise_row *r, *c;
+	char a[32], b[32], d[32], e[32], wr[16], wc[16];
+	double rate;
+	size_t k = 0;
+
+	buf[0] = '\0';
+	if (p->row < 0 || (size_t)p->row >= n)
+		return;
+	r = &rows[p->row];
+	c = p->cheapest >= 0 ? &rows[p->cheapest] : r;
+	rate = t->rate > 0 ? t->rate : r->capacity;
+	advise_width(r->workers, wr, sizeof(wr));
+	advise_width(c->workers, wc, sizeof(wc));
+	advise_add(buf, len, &k, "price: a non-blocking dispatch costs %s us "
+	    "of CPU at N=%s (%s us an op of %d resumptions)",
+	    advise_num(r->cpu_us, a, sizeof(a)), wr, advise_num(r->cpu_us *
+	    ADVISE_RESUMES_PER_OP, b, sizeof(b)), ADVISE_RESUMES_PER_OP);
+	if (c != r)
+		advise_add(buf, len, &k, ", %.1fx the %s us at N=%s, the cheapest "
+		    "width that ran clean", r->cpu_us / c->cpu_us,
+		    advise_num(c->cpu_us, a, sizeof(a)), wc);
+	advise_add(buf, len, &k, "; the handoffs of %.0f ops/s (%s) take %s of "
+	    "a CPU core", rate, t->rate > 0 ? "the target" : "its capacity",
+	    advise_num(advise_cores(r->cpu_us, rate), a, sizeof(a)));
+	if (c != r)
+		advise_add(buf, len, &k, ", %s at N=%s. N=%s buys capacity %.0f "
+		    "ops/s and a p99 of %s ms, against %.0f ops/s and %s ms at "
+		    "N=%s.", advise_num(advise_cores(c->cpu_us, rate), b,
+		    sizeof(b)), wc, wr, r->capacity, advise_num(r->p99_us * 1e-3,
+		    d, sizeof(d)), c->capacity, advise_num(c->p99_us * 1e-3, e,
+		    sizeof(e)), wc);
+	else
+		advise_add(buf, len, &k, "; no width measured is cheaper.");
+	return;
+}
+
+/* The clean split of most capacity: the closest when none meets. */
+static int
+advise_split_closest(const struct advise_rows *r,
+    const struct advise_target *t)
+{
+	double best = INFINITY;
+	int b = -1;
+	size_t i;
+
+	for (i = 0; i < r->nsplit; i++)
+		if (advise_clean(&r->split[i]) && advise_gap(&r->split[i], t) <
+		    best) {
+			best = advise_gap(&r->split[i], t);
+			b = (int)i;
+		}
+	return b;
+}
+
+/* "; an op under the load costs 40 us of CPU in all, 45 on N=32 alone". */
+static void
+advise_split_cost(const struct advise_row *sp, const struct advise_row *one,
+    char *buf, size_t len, size_t *k)
+{
+	char a[32], b[32], w[16];
+
+	advise_add(buf, len, k, "; each blocking call pays two hops (%s hops "
+	    "a second, there and back), and an op under the load costs %s us "
+	    "of CPU in all", advise_num(sp->hops_per_s, a, sizeof(a)),
+	    advise_num(sp->load_cpu_us_op, b, sizeof(b)));
+	if (one != NULL)
+		advise_add(buf, len, k, ", %s on N=%s alone",
+		    advise_num(one->load_cpu_us_op, a, sizeof(a)),
+		    advise_width(one->workers, w, sizeof(w)));
+	advise_add(buf, len, k, ".");
+	return;
+}
+
+void
+advise_split_words(const struct advise_rows *r, const struct advise_target *t,
+    const struct advise_pick *p, char *buf, size_t len)
+{
+	const struct advise_row *one = p->row >= 0 ? &r->single[p->row] : NULL;
+	const struct advise_row *sp;
+	char a[32], b[32], f[128], w[16];
+	int i = p->split >= 0 ? p->split : advise_split_closest(r, t);
+	size_t k = 0;
+
+	buf[0] = '\0';
+	if (i < 0) {
+		if (r->nsplit > 0)
+			advise_add(buf, len, &k, "split pool: every split measured "
+			    "failed a run or starved a coroutine.");
+		return;
+	}
+	sp = &r->split[i];
+	advise_figures(sp, t, f, sizeof(f));
+	advise_add(buf, len, &k, "split pool: N=%u for the non-blocking work "
+	    "and the blocking call on a view of %u (withContext(Dispatchers.IO)"
+	    ") %s (%s) at %s us of CPU a non-blocking dispatch", sp->workers,
+	    sp->view, p->split >= 0 ? advise_targeted(t) ? "meets the target" :
+	    "carries" : "comes closest of the splits", f,
+	    advise_num(sp->cpu_us, a, sizeof(a)));
+	if (one != NULL && sp->cpu_us > 0 && one->cpu_us > 0)
+		advise_add(buf, len, &k, ", %.1fx %s than N=%s alone (%s us)",
+		    sp->cpu_us < one->cpu_us ? one->cpu_us / sp->cpu_us :
+		    sp->cpu_us / one->cpu_us, sp->cpu_us < one->cpu_us ? "less" :
+		    "more", advise_width(one->workers, w, sizeof(w)),
+		    advise_num(one->cpu_us, b, sizeof(b)));
+	advise_split_cost(sp, one, buf, len, &k);
+	if (p->split_better)
+		advise_add(buf, len, &k, " Recommended: run the non-blocking work "
+		    "on N=%u and only the blocking call on a view of %u.",
+		    sp->workers, sp->view);
+	else if (p->split >= 0 && one != NULL && sp->cpu_us < one->cpu_us)
+		advise_add(buf, len, &k, " It saves CPU on each non-blocking "
+		    "dispatch but costs more in all under this load: the two hops "
+		    "of a blocking call cost more than the narrow pool saves on "
+		    "the resumptions that do not block; N=%s alone stays the "
+		    "recommendation "
+		    "(a load where fewer resumptions block would favour the "
+		    "split; measure it).", advise_width(one->workers, w,
+		    sizeof(w)));
+	else if (p->split >= 0 && one != NULL)
+		advise_add(buf, len, &k, " It saves nothing a dispatch here: N=%s "
+		    "alone stays the recommendation.", advise_width(one->workers,
+		    w, sizeof(w)));
 	return;
 }
 
@@ -241,20 +612,106 @@ advise_listed(const char *list, const char *name)
 	return false;
 }
 
-/* The row of width w, made if new (n grows). */
+static bool
+advise_resume(const cJSON *cell)
+{
+
+	return advise_is(cell, "workload", "resume") ||
+	    results_str(cell, "workload", NULL) == NULL;
+}
+
+/* Whether cell is of s's design, queue and coroutines. */
+static bool
+advise_of(const cJSON *cell, const struct advise_sel *s)
+{
+
+	return advise_is(cell, "dispatcher", s->dispatcher) &&
+	    advise_is(cell, "queue", s->queue) &&
+	    results_num(cell, "coroutines") == s->coroutines &&
+	    results_num(cell, "workers") >= 0;
+}
+
+/* A cell's view width: 0 for a single pool, and in files that predate it. */
+static unsigned int
+advise_view(const cJSON *cell)
+{
+	double v = results_num(cell, "split");
+
+	return v > 0 ? (unsigned int)v : 0;
+}
+
+/* Whether cell is one s allows: the named fields only. */
+static bool
+advise_allows(const cJSON *cell, const struct advise_sel *s)
+{
+
+	return (s->dispatcher == NULL || advise_is(cell, "dispatcher",
+	    s->dispatcher)) && (s->queue == NULL || advise_is(cell, "queue",
+	    s->queue)) && (s->coroutines == 0 || results_num(cell,
+	    "coroutines") == s->coroutines);
+}
+
+int
+advise_select(const cJSON *doc, const char *path, struct advise_sel *s,
+    char *err, size_t errlen)
+{
+	const cJSON *cell, *first = NULL;
+	char held[256], one[128];
+	size_t k = 0;
+	bool many = false;
+
+	held[0] = '\0';
+	cJSON_ArrayForEach(cell, results_arr(doc, "cells")) {
+		if (!advise_resume(cell) || !advise_allows(cell, s))
+			continue;
+		if (first == NULL)
+			first = cell;
+		else if (!advise_is(cell, "dispatcher", results_str(first,
+		    "dispatcher", "")) || !advise_is(cell, "queue",
+		    results_str(first, "queue", "")) || results_num(cell,
+		    "coroutines") != results_num(first, "coroutines"))
+			many = true;
+		else
+			continue;
+		snprintf(one, sizeof(one), "%s/%s c=%.0f", results_str(cell,
+		    "dispatcher", "?"), results_str(cell, "queue", "?"),
+		    results_num(cell, "coroutines"));
+		if (!advise_listed(held, one))
+			advise_add(held, sizeof(held), &k, "%s%s", k ? ", " : "",
+			    one);
+	}
+	if (first == NULL)
+		return snprintf(err, errlen, "advise: %s holds no resume-only "
+		    "cell of %s over %s with %u coroutines", path,
+		    s->dispatcher ? s->dispatcher : "any design",
+		    s->queue ? s->queue : "any queue", s->coroutines), -1;
+	if (many)
+		return snprintf(err, errlen, "advise: %s holds %s: name one with "
+		    "--dispatcher, --queue and --coroutines", path, held), -1;
+	s->dispatcher = results_str(first, "dispatcher", "?");
+	s->queue = results_str(first, "queue", "?");
+	s->coroutines = (unsigned int)results_num(first, "coroutines");
+	s->cpus = (unsigned int)fmax(results_num(results_obj(doc, "context"),
+	    "online_cpus"), 1);
+	return 0;
+}
+
+/* The row of width w (and view v), made if new (n grows). */
 static struct advise_row *
-advise_row_of(struct advise_row *rows, size_t *n, unsigned int w)
+advise_row_of(struct advise_row *rows, size_t *n, unsigned int w,
+    unsigned int v)
 {
 	size_t i;
 
 	for (i = 0; i < *n; i++)
-		if (rows[i].workers == w)
+		if (rows[i].workers == w && rows[i].view == v)
 			return &rows[i];
 	if (*n == ADVISE_MAX_ROWS)
 		return NULL;
-	rows[*n] = (struct advise_row){ .workers = w, .cpu_us = NAN,
+	rows[*n] = (struct advise_row){ .workers = w, .view = v, .cpu_us = NAN,
 	    .cpu_us_min = NAN, .cpu_us_max = NAN, .ops_per_s = NAN,
-	    .capacity = NAN, .p99_us = NAN };
+	    .capacity = NAN, .p99_us = NAN, .load_cpu_us_op = NAN,
+	    .hops_per_s = NAN };
 	return &rows[(*n)++];
 }
 
@@ -287,6 +744,18 @@ advise_runs(struct advise_row *r, const cJSON *cell, bool load)
 	return;
 }
 
+/* The resume-only cost of a dispatch, into a row of either pool. */
+static void
+advise_cost(struct advise_row *r, const struct advise_row *from)
+{
+
+	r->cpu_us = from->cpu_us;
+	r->cpu_us_min = from->cpu_us_min;
+	r->cpu_us_max = from->cpu_us_max;
+	r->ops_per_s = from->ops_per_s;
+	return;
+}
+
 /* The cell's figures into its row: cost from resume-only, load from p. */
 static void
 advise_fill(struct advise_row *r, const cJSON *cell, bool resume, bool load)
@@ -305,6 +774,9 @@ advise_fill(struct advise_row *r, const cJSON *cell, bool resume, bool load)
 		r->ceiling = results_stat(cell, "ceiling_ops_per_s", "median");
 		r->ceiling = isnan(r->ceiling) ? 0 : r->ceiling;
 		r->p99_us = results_stat(cell, "latency_p99_us", "median");
+		r->load_cpu_us_op = results_stat(cell, "cpu_us_per_op",
+		    "median");
+		r->hops_per_s = results_stat(cell, "hops_per_s", "median");
 	}
 	r->threads = advise_max(r->threads, results_stat(cell, "threads_peak",
 	    "median"));
@@ -317,17 +789,37 @@ advise_fill(struct advise_row *r, const cJSON *cell, bool resume, bool load)
 static int
 advise_cmp(const void *a, const void *b)
 {
-	unsigned int x = ((const struct advise_row *)a)->workers - 1;
-	unsigned int y = ((const struct advise_row *)b)->workers - 1;
-
+	const struct advise_row *x = a, *y = b;
 	/* Unbounded (0) wraps to the largest: it sorts last. */
-	return x < y ? -1 : x > y;
+	unsigned int wx = x->workers - 1, wy = y->workers - 1;
+	unsigned int vx = x->view - 1, vy = y->view - 1;
+
+	if (vx != vy)
+		return vx < vy ? -1 : 1;
+	return wx < wy ? -1 : wx > wy;
 }
 
-/* The loads doc holds beside resume-only for these cells, a comma list. */
+/* A split's cost is its narrow pool's, measured resume-only beside it. */
+static void
+advise_split_costs(struct advise_rows *r)
+{
+	size_t i, j;
+
+	for (i = 0; i < r->nsplit; i++)
+		for (j = 0; j < r->n; j++)
+			if (r->single[j].workers == r->split[i].workers) {
+				advise_cost(&r->split[i], &r->single[j]);
+				r->split[i].cost_runs = r->single[j].cost_runs;
+				r->split[i].cost_starving =
+				    r->single[j].cost_starving;
+			}
+	return;
+}
+
+/* The loads doc holds beside resume-only for s's cells, a comma list. */
 static const char *
-advise_held(const cJSON *doc, const char *dispatcher, const char *queue,
-    unsigned int coroutines, char *buf, size_t len)
+advise_held(const cJSON *doc, const struct advise_sel *s, char *buf,
+    size_t len)
 {
 	const cJSON *cell;
 	const char *w;
@@ -336,26 +828,21 @@ advise_held(const cJSON *doc, const char *dispatcher, const char *queue,
 	buf[0] = '\0';
 	cJSON_ArrayForEach(cell, results_arr(doc, "cells")) {
 		w = results_str(cell, "workload", "resume");
-		if (!advise_is(cell, "dispatcher", dispatcher) ||
-		    !advise_is(cell, "queue", queue) ||
-		    results_num(cell, "coroutines") != coroutines ||
-		    strcmp(w, "resume") == 0 || advise_listed(buf, w))
+		if (!advise_of(cell, s) || strcmp(w, "resume") == 0 ||
+		    advise_listed(buf, w))
 			continue;
-		if (k < len)
-			k += (size_t)snprintf(buf + k, len - k, "%s%s", k ? ", " :
-			    "", w);
+		advise_add(buf, len, &k, "%s%s", k ? ", " : "", w);
 	}
 	return buf;
 }
 
 int
-advise_from_check(const cJSON *doc, const char *path, const char *dispatcher,
-    const char *queue, unsigned int coroutines, const char *load, char *err,
-    size_t errlen)
+advise_from_check(const cJSON *doc, const char *path,
+    const struct advise_sel *s, const char *load, char *err, size_t errlen)
 {
 	char held[256];
 
-	advise_held(doc, dispatcher, queue, coroutines, held, sizeof(held));
+	advise_held(doc, s, held, sizeof(held));
 	if (load == NULL && held[0] != '\0')
 		return snprintf(err, errlen, "advise: %s holds %s beside "
 		    "resume-only: give the one to advise on as --blocking", path,
@@ -368,119 +855,336 @@ advise_from_check(const cJSON *doc, const char *path, const char *dispatcher,
 }
 
 int
-advise_rows(const cJSON *doc, const char *dispatcher, const char *queue,
-    unsigned int coroutines, const struct advise_load *load,
-    struct advise_row *rows, size_t *n, char *err, size_t errlen)
+advise_rows(const cJSON *doc, const struct advise_sel *s,
+    const struct advise_load *load, struct advise_rows *r, char *err,
+    size_t errlen)
 {
 	const cJSON *cell;
-	struct advise_row *r;
+	struct advise_row *row;
 	bool resume, loaded;
+	unsigned int view;
 	size_t i;
 
-	*n = 0;
+	r->n = r->nsplit = 0;
 	cJSON_ArrayForEach(cell, results_arr(doc, "cells")) {
-		resume = advise_is(cell, "workload", "resume") ||
-		    results_str(cell, "workload", NULL) == NULL;
+		resume = advise_resume(cell);
 		loaded = load == NULL ? resume : advise_is(cell, "workload",
 		    load->name);
-		if (!advise_is(cell, "dispatcher", dispatcher) ||
-		    !advise_is(cell, "queue", queue) || !(resume || loaded) ||
-		    results_num(cell, "coroutines") != coroutines ||
-		    !(results_num(cell, "workers") >= 0))
+		view = advise_view(cell);
+		if (!advise_of(cell, s) || !(resume || loaded) ||
+		    (view > 0 && !loaded))
 			continue;
-		r = advise_row_of(rows, n, (unsigned int)results_num(cell,
-		    "workers"));
-		if (r != NULL)
-			advise_fill(r, cell, resume, loaded);
+		row = view > 0 ? advise_row_of(r->split, &r->nsplit,
+		    (unsigned int)results_num(cell, "workers"), view) :
+		    advise_row_of(r->single, &r->n, (unsigned int)results_num(
+		    cell, "workers"), 0);
+		if (row != NULL)
+			advise_fill(row, cell, view == 0 && resume, loaded);
 	}
-	for (i = 0; i < *n; i++)
-		if (isfinite(rows[i].capacity) && isfinite(rows[i].cpu_us))
+	for (i = 0; i < r->n; i++)
+		if (isfinite(r->single[i].capacity) &&
+		    isfinite(r->single[i].cpu_us))
 			break;
-	if (i == *n) {
-		snprintf(err, errlen, "the results hold no %s over %s with %u "
-		    "coroutines%s%s measured in both profiles", dispatcher,
-		    queue, coroutines, load ? " and " : "",
-		    load ? load->name : "");
-		return -1;
-	}
-	qsort(rows, *n, sizeof(*rows), advise_cmp);
+	if (i == r->n)
+		return snprintf(err, errlen, "the results hold no %s over %s "
+		    "with %u coroutines%s%s measured in both profiles",
+		    s->dispatcher, s->queue, s->coroutines, load ? " and " : "",
+		    load ? load->name : ""), -1;
+	qsort(r->single, r->n, sizeof(r->single[0]), advise_cmp);
+	qsort(r->split, r->nsplit, sizeof(r->split[0]), advise_cmp);
+	advise_split_costs(r);
 	return 0;
 }
 
 /*
  * Little's law beside the measured pick: the threads a rate keeps busy on
- * average, or without a rate where the ceiling stops growing.
+ * average, against the width recommended; or where the ceiling stops
+ * growing.
  */
 static void
-advise_little(FILE *out, const struct advise_target *t,
-    const struct advise_load *load, unsigned int coroutines,
-    unsigned int cpus)
+advise_little(const struct advise_target *t, const struct advise_load *load,
+    const struct advise_sel *s, const struct advise_row *pick, char *buf,
+    size_t len)
 {
 	unsigned int bound;
-	double hold;
+	double hold, need;
+	size_t k = 0;
+	char w[16];
 
 	if (load == NULL || !(load->hold_s > 0)) {
-		fprintf(out, "check (Little's law): nothing blocks, so at most "
-		    "%u threads (the CPUs) are ever busy; wider pools only add "
-		    "idle workers to wake.\n", cpus);
+		advise_add(buf, len, &k, "check (Little's law): nothing blocks, "
+		    "so at most %u threads (the CPUs) are ever busy; wider pools "
+		    "only add idle workers to wake.", s->cpus);
 		return;
 	}
 	hold = load->hold_s;
-	bound = load->cpu_bound && cpus < coroutines ? cpus : coroutines;
+	need = t->rate * hold;
+	bound = load->cpu_bound && s->cpus < s->coroutines ? s->cpus :
+	    s->coroutines;
 	if (t->rate > 0)
-		fprintf(out, "check (Little's law): %.0f ops/s x %.3g ms held "
-		    "per op = %.1f threads busy on average%s.\n", t->rate,
-		    hold * 1e3, t->rate * hold, load->cpu_bound ?
-		    ", each on a CPU of its own" : "");
-	fprintf(out, "check (Little's law): the ceiling grows by %.0f ops/s "
-	    "per worker up to N=%u (the %s), %.0f ops/s.\n", 1 / hold, bound,
-	    bound == coroutines ? "coroutines" : "CPUs", bound / hold);
+		advise_add(buf, len, &k, "check (Little's law): %.0f ops/s x %.3g "
+		    "ms held per op (%d resumptions) = %.1f threads busy on "
+		    "average%s", t->rate, hold * 1e3, ADVISE_RESUMES_PER_OP, need,
+		    load->cpu_bound ? ", each on a CPU of its own" : "");
+	if (t->rate > 0 && pick != NULL && pick->view == 0 && pick->workers > 0)
+		advise_add(buf, len, &k, "; N=%s %s.", advise_width(pick->workers,
+		    w, sizeof(w)), pick->workers >= need ? "has them" : "has "
+		    "fewer, yet carried the rate: a measured capacity above the "
+		    "law's ceiling means a clock disagrees; distrust this run");
+	else if (t->rate > 0)
+		advise_add(buf, len, &k, ".");
+	advise_add(buf, len, &k, "%she ceiling grows by %.0f ops/s per worker "
+	    "up to N=%u (the %s), %.0f ops/s.", k ? " T" :
+	    "check (Little's law): t", 1 / hold, bound, bound == s->coroutines ?
+	    "coroutines" : "CPUs", bound / hold);
+	return;
+}
+
+/* The row's part in the advice, for the table's last column. */
+static const char *
+advise_part(const struct advise_pick *p, int i, bool split)
+{
+
+	if (split)
+		return i == p->split ? p->split_better ? "recommended" :
+		    "meets" : "";
+	if (i == p->row)
+		return p->split_better ? "meets" : "recommended";
+	if (i == p->support)
+		return "compared";
+	if (i == p->cheapest)
+		return "cheapest";
+	return "";
+}
+
+static void
+advise_runs_json(cJSON *o, const char *name, unsigned int k, unsigned int of,
+    bool people)
+{
+	char buf[32];
+
+	if (people) {
+		snprintf(buf, sizeof(buf), of > 0 ? "%u/%u" : "-", k, of);
+		cJSON_AddStringToObject(o, name, buf);
+	} else
+		cJSON_AddNumberToObject(o, name, k);
+	return;
+}
+
+static cJSON *
+advise_row_json(const struct advise_row *r, const char *part, bool people)
+{
+	cJSON *o = cJSON_CreateObject();
+
+	cJSON_AddStringToObject(o, "pool", r->view > 0 ? "split" : "single");
+	if (r->workers == 0)
+		cJSON_AddStringToObject(o, "workers", "inf");
+	else
+		cJSON_AddNumberToObject(o, "workers", r->workers);
+	if (r->view > 0)
+		cJSON_AddNumberToObject(o, "view", r->view);
+	cJSON_AddNumberToObject(o, "cpu_us_per_dispatch", r->cpu_us);
+	cJSON_AddNumberToObject(o, "cpu_us_per_dispatch_min", r->cpu_us_min);
+	cJSON_AddNumberToObject(o, "cpu_us_per_dispatch_max", r->cpu_us_max);
+	cJSON_AddNumberToObject(o, "cpu_us_per_op", r->cpu_us *
+	    ADVISE_RESUMES_PER_OP);
+	cJSON_AddNumberToObject(o, "ops_per_s", r->ops_per_s);
+	cJSON_AddNumberToObject(o, "capacity_ops_per_s", r->capacity);
+	cJSON_AddNumberToObject(o, "ceiling_ops_per_s", r->ceiling > 0 ?
+	    r->ceiling : NAN);
+	cJSON_AddNumberToObject(o, "latency_p99_ms", r->p99_us * 1e-3);
+	cJSON_AddNumberToObject(o, "loaded_cpu_us_per_op", r->load_cpu_us_op);
+	cJSON_AddNumberToObject(o, "hops_per_s", r->hops_per_s);
+	cJSON_AddNumberToObject(o, "threads_peak", r->threads);
+	cJSON_AddNumberToObject(o, "rss_anon_peak_mb", r->rss_anon_kb / 1024);
+	advise_runs_json(o, "starved_runs", r->starving, r->runs, people);
+	advise_runs_json(o, "cost_starved_runs", r->cost_starving,
+	    r->cost_runs, people);
+	advise_runs_json(o, "failed_runs", r->failed, r->runs + r->cost_runs,
+	    people);
+	if (!people) {
+		cJSON_AddNumberToObject(o, "runs", r->runs);
+		cJSON_AddNumberToObject(o, "cost_runs", r->cost_runs);
+	}
+	cJSON_AddStringToObject(o, "advice", part);
+	return o;
+}
+
+static cJSON *
+advise_rows_json(const struct advise_rows *r, const struct advise_pick *p,
+    bool people)
+{
+	cJSON *rows = cJSON_CreateArray();
+	size_t i;
+
+	for (i = 0; i < r->n; i++)
+		cJSON_AddItemToArray(rows, advise_row_json(&r->single[i],
+		    advise_part(p, (int)i, false), people));
+	for (i = 0; i < r->nsplit; i++)
+		cJSON_AddItemToArray(rows, advise_row_json(&r->split[i],
+		    advise_part(p, (int)i, true), people));
+	return rows;
+}
+
+/*
+ * The columns: resume-only's cost, then the load's figures; starved is
+ * the load's sweep (it sets a width aside), cost starved the resume-only
+ * sweep's (a caution). People's formats leave out what a program alone
+ * wants (pool: view says it; the spread's ends; the run counts, which
+ * starved shows as x/runs) and a split's columns when there is none.
+ */
+#define ADVISE_PROGRAM	(1u << 0)	/* for programs only */
+#define ADVISE_SPLIT	(1u << 1)	/* only beside a split */
+
+static const struct {
+	struct table_col col;
+	unsigned int only;
+} advise_cols[] = {
+	{ { "pool", "pool" }, ADVISE_PROGRAM },
+	{ { "workers", "N" }, 0 },
+	{ { "view", "view" }, ADVISE_SPLIT },
+	{ { "cpu_us_per_dispatch", "CPU µs/dispatch" }, 0 },
+	{ { "cpu_us_per_dispatch_min", "min" }, ADVISE_PROGRAM },
+	{ { "cpu_us_per_dispatch_max", "max" }, ADVISE_PROGRAM },
+	{ { "cpu_us_per_op", "CPU µs/op" }, 0 },
+	{ { "ops_per_s", "ops/s" }, ADVISE_PROGRAM },
+	{ { "capacity_ops_per_s", "capacity ops/s" }, 0 },
+	{ { "ceiling_ops_per_s", "Little ops/s" }, 0 },
+	{ { "latency_p99_ms", "p99 ms" }, 0 },
+	{ { "loaded_cpu_us_per_op", "loaded CPU µs/op" }, 0 },
+	{ { "hops_per_s", "hops/s" }, ADVISE_SPLIT },
+	{ { "threads_peak", "threads" }, 0 },
+	{ { "rss_anon_peak_mb", "anon MB" }, 0 },
+	{ { "starved_runs", "starved" }, 0 },
+	{ { "cost_starved_runs", "cost starved" }, 0 },
+	{ { "failed_runs", "failed" }, 0 },
+	{ { "runs", "runs" }, ADVISE_PROGRAM },
+	{ { "cost_runs", "cost runs" }, ADVISE_PROGRAM },
+	{ { "advice", "advice" }, 0 },
+};
+#define ADVISE_NCOLS	(sizeof(advise_cols) / sizeof(advise_cols[0]))
+
+static void
+advise_table(FILE *out, int format, const cJSON *rows, bool split)
+{
+	struct table_col cols[ADVISE_NCOLS];
+	struct table t = { "advise", cols, 0 };
+	unsigned int skip = 0;
+	size_t i;
+
+	if (table_for_people(format))
+		skip = ADVISE_PROGRAM | (split ? 0 : ADVISE_SPLIT);
+	for (i = 0; i < ADVISE_NCOLS; i++)
+		if (!(advise_cols[i].only & skip))
+			cols[t.ncols++] = advise_cols[i].col;
+	table_write(out, format, &t, rows);
+	return;
+}
+
+/* The advice's words, a paragraph each, in the order a person reads them. */
+static cJSON *
+advise_words(const struct advise_rows *r, const struct advise_target *t,
+    const struct advise_pick *p, const struct advise_load *load,
+    const struct advise_sel *s)
+{
+	cJSON *words = cJSON_CreateArray();
+	char buf[2048], reason[1536], w[16];
+	const struct advise_row *sp = p->split >= 0 ? &r->split[p->split] :
+	    NULL;
+
+	advise_reason(r->single, r->n, t, p, load, s, reason, sizeof(reason));
+	if (p->split_better)
+		snprintf(buf, sizeof(buf), "recommendation: a split pool, N=%u "
+		    "and a view of %u for the blocking call. The single pool: %s",
+		    sp->workers, sp->view, reason);
+	else if (p->row >= 0)
+		snprintf(buf, sizeof(buf), "recommendation: N=%s%s. %s",
+		    advise_width(r->single[p->row].workers, w, sizeof(w)),
+		    p->kind == ADVISE_NO_KNEE ? " or wider" : "", reason);
+	else
+		snprintf(buf, sizeof(buf), "recommendation: none. %s", reason);
+	cJSON_AddItemToArray(words, cJSON_CreateString(buf));
+	advise_price(r->single, r->n, t, p, buf, sizeof(buf));
+	if (buf[0] != '\0')
+		cJSON_AddItemToArray(words, cJSON_CreateString(buf));
+	advise_split_words(r, t, p, buf, sizeof(buf));
+	if (buf[0] != '\0')
+		cJSON_AddItemToArray(words, cJSON_CreateString(buf));
+	advise_little(t, load, s, p->row >= 0 ? &r->single[p->row] : NULL,
+	    buf, sizeof(buf));
+	cJSON_AddItemToArray(words, cJSON_CreateString(buf));
+	return words;
+}
+
+/* What was measured, as the file says: for the header and for JSON. */
+static cJSON *
+advise_about(const struct advise_sel *s, const struct advise_load *load,
+    const struct advise_target *t)
+{
+	cJSON *o = cJSON_CreateObject();
+
+	cJSON_AddStringToObject(o, "dispatcher", s->dispatcher);
+	cJSON_AddStringToObject(o, "queue", s->queue);
+	cJSON_AddNumberToObject(o, "coroutines", s->coroutines);
+	cJSON_AddNumberToObject(o, "cpus", s->cpus);
+	cJSON_AddStringToObject(o, "load", load != NULL ? load->name : "resume");
+	cJSON_AddNumberToObject(o, "resumptions_per_op", ADVISE_RESUMES_PER_OP);
+	if (t->rate > 0)
+		cJSON_AddNumberToObject(o, "rate_ops_per_s", t->rate);
+	if (t->p99_us > 0)
+		cJSON_AddNumberToObject(o, "p99_ms", t->p99_us * 1e-3);
+	return o;
+}
+
+static void
+advise_header(FILE *out, const struct advise_sel *s,
+    const struct advise_load *load)
+{
+
+	fprintf(out, "\nadvise: %s over %s, %u coroutines, measured on %u "
+	    "CPUs. An op is %d resumptions. Cost: CPU per dispatch of "
+	    "resume-only; capacity and p99: under %s", s->dispatcher,
+	    strcmp(s->queue, "-") == 0 ? "no queue" : s->queue, s->coroutines,
+	    s->cpus, ADVISE_RESUMES_PER_OP, load != NULL ? load->name :
+	    "resume-only");
+	if (load != NULL && load->hold_s > 0)
+		fprintf(out, ", where an op holds a thread %.3g ms", load->hold_s *
+		    1e3);
+	fprintf(out, ".\n\n");
 	return;
 }
 
 void
-advise_print(FILE *out, const struct advise_row *rows, size_t n,
+advise_write(FILE *out, int format, const struct advise_rows *r,
     const struct advise_target *t, const struct advise_pick *p,
-    const struct advise_load *load, unsigned int coroutines,
-    unsigned int cpus)
+    const struct advise_load *load, const struct advise_sel *s)
 {
-	char w[16], ceiling[32], starved[24], cost_starved[24], failed[24];
-	char reason[1024];
-	size_t i;
+	bool people = table_for_people(format);
+	cJSON *rows = advise_rows_json(r, p, people), *words, *w, *doc;
+	char *text;
 
-	/* starved: in the load's runs; cost starved: in the cost's apart. */
-	fprintf(out, "%5s  %-27s %11s %11s %11s %9s %7s %7s %8s %12s %7s\n",
-	    "N", "CPU us/dispatch [min-max]", "ops/s", "capacity", "ceiling",
-	    "p99 ms", "threads", "anon MB", "starved", "cost starved",
-	    "failed");
-	for (i = 0; i < n; i++) {
-		snprintf(ceiling, sizeof(ceiling), rows[i].ceiling > 0 ?
-		    "%.0f" : "-", rows[i].ceiling);
-		snprintf(starved, sizeof(starved), "%u/%u", rows[i].starving,
-		    rows[i].runs);
-		if (rows[i].cost_runs > 0)
-			snprintf(cost_starved, sizeof(cost_starved), "%u/%u",
-			    rows[i].cost_starving, rows[i].cost_runs);
-		else
-			snprintf(cost_starved, sizeof(cost_starved), "-");
-		snprintf(failed, sizeof(failed), "%u/%u", rows[i].failed,
-		    rows[i].runs + rows[i].cost_runs);
-		fprintf(out, "%5s  %8.3f [%7.3f-%8.3f] %11.0f %11.0f %11s "
-		    "%9.3g %7.0f %7.1f %8s %12s %7s%s\n", advise_width(&rows[i],
-		    w, sizeof(w)), rows[i].cpu_us, rows[i].cpu_us_min,
-		    rows[i].cpu_us_max, rows[i].ops_per_s, rows[i].capacity,
-		    ceiling, rows[i].p99_us * 1e-3, rows[i].threads,
-		    rows[i].rss_anon_kb / 1024, starved, cost_starved, failed,
-		    (int)i == p->row ? "  <- recommended" :
-		    (int)i == p->support ? "  <- compared" : "");
+	if (format == TABLE_CSV) {
+		advise_table(out, format, rows, r->nsplit > 0);
+		cJSON_Delete(rows);
+		return;
 	}
-	advise_reason(rows, n, t, p, reason, sizeof(reason));
-	if (p->row >= 0)
-		fprintf(out, "\nrecommendation: N=%s%s. %s\n", advise_width(
-		    &rows[p->row], w, sizeof(w)), p->kind == ADVISE_NO_KNEE ?
-		    " or wider" : "", reason);
-	else
-		fprintf(out, "\nrecommendation: none. %s\n", reason);
-	advise_little(out, t, load, coroutines, cpus);
+	words = advise_words(r, t, p, load, s);
+	if (format == TABLE_JSON) {
+		doc = cJSON_CreateObject();
+		cJSON_AddItemToObject(doc, "about", advise_about(s, load, t));
+		cJSON_AddItemToObject(doc, "rows", rows);
+		cJSON_AddItemToObject(doc, "advice", words);
+		text = cJSON_Print(doc);
+		fprintf(out, "%s\n", text);
+		free(text);
+		cJSON_Delete(doc);
+		return;
+	}
+	advise_header(out, s, load);
+	advise_table(out, format, rows, r->nsplit > 0);
+	cJSON_ArrayForEach(w, words)
+		fprintf(out, "\n%s\n", w->valuestring);
+	cJSON_Delete(rows);
+	cJSON_Delete(words);
 	return;
 }

@@ -1,10 +1,14 @@
 /*
  * advise.h - choosing a pool size from measured rows: per width, the
  * resume-only cost of a dispatch, and the capacity and latency under the
- * profile the pool must carry (seed 003: a 64-worker pool costs 8x the CPU
- * per dispatch of an 8-worker one, and carries 7.7x the blocking load).
+ * load the pool must carry (seed 003: a 64-worker pool costs 8x the CPU
+ * per dispatch of an 8-worker one, and carries 7.7x the blocking load);
+ * beside them the split pool a kotlinx service deploys instead: a narrow
+ * pool for the non-blocking work, the blocking call on a view of its own
+ * (withContext(Dispatchers.IO)), at two hops a blocking call.
  *
- * Pure functions of rows; the rows come from a results file.
+ * An op is WORKLOAD_RESUMES_PER_OP (4) resumptions. Pure functions of
+ * rows; the rows come from a results file.
  */
 #ifndef BENCH_ADVISE_H
 #define BENCH_ADVISE_H
@@ -18,14 +22,18 @@
 
 #define ADVISE_MAX_ROWS		64
 #define ADVISE_KNEE_SHARE	0.9	/* "within 10 % of the best capacity" */
+#define ADVISE_RESUMES_PER_OP	4	/* WORKLOAD_RESUMES_PER_OP */
 
 struct advise_row {
-	unsigned int workers;		/* 0: unbounded */
+	unsigned int workers;		/* a split's narrow pool; 0: unbounded */
+	unsigned int view;		/* a split's blocking view; 0: none */
 	double cpu_us, cpu_us_min, cpu_us_max;	/* resume-only, per dispatch */
 	double ops_per_s;		/* resume-only */
-	double capacity;		/* ops/s under the profile */
+	double capacity;		/* ops/s under the load */
 	double ceiling;			/* Little's law for it; 0: none */
 	double p99_us;			/* dispatch latency under it; NAN: none */
+	double load_cpu_us_op;		/* CPU per op under it, hops included */
+	double hops_per_s;		/* a split's hops to its view and back */
 	double threads;			/* most alive, over both profiles */
 	double rss_anon_kb;		/* peak, over both profiles */
 	/*
@@ -40,6 +48,13 @@ struct advise_row {
 	unsigned int failed;		/* of runs + cost_runs */
 };
 
+/* A file's rows: the single pool's by width, the split's by view. */
+struct advise_rows {
+	struct advise_row single[ADVISE_MAX_ROWS];
+	struct advise_row split[ADVISE_MAX_ROWS];
+	size_t n, nsplit;
+};
+
 /*
  * The load a pool must carry, as its profile's name in a results file and
  * what Little's law needs of it: the seconds an op holds a thread, and
@@ -49,6 +64,17 @@ struct advise_load {
 	const char *name;		/* "sleep:5:0.25" */
 	double hold_s;			/* per op */
 	bool cpu_bound;
+};
+
+/*
+ * What advice is about, as the results file measured it: one design, its
+ * queue ("-": none) and coroutine count, on a machine of cpus CPUs. In:
+ * what the user named (NULL, 0: whatever the file holds); out: the file's.
+ */
+struct advise_sel {
+	const char *dispatcher, *queue;
+	unsigned int coroutines;
+	unsigned int cpus;		/* out: the context's online CPUs */
 };
 
 struct advise_target {
@@ -67,7 +93,11 @@ struct advise_pick {
 	enum advise_kind kind;
 	int row;			/* the recommendation; -1 if none */
 	int support;			/* the row that shows why not smaller */
+	int aside_meets;		/* unmet: a row set aside that met it */
+	int cheapest;			/* the clean row of least cost */
 	unsigned int set_aside;		/* rows that starved or failed a run */
+	int split;			/* the split that meets it; -1: none */
+	bool split_better;		/* less CPU a dispatch, no more an op */
 };
 
 /*
@@ -80,34 +110,71 @@ struct advise_pick {
 void advise_choose(const struct advise_row *rows, size_t n,
     const struct advise_target *t, struct advise_pick *p);
 
-/* The reason for p, one sentence; n >= 1. */
+/*
+ * advise_choose over r's single pool, then the split: the narrowest view
+ * that meets t (without one, the view as wide as the pick), recommended
+ * over the single pool when a non-blocking dispatch costs less on it and
+ * an op under the load, hops included, no more.
+ */
+void advise_choose_all(const struct advise_rows *r,
+    const struct advise_target *t, struct advise_pick *p);
+
+/*
+ * The reason for p, one paragraph: what meets the target and what falls
+ * short by how much, or what comes closest and what can close the gap;
+ * load NULL: no Little's law to name a width by.
+ */
 void advise_reason(const struct advise_row *rows, size_t n,
+    const struct advise_target *t, const struct advise_pick *p,
+    const struct advise_load *load, const struct advise_sel *s, char *buf,
+    size_t len);
+
+/*
+ * The price of p's row: CPU per dispatch and per op, as a multiple of
+ * the cheapest clean width's, and in CPU cores at the target rate (at
+ * its capacity without one). Empty without a row.
+ */
+void advise_price(const struct advise_row *rows, size_t n,
+    const struct advise_target *t, const struct advise_pick *p, char *buf,
+    size_t len);
+
+/* The split against p's row; empty when the file measured none. */
+void advise_split_words(const struct advise_rows *r,
     const struct advise_target *t, const struct advise_pick *p, char *buf,
     size_t len);
 
 /*
- * The rows of doc for one dispatcher, queue and coroutine count: the
- * resume-only cells, and the cells of profile (NULL: resume-only is the
- * profile). Sorted by width. -1 and err if doc has none.
+ * The design, queue and coroutines of doc (path names it) that s allows:
+ * exactly one, or -1 and err naming what it holds.
  */
-int advise_rows(const cJSON *doc, const char *dispatcher, const char *queue,
-    unsigned int coroutines, const struct advise_load *load,
-    struct advise_row *rows, size_t *n, char *err, size_t errlen);
+int advise_select(const cJSON *doc, const char *path, struct advise_sel *s,
+    char *err, size_t errlen);
 
-/* The table, the recommendation and Little's law beside it. */
+/*
+ * The rows of doc for s: the resume-only cells, and the cells of load
+ * (NULL: resume-only is the load), the split's apart. Sorted by width.
+ * -1 and err if doc has none.
+ */
+int advise_rows(const cJSON *doc, const struct advise_sel *s,
+    const struct advise_load *load, struct advise_rows *r, char *err,
+    size_t errlen);
+
 /*
  * A results file (path) read back for the load it holds: its cells of
- * dispatcher, queue and coroutines hold load (a profile's name) beside
- * resume-only, or with load NULL no load at all. -1 and err naming what
- * it holds if not: advice on another load than the one measured is wrong.
+ * s hold load (a profile's name) beside resume-only, or with load NULL
+ * no load at all. -1 and err naming what it holds if not: advice on
+ * another load than the one measured is wrong.
  */
 int advise_from_check(const cJSON *doc, const char *path,
-    const char *dispatcher, const char *queue, unsigned int coroutines,
-    const char *load, char *err, size_t errlen);
+    const struct advise_sel *s, const char *load, char *err, size_t errlen);
 
-void advise_print(FILE *out, const struct advise_row *rows, size_t n,
+/*
+ * The advice in format f (table.h): the rows, then the recommendation,
+ * its price, the split and Little's law in words (CSV: the rows alone,
+ * each with its part in the advice; JSON: one object of both).
+ */
+void advise_write(FILE *out, int format, const struct advise_rows *r,
     const struct advise_target *t, const struct advise_pick *p,
-    const struct advise_load *load, unsigned int coroutines,
-    unsigned int cpus);
+    const struct advise_load *load, const struct advise_sel *s);
 
 #endif /* BENCH_ADVISE_H */

@@ -105,6 +105,11 @@ const struct param params[] = {
 	{ "--workload", "workload", " ", PARAM_PROFILE, P_LIST | P_KEY, 0, 0,
 	    0, NULL, NULL, "resume", CELL(profile), "LIST",
 	    "workloads of `list`; one that blocks as NAME:MS:SHARE" },
+	{ "--split", "split", " split=", PARAM_COUNT, P_LIST | P_KEY |
+	    P_SPARSE, 0, 0, 4096, NULL, NULL, "0", CELL(split), "LIST",
+	    "a blocking workload's blocking step hops to a view of K (kotlinx "
+	    "limitedParallelism over a pool of its own) and back, as "
+	    "withContext(Dispatchers.IO); 0: it blocks where it runs" },
 	{ "--spawn", "spawn", " spawn=", PARAM_CHOICE, P_LIST | P_KEY |
 	    P_SPARSE, 0, 0, 0, spawn_names, NULL, "inside", CELL(spawn),
 	    "inside|outside[,..]", "where the coroutines start: a task on one "

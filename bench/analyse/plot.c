@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "advise.h"
 #include "beside.h"
 #include "plot.h"
 #include "params.h"
@@ -340,6 +341,125 @@ plot_beside(const cJSON *doc, const char *dir, char *err, size_t errlen)
 	    clauses);
 }
 
+/*
+ * The load an advise file was measured under: its record of the advice,
+ * else the one blocking profile its cells hold; NULL if neither.
+ */
+static const char *
+plot_advise_load(const cJSON *doc)
+{
+	const cJSON *cell;
+	const char *w, *load = NULL;
+
+	if ((w = results_str(results_obj(doc, "advise"), "load", NULL)) != NULL)
+		return strcmp(w, "resume") == 0 ? NULL : w;
+	cJSON_ArrayForEach(cell, results_arr(doc, "cells")) {
+		w = results_str(cell, "workload", "resume");
+		if (strcmp(w, "resume") == 0 || strcmp(w, "request") == 0)
+			continue;
+		if (load != NULL && strcmp(load, w) != 0)
+			return NULL;
+		load = w;
+	}
+	return load;
+}
+
+/* Rows as data blocks: width, capacity, p99 ms, CPU us per dispatch. */
+static void
+plot_advise_rows(FILE *data, const struct advise_row *rows, size_t n,
+    bool split)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		fprintf(data, "%u %g %g %g\n", split ? rows[i].view :
+		    rows[i].workers, rows[i].capacity, rows[i].p99_us * 1e-3,
+		    rows[i].cpu_us);
+	fprintf(data, "\n\n");
+	return;
+}
+
+/*
+ * advise.png: of a file that holds one design under a blocking load
+ * beside resume-only, capacity against width with the target rate, the
+ * cost of a dispatch on the second axis; below, the p99 with its bound.
+ * A split is drawn against its view's width. Nothing for other files.
+ */
+static int
+plot_advise(const cJSON *doc, const char *dir, char *err, size_t errlen)
+{
+	const cJSON *a = results_obj(doc, "advise");
+	struct advise_load load = { .name = plot_advise_load(doc) };
+	struct advise_sel sel = { 0 };
+	static struct advise_rows r;
+	char datpath[4096], why[256], rate[96] = "", p99[96] = "";
+	char cap_split[4200] = "", p99_split[4200] = "", tics[512] = "";
+	double xmax = 1;
+	size_t i, k = 0;
+	FILE *data;
+
+	if (load.name == NULL || advise_select(doc, "", &sel, why,
+	    sizeof(why)) != 0 || advise_rows(doc, &sel, &load, &r, why,
+	    sizeof(why)) != 0 || r.n < 2)
+		return 0;
+	snprintf(datpath, sizeof(datpath), "%s/advise.dat", dir);
+	if ((data = fopen(datpath, "w")) == NULL) {
+		snprintf(err, errlen, "cannot write %s: %s", datpath,
+		    strerror(errno));
+		return -1;
+	}
+	/* An unbounded width (0) has no place on a log axis. */
+	for (i = 0; i < r.n && k < sizeof(tics); i++) {
+		if (r.single[i].workers == 0)
+			continue;
+		k += (size_t)snprintf(tics + k, sizeof(tics) - k, "%s%u",
+		    k ? "," : "", r.single[i].workers);
+		xmax = fmax(xmax, r.single[i].workers);
+	}
+	plot_advise_rows(data, r.single, r.n, false);
+	plot_advise_rows(data, r.split, r.nsplit, true);
+	fclose(data);
+	if (r.nsplit > 0) {
+		snprintf(cap_split, sizeof(cap_split), ", '%s' index 1 using 1:2 "
+		    "with linespoints lw 2 pt 6 dt 3 title 'capacity, split: N=%u "
+		    "and a view of N'", datpath, r.split[0].workers);
+		snprintf(p99_split, sizeof(p99_split), ", '%s' index 1 using 1:3 "
+		    "with linespoints lw 2 pt 6 dt 3 title 'p99, split: N=%u and "
+		    "a view of N'", datpath, r.split[0].workers);
+	}
+	if (results_num(a, "rate_ops_per_s") > 0)
+		snprintf(rate, sizeof(rate), ", %g with lines dt 2 lw 2 lc 'red' "
+		    "title 'target %g ops/s'", results_num(a, "rate_ops_per_s"),
+		    results_num(a, "rate_ops_per_s"));
+	if (results_num(a, "p99_ms") > 0)
+		snprintf(p99, sizeof(p99), ", %g with lines dt 2 lw 2 lc 'red' "
+		    "title 'bound %g ms'", results_num(a, "p99_ms"),
+		    results_num(a, "p99_ms"));
+	return plot_draw(dir, "advise", "1100,900", err, errlen,
+	    "set multiplot layout 2,1 title \"a pool size: %s over %s, %u "
+	    "coroutines, under %s (an op is 4 resumptions)\\n%s, %s\" "
+	    "noenhanced\n"
+	    "set logscale xy\nset grid\nset key top left noenhanced\n"
+	    "set lmargin 12\nset rmargin 12\nset xtics (%s)\n"
+	    "set xrange [0.8:%g]\n"
+	    "set xlabel 'pool width N (a split: its blocking view)'\n"
+	    "set ylabel 'capacity under the load, ops/s'\n"
+	    "set y2label 'CPU µs per dispatch, resume-only'\n"
+	    "set logscale y2\nset y2tics\nset ytics nomirror\n"
+	    "plot '%s' index 0 using 1:2 with linespoints lw 2 pt 7 "
+	    "title 'capacity, single pool'%s%s, "
+	    "'%s' index 0 using 1:4 axes x1y2 with linespoints lw 2 pt 5 "
+	    "title 'CPU µs per dispatch (right axis)'\n"
+	    "unset y2label\nunset y2tics\nset ytics mirror\n"
+	    "set ylabel 'dispatch latency p99 under the load, ms'\n"
+	    "plot '%s' index 0 using 1:3 with linespoints lw 2 pt 7 "
+	    "title 'p99, single pool'%s%s\n"
+	    "unset multiplot\n", sel.dispatcher, sel.queue, sel.coroutines,
+	    load.name, results_str(results_obj(doc, "context"), "cpu_model",
+	    "?"), results_str(results_obj(doc, "context"), "date", "?"), tics,
+	    xmax * 1.25, datpath, cap_split, rate, datpath, datpath, p99_split, p99);
+}
+
 int
 plot_results(const cJSON *doc, const char *dir, char *err, size_t errlen)
 {
@@ -351,6 +471,8 @@ plot_results(const cJSON *doc, const char *dir, char *err, size_t errlen)
 		if (plot_figure(doc, &plot_figures[i], dir, err, errlen) != 0)
 			return -1;
 	}
+	if (plot_advise(doc, dir, err, errlen) != 0)
+		return -1;
 	return plot_beside(doc, dir, err, errlen);
 }
 

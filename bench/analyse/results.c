@@ -525,6 +525,22 @@ results_check_fit(const struct results_check *ck, const cJSON *fit)
 }
 
 /* Past the schema: the context, the memory fits, every cell. */
+/* The target advise drew its picture against, when the file has one. */
+static int
+results_check_advise(const struct results_check *ck, const cJSON *doc)
+{
+	struct results_check in = results_in(ck, "advise", -1);
+	const cJSON *a = results_obj(doc, "advise");
+
+	if (results_has(ck, doc, "advise", cJSON_Object, false) != 0)
+		return -1;
+	if (a == NULL)
+		return 0;
+	return results_has(&in, a, "load", cJSON_String, true) != 0 ||
+	    results_has(&in, a, "rate_ops_per_s", cJSON_Number, false) != 0 ||
+	    results_has(&in, a, "p99_ms", cJSON_Number, false) != 0 ? -1 : 0;
+}
+
 static int
 results_check_doc(const struct results_check *ck, const cJSON *doc)
 {
@@ -533,6 +549,7 @@ results_check_doc(const struct results_check *ck, const cJSON *doc)
 	int i = 0;
 
 	if (results_check_context(&in, results_obj(doc, "context")) != 0 ||
+	    results_check_advise(ck, doc) != 0 ||
 	    results_has(ck, doc, "memory_fits", cJSON_Array, false) != 0)
 		return -1;
 	cJSON_ArrayForEach(f, results_arr(doc, "memory_fits")) {

@@ -71,6 +71,15 @@ cell_io_start(void *arg, unsigned int index)
 	return;
 }
 
+static void
+cell_view_start(void *arg, unsigned int index)
+{
+	struct cell_pin *p = arg;
+
+	place_self(&p->place, PLACE_VIEW, index);
+	return;
+}
+
 /* Sets a field of a run, replacing the one it had. */
 static void
 cell_set(cJSON *run, const char *name, cJSON *v)
@@ -165,11 +174,16 @@ cell_fairness(cJSON *run, const uint64_t *a, const uint64_t *b, unsigned int n)
 	return;
 }
 
+/*
+ * dispatches is every real dispatch, a split's hops included; ops count
+ * the handler's steps alone (workload_ops).
+ */
 static void
 cell_figures(cJSON *run, const struct measure_sample *a,
-    const struct measure_sample *b, uint64_t dispatches)
+    const struct measure_sample *b, uint64_t dispatches, uint64_t hops)
 {
 	double wall = b->wall_s - a->wall_s, cpu = b->cpu_s - a->cpu_s;
+	double ops = workload_ops(dispatches, hops);
 	double clk = b->cpu_clock_s - a->cpu_clock_s;
 	double sched = b->cpu_sched_s - a->cpu_sched_s;
 	double disp = dispatches > 0 ? (double)dispatches : 1;
@@ -183,10 +197,9 @@ cell_figures(cJSON *run, const struct measure_sample *a,
 	cJSON_AddNumberToObject(run, "cpu_schedstat_diff_pct",
 	    cpu > 0 ? (sched - cpu) / cpu * 100 : 0);
 	cJSON_AddNumberToObject(run, "dispatches", (double)dispatches);
-	cJSON_AddNumberToObject(run, "ops_per_s",
-	    dispatches / (double)WORKLOAD_RESUMES_PER_OP / wall);
+	cJSON_AddNumberToObject(run, "ops_per_s", ops / wall);
 	cJSON_AddNumberToObject(run, "cpu_us_per_op",
-	    cpu * 1e6 / (disp / WORKLOAD_RESUMES_PER_OP));
+	    cpu * 1e6 / (ops > 0 ? ops : 1.0 / WORKLOAD_RESUMES_PER_OP));
 	cJSON_AddNumberToObject(run, "cpu_us_per_dispatch", cpu * 1e6 / disp);
 	cJSON_AddNumberToObject(run, "ctx_switches_per_dispatch",
 	    (double)(vcs + ivcs) / disp);
@@ -213,10 +226,32 @@ cell_config(const struct cell *c, struct cell_pin *pin, struct disp_config *cfg,
 }
 
 /*
+ * A split's view: Dispatchers.IO.limitedParallelism(K), the `limited`
+ * design (kotlinx 1.11 LimitedDispatcher.kt) over a CoroutineScheduler of
+ * its own at its default core size, its queue the first (lfseg, as
+ * LockFreeTaskQueue), the cell's capacity; the scheduler retires no
+ * thread, so no keep-alive applies. Its thread i shares worker i's PU:
+ * Dispatchers.IO shares Default's CPUs.
+ */
+static int
+cell_view_create(const struct cell *c, struct cell_pin *pin,
+    struct disp_config *cfg, struct dispatcher **view)
+{
+	const struct disp_ops *limited = disp_find("limited");
+
+	*cfg = (struct disp_config){ .workers = c->split, .pool = 0,
+	    .queue = queue_at(0), .pool_queue = NULL,
+	    .queue_capacity = c->cfg.queue_capacity,
+	    .spins = DISP_SPINS_DEFAULT, .thread_start = cell_view_start,
+	    .thread_arg = pin };
+	return limited != NULL ? limited->create(view, cfg) : -ENOENT;
+}
+
+/*
  * A request's I/O loop, on a PU of its own where the plan has one to
  * spare: an event loop of one thread, the design of the I/O side whatever
  * the design under test. A design made of event loops is its own I/O (*io
- * NULL).
+ * NULL). A split's view takes the same place: where the I/O runs.
  */
 static int
 cell_io_create(const struct cell *c, struct cell_pin *pin,
@@ -225,6 +260,8 @@ cell_io_create(const struct cell *c, struct cell_pin *pin,
 	const struct disp_ops *loops = disp_with(DISP_LOOPS);
 
 	*io = NULL;
+	if (c->split > 0)
+		return cell_view_create(c, pin, cfg, io);
 	if (!c->profile.kind->round_trip || (c->disp->flags & DISP_LOOPS))
 		return 0;
 	memset(cfg, 0, sizeof(*cfg));
@@ -258,6 +295,8 @@ struct cell_end {
 	struct measure_sample m;
 	uint64_t dispatches;
 	uint64_t blocked;
+	uint64_t hops;
+	unsigned int blocking_peak;	/* since the other end */
 	uint64_t *per;
 };
 
@@ -268,6 +307,8 @@ cell_end_read(struct cell_end *e, struct workload *w, struct hist_snap *h,
 
 	e->dispatches = workload_count(w, e->per);
 	e->blocked = workload_blocked(w);
+	e->hops = workload_hops(w);
+	e->blocking_peak = workload_blocking_peak(w);
 	workload_latency(w, h, sign);
 	measure_sample(&e->m);
 	return;
@@ -301,12 +342,15 @@ cell_measure(cJSON *run, const struct cell *c, struct workload *w,
 	}
 	cell_end_read(&b, w, h, 1);
 	counters_stop(k);
-	cell_figures(run, &a.m, &b.m, b.dispatches - a.dispatches);
+	cell_figures(run, &a.m, &b.m, b.dispatches - a.dispatches,
+	    b.hops - a.hops);
 	counters_json(k, run, (double)(b.dispatches - a.dispatches));
 	win_figures = (struct workload_window){ .wall_s = b.m.wall_s -
 	    a.m.wall_s, .cpu_s = b.m.cpu_s - a.m.cpu_s, .dispatches =
 	    b.dispatches - a.dispatches, .blocked = b.blocked - a.blocked,
-	    .threads = c->disp->flags & DISP_NO_WIDTH ? 1 : c->cfg.workers,
+	    .hops = b.hops - a.hops, .blocking_peak = b.blocking_peak,
+	    .split = c->split > 0, .threads = c->split > 0 ? c->split :
+	    c->disp->flags & DISP_NO_WIDTH ? 1 : c->cfg.workers,
 	    .coroutines = c->coroutines, .cpus = measure_cpus() };
 	workload_figures(&c->profile, &win_figures, run);
 	cell_latency(run, h);

@@ -25,6 +25,8 @@ struct cell {
 	const char *pin;
 	unsigned int payload_ns;	/* busy work added to every resumption */
 	struct workload_profile profile;
+	unsigned int split;		/* a view of this width takes the
+					   blocking calls; 0: none */
 	enum workload_spawn spawn;
 	unsigned int latency_every;	/* sample 1 dispatch in N; 0: none */
 	double stall_s;			/* no progress this long: hung; 0: default */

@@ -21,6 +21,7 @@ static const char *const place_roles[] = {
 	[PLACE_WORKER] = "worker",
 	[PLACE_STARTER] = "starter",
 	[PLACE_IO] = "io",
+	[PLACE_VIEW] = "view",
 };
 
 void
@@ -51,7 +52,8 @@ place_want(const struct pin_plan *p, enum place_role role, unsigned int index)
 		return p->apart;
 	if (p->sets == NULL)
 		return NULL;
-	return p->sets[(role == PLACE_WORKER ? index : 0) % p->nsets];
+	return p->sets[(role == PLACE_WORKER || role == PLACE_VIEW ? index :
+	    0) % p->nsets];
 }
 
 static void
@@ -184,7 +186,10 @@ place_check_one(const struct placement *pl, const struct place_thread *t,
 	return ok;
 }
 
-/* By role, then index: worker 0, 1 ..., the starter, the I/O loop. */
+/*
+ * By role, then index: worker 0, 1 ..., the starter, the I/O loop, the
+ * view's threads.
+ */
 static int
 place_cmp(const void *a, const void *b)
 {

@@ -4,10 +4,12 @@
  * A thread is placed by its role and its index, never by the order in
  * which threads happen to start: worker (or loop) i takes the plan's PU
  * for i, the workload's starter the PU of worker 0 (on `inline` it is
- * the worker), a request's I/O loop the PU set apart for it. Each placed
- * thread is recorded with the binding it was given; place_check reads
- * every one back from the kernel (its affinity, and the CPU it last ran
- * on) and names the first that is not where its plan says. The main
+ * the worker), a request's I/O loop the PU set apart for it, a split's
+ * view thread i the PU of worker i. Each placed thread is recorded with
+ * the binding it was given; place_check reads every one back from the
+ * kernel (its affinity, and the CPU it last ran on) and names the first
+ * that is not where its plan says; one that has exited (a pool's thread
+ * that retired) is listed as exited. The main
  * thread, the watchdog and the libraries' own threads are not placed:
  * they run where the process may, and are listed as they are.
  */
@@ -25,7 +27,8 @@
 enum place_role {
 	PLACE_WORKER,		/* a design's thread i */
 	PLACE_STARTER,		/* the workload's starter: worker 0's PU */
-	PLACE_IO		/* a request's I/O loop: the PU set apart */
+	PLACE_IO,		/* a request's I/O loop: the PU set apart */
+	PLACE_VIEW		/* a split's view, thread i: worker i's PU */
 };
 
 struct place_thread {

@@ -201,6 +201,30 @@ coro_stamp(struct coro *c)
 	return;
 }
 
+/*
+ * One blocking call, counted while it lasts: the most under way at once
+ * is a window's blocking_peak, measured where it happens. Two atomics
+ * are nothing beside a block.
+ */
+static void
+coro_block(struct coro *c)
+{
+	struct workload *w = c->w;
+	unsigned int now, peak;
+
+	now = atomic_fetch_add_explicit(&w->blocking, 1,
+	    memory_order_relaxed) + 1;
+	peak = atomic_load_explicit(&w->blocking_peak, memory_order_relaxed);
+	while (now > peak && !atomic_compare_exchange_weak_explicit(
+	    &w->blocking_peak, &peak, now, memory_order_relaxed,
+	    memory_order_relaxed))
+		;
+	coro_bump(&c->blocked);
+	w->profile.kind->block(w);
+	atomic_fetch_sub_explicit(&w->blocking, 1, memory_order_relaxed);
+	return;
+}
+
 static __attribute__((noinline)) void
 coro_work(struct coro *c, uint64_t k)
 {
@@ -209,10 +233,8 @@ coro_work(struct coro *c, uint64_t k)
 	if (w->payload_iters != 0)
 		workload_burn(w->payload_iters);
 	if (workload_blocks_some(&w->profile) &&
-	    workload_blocks(w, c->phase + k, 1) != 0) {
-		coro_bump(&c->blocked);
-		w->profile.kind->block(w);
-	}
+	    workload_blocks(w, c->phase + k, 1) != 0)
+		coro_block(c);
 	return;
 }
 
@@ -322,6 +344,77 @@ coro_resume1(struct disp_task *t)
 {
 
 	coro_resume((struct coro *)((char *)(t - 1) - offsetof(struct coro,
+	    task)), 1);
+	return;
+}
+
+/*
+ * A split's resumption (workload.h), through task[idx]. At home a
+ * handler step: its payload, and if the pattern blocks it, the hop to
+ * the view instead of the block; the pattern is indexed by steps, a step
+ * that hopped having taken two resumptions more. Away, the block, then
+ * the hop back: a dispatch to d from a thread not its own, as a
+ * continuation is dispatched back to its original dispatcher. Back, the
+ * step ends and the coroutine yields as any other. Every resumption is
+ * counted, stamped and sampled as one of coro_run's.
+ */
+static void
+coro_split(struct coro *c, unsigned int idx)
+{
+	struct workload *w = c->w;
+	uint64_t k = atomic_load_explicit(&c->issued, memory_order_relaxed);
+	uint64_t runs, hops = atomic_load_explicit(&c->hops,
+	    memory_order_relaxed);
+	enum coro_hop hop = c->hop;
+	struct dispatcher *to = NULL;
+
+	if (c->stamp != 0)
+		coro_sampled(c);
+	runs = coro_count(c, idx);
+	if (hop == CORO_HOME) {
+		if (w->payload_iters != 0)
+			workload_burn(w->payload_iters);
+		if (workload_blocks(w, c->phase + runs - 2 * hops, 1) != 0)
+			to = w->io;
+	} else if (hop == CORO_AWAY) {
+		coro_block(c);
+		to = w->d;
+	}
+	if (atomic_load_explicit(&w->stop, memory_order_relaxed)) {
+		atomic_fetch_add(&w->retired, 1);
+		return;
+	}
+	if ((k & w->latency_mask) == 0)
+		coro_stamp(c);
+	c->hop = to == NULL ? CORO_HOME : hop == CORO_HOME ? CORO_AWAY :
+	    CORO_BACK;
+	if (to == NULL) {
+		atomic_store_explicit(&c->issued, k + 1, memory_order_relaxed);
+		w->yield(w->d, &c->task[idx ^ 1]);
+		return;
+	}
+	if (hop == CORO_HOME)
+		atomic_store_explicit(&c->hops, hops + 1, memory_order_relaxed);
+	/* Until it returns, this thread is in to; see workload_stop. */
+	atomic_fetch_add(&w->hopping, 1);
+	coro_dispatch(to, c, idx);
+	atomic_fetch_sub(&w->hopping, 1);
+	return;
+}
+
+static void
+coro_split0(struct disp_task *t)
+{
+
+	coro_split((struct coro *)((char *)t - offsetof(struct coro, task)), 0);
+	return;
+}
+
+static void
+coro_split1(struct disp_task *t)
+{
+
+	coro_split((struct coro *)((char *)(t - 1) - offsetof(struct coro,
 	    task)), 1);
 	return;
 }
@@ -458,15 +551,17 @@ workload_default(void)
 /*
  * A round trip is two dispatches, there and back; a blocking profile's
  * window against what Little's law allows with the threads that can hold
- * a resumption at once (never more than the coroutines).
+ * a blocking resumption at once (never more than the coroutines), and
+ * the most that blocked at once. A split's hops are per second, each one
+ * there and back.
  */
 void
 workload_figures(const struct workload_profile *p,
     const struct workload_window *win, cJSON *run)
 {
 	double trips = (double)win->dispatches / WORKLOAD_RESUMES_PER_TRIP;
-	double ops = (double)win->dispatches / WORKLOAD_RESUMES_PER_OP /
-	    win->wall_s, ceiling;
+	double ops = workload_ops(win->dispatches, win->hops) / win->wall_s;
+	double ceiling;
 	unsigned int threads = win->threads;
 
 	if (p->kind->round_trip) {
@@ -485,6 +580,10 @@ workload_figures(const struct workload_profile *p,
 	    win->wall_s);
 	cJSON_AddNumberToObject(run, "ceiling_ops_per_s", ceiling);
 	cJSON_AddNumberToObject(run, "capacity_pct", ops / ceiling * 100);
+	cJSON_AddNumberToObject(run, "blocking_peak", win->blocking_peak);
+	if (win->split)
+		cJSON_AddNumberToObject(run, "hops_per_s", (double)win->hops /
+		    win->wall_s);
 	return;
 }
 
@@ -541,6 +640,7 @@ workload_start(struct workload *w, struct dispatcher *d, unsigned int n,
 	w->io = o->io != NULL ? o->io : d;
 	w->n = n;
 	w->profile = o->profile.kind != NULL ? o->profile : *workload_default();
+	w->split = workload_blocks_some(&w->profile) && w->io != d;
 	w->payload_iters = o->payload_ns > 0 ?
 	    workload_calibrate(o->payload_ns) : 0;
 	w->slice_iters = w->profile.kind->cpu_bound ?
@@ -558,6 +658,9 @@ workload_start(struct workload *w, struct dispatcher *d, unsigned int n,
 		return -ENOMEM;
 	atomic_init(&w->stop, 0);
 	atomic_init(&w->retired, 0);
+	atomic_init(&w->hopping, 0);
+	atomic_init(&w->blocking, 0);
+	atomic_init(&w->blocking_peak, 0);
 	w->spawner = (struct disp_task)DISP_TASK_INIT(workload_spawn);
 	w->fence = (struct disp_task)DISP_TASK_INIT(workload_fence);
 	atomic_init(&w->fenced, 0);
@@ -568,13 +671,15 @@ workload_start(struct workload *w, struct dispatcher *d, unsigned int n,
 	}
 	for (i = 0; i < n; i++) {
 		w->coros[i].task[0] = (struct disp_task)DISP_TASK_INIT(
-		    w->profile.kind->resume[0]);
+		    w->split ? coro_split0 : w->profile.kind->resume[0]);
 		w->coros[i].task[1] = (struct disp_task)DISP_TASK_INIT(
-		    w->profile.kind->resume[1]);
+		    w->split ? coro_split1 : w->profile.kind->resume[1]);
 		atomic_init(&w->coros[i].runs, 0);
 		atomic_init(&w->coros[i].issued, 0);
 		atomic_init(&w->coros[i].blocked, 0);
 		atomic_init(&w->coros[i].out_of_turn, 0);
+		atomic_init(&w->coros[i].hops, 0);
+		w->coros[i].hop = CORO_HOME;
 		w->coros[i].stamp = 0;
 		w->coros[i].phase = period * i / n;
 		w->coros[i].w = w;
@@ -602,12 +707,14 @@ workload_count(struct workload *w, uint64_t *per)
 	return sum;
 }
 
+/* Waits for *v to rise to n, or with down to fall to it. */
 static bool
-workload_wait(_Atomic unsigned int *v, unsigned int n, double deadline)
+workload_wait(_Atomic unsigned int *v, unsigned int n, bool down,
+    double deadline)
 {
 	struct timespec nap = { 0, 1000000 };
 
-	while (atomic_load(v) < n) {
+	while (down ? atomic_load(v) > n : atomic_load(v) < n) {
 		if (measure_now() > deadline)
 			return false;
 		nanosleep(&nap, NULL);
@@ -618,14 +725,22 @@ workload_wait(_Atomic unsigned int *v, unsigned int n, double deadline)
 bool
 workload_stop(struct workload *w, double timeout_s)
 {
+	double deadline = measure_now() + timeout_s;
 	bool back;
 
 	atomic_store(&w->stop, 1);
 	atomic_store(&w->full_mask, 0);
-	back = workload_wait(&w->retired, w->n, measure_now() + timeout_s);
+	/*
+	 * Once all have retired no hop starts: one still counted in hopping
+	 * is a thread inside a dispatch to d or the view, both about to be
+	 * shut down.
+	 */
+	back = workload_wait(&w->retired, w->n, false, deadline);
+	back &= workload_wait(&w->hopping, 0, true, deadline);
 	if (w->io != w->d) {
 		disp_dispatch(w->io, &w->fence);
-		back &= workload_wait(&w->fenced, 1, measure_now() + timeout_s);
+		back &= workload_wait(&w->fenced, 1, false, measure_now() +
+		    timeout_s);
 	}
 	/* On `inline` the starter runs the coroutines until they retire. */
 	pthread_join(w->starter, NULL);
@@ -697,6 +812,25 @@ workload_blocked(struct workload *w)
 		sum += atomic_load_explicit(&w->coros[i].blocked,
 		    memory_order_relaxed);
 	return sum;
+}
+
+uint64_t
+workload_hops(struct workload *w)
+{
+	uint64_t sum = 0;
+	unsigned int i;
+
+	for (i = 0; i < w->n; i++)
+		sum += atomic_load_explicit(&w->coros[i].hops,
+		    memory_order_relaxed);
+	return sum;
+}
+
+unsigned int
+workload_blocking_peak(struct workload *w)
+{
+
+	return atomic_exchange(&w->blocking_peak, atomic_load(&w->blocking));
 }
 
 void

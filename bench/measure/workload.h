@@ -23,6 +23,15 @@
  * the coroutine's own loop and the handler never leaves it, as a Netty
  * handler does not; on any other, it is a separate event loop.
  *
+ * A blocking profile may be split, as kotlinx runs a blocking call in
+ * withContext(Dispatchers.IO) { call() }: a handler step that blocks
+ * dispatches its coroutine to a view (io: a limitedParallelism(K) view
+ * over a pool of its own), whose thread blocks and dispatches it back to
+ * d, as a DispatchedContinuation resumes on its original dispatcher; the
+ * resumption back home ends the step. Each hop, there and back, is two
+ * real dispatches and two resumptions beside the handler's steps: the
+ * blocking pattern follows the steps, and an op is four steps.
+ *
  * Dispatch latency (dispatch to the start of the resumption) is sampled on
  * one dispatch in latency_every of each coroutine; under the request
  * profile, the round trip (the handler's dispatch to the start of the
@@ -86,7 +95,11 @@ struct workload_window {
 	double wall_s, cpu_s;
 	uint64_t dispatches;
 	uint64_t blocked;		/* resumptions that blocked */
-	unsigned int threads;		/* that can hold a resumption at once */
+	uint64_t hops;			/* a split's hops, each there and back */
+	unsigned int blocking_peak;	/* most coroutines blocked at once */
+	bool split;			/* blocking steps hopped to a view */
+	unsigned int threads;		/* that can hold a blocking resumption
+					   at once: a split's view width */
 	unsigned int coroutines;
 	unsigned int cpus;
 };
@@ -96,6 +109,18 @@ workload_blocks_some(const struct workload_profile *p)
 {
 
 	return p->kind->block != NULL;
+}
+
+/*
+ * The ops among resumptions: a split's hop there and back is two
+ * resumptions beside the handler's steps, and four steps make an op.
+ */
+static inline double
+workload_ops(uint64_t resumptions, uint64_t hops)
+{
+
+	return ((double)resumptions - 2.0 * (double)hops) /
+	    WORKLOAD_RESUMES_PER_OP;
 }
 
 enum workload_spawn {
@@ -108,7 +133,18 @@ struct workload_opts {
 	enum workload_spawn spawn;
 	unsigned int payload_ns;	/* busy work on every resumption */
 	unsigned int latency_every;	/* power of two; 0: no sampling */
-	struct dispatcher *io;		/* request: the I/O loop, NULL: d's own */
+	/*
+	 * request: the I/O loop; a blocking profile: the view its blocking
+	 * calls hop to (a split). NULL: d's own loop, or it blocks in place.
+	 */
+	struct dispatcher *io;
+};
+
+/* Where a split coroutine's step is. */
+enum coro_hop {
+	CORO_HOME,			/* a handler step, on d */
+	CORO_AWAY,			/* its blocking call, on the view */
+	CORO_BACK			/* back on d: the step ends */
 };
 
 /*
@@ -127,6 +163,13 @@ struct coro {
 	uint64_t phase;			/* where its blocking pattern starts */
 	_Atomic uint64_t blocked;	/* resumptions that blocked */
 	_Atomic uint64_t out_of_turn;	/* resumptions through the wrong task */
+	/*
+	 * A split: hops out to the view (each one there and back), and where
+	 * the step is, written by the thread running c and handed over by
+	 * the dispatch, as stamp is.
+	 */
+	_Atomic uint64_t hops;
+	enum coro_hop hop;
 } __attribute__((aligned(64)));
 
 /*
@@ -147,7 +190,9 @@ struct workload {
 	void (*yield)(struct dispatcher *d, struct disp_task *t);
 	_Atomic uint64_t full_mask;
 	_Atomic int stop;
-	struct dispatcher *io;		/* request: where continuations run */
+	struct dispatcher *io;		/* request: where continuations run;
+					   a split: the view */
+	bool split;			/* blocking steps hop to io and back */
 	unsigned int n;
 	struct coro *coros;
 	struct disp_task spawner;	/* launches the n coroutines */
@@ -155,11 +200,17 @@ struct workload {
 	 * request on a separate I/O loop: when every coroutine has retired,
 	 * the loop may still be inside its last dispatch to d, whose
 	 * shutdown does not wait for a thread it does not own. The fence
-	 * runs on the loop after that task returns.
+	 * runs on the loop after that task returns. A split's view has K
+	 * threads, and its fence may run beside a hop still under way: each
+	 * hop counts itself in hopping while it dispatches.
 	 */
 	struct disp_task fence;
 	_Atomic unsigned int fenced;
 	_Atomic unsigned int retired;
+	_Atomic unsigned int hopping;	/* hop dispatches under way */
+	/* Coroutines blocked now, and the most since the last look. */
+	_Atomic unsigned int blocking __attribute__((aligned(64)));
+	_Atomic unsigned int blocking_peak;
 	struct workload_profile profile;
 	uint64_t payload_iters;		/* busy loop per resumption, 0: none */
 	uint64_t slice_iters;		/* WORKLOAD_SPIN's loop, one slice */
@@ -223,13 +274,14 @@ uint64_t workload_count(struct workload *w, uint64_t *per);
 
 /*
  * Asks every coroutine to stop at its next resumption and waits up to
- * timeout_s for all of them, then as long again for a separate I/O loop to
- * leave its last dispatch to d, and joins the starting thread. False if
- * some coroutine did not come back in time (its task is lost, or stranded
- * in the design, which then runs it at shutdown) or the loop did not
- * leave. Either way d is shut down next, before the I/O loop, which d's
- * workers dispatch to until they are joined; a stopped coroutine that
- * runs again retires at once.
+ * timeout_s for all of them and for every hop to leave its dispatch,
+ * then as long again for a separate I/O loop (or view) to leave its last
+ * dispatch to d, and joins the starting thread. False if some coroutine
+ * did not come back in time (its task is lost, or stranded in the
+ * design, which then runs it at shutdown) or the loop did not leave.
+ * Either way d is shut down next, before the I/O loop or view, which
+ * d's workers dispatch to until they are joined; a stopped coroutine
+ * that runs again retires at once.
  */
 bool workload_stop(struct workload *w, double timeout_s);
 
@@ -245,6 +297,15 @@ void workload_latency(struct workload *w, struct hist_snap *s, int sign);
 
 /* Resumptions that blocked so far, counted where they block. */
 uint64_t workload_blocked(struct workload *w);
+
+/* A split's hops so far, each there and back, counted where they leave. */
+uint64_t workload_hops(struct workload *w);
+
+/*
+ * The most coroutines blocked at once since the last call (or the
+ * start); the count starts again from those blocked now.
+ */
+unsigned int workload_blocking_peak(struct workload *w);
 
 /* After the dispatcher's shutdown: every dispatch ran exactly once? */
 void workload_check(struct workload *w, uint64_t ran, struct workload_check *c);
