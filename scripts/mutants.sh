@@ -38,6 +38,14 @@ lost-not-counted | bench/measure/workload.c | s/c->lost \+= issued - runs;/(void
 limited-above-k | dispatchers/limited.c | s/< l->parallelism;/< l->parallelism + 1;/; s/>= l->parallelism\)/>= l->parallelism + 1)/ | test_dispatcher | dispatcher/limited_never_exceeds_k
 floor-from-a-constant | bench/measure/floor.c | s/v\[i\] = floor_slice\(tasks, fn, seconds \/ FLOOR_SLICES\);/v[i] = 0.002;/ | test_floor | */*
 no-bare-loop-in-run | bench/measure/cell.c | s/cJSON_AddNumberToObject\(x.run, "bare_loop_us_per_dispatch",\n\s*floor_bare_us\(CELL_FLOOR_S\)\);// | test_floor | */*
+within-regime-ignored | bench/analyse/compare.c | s/if \(r->t.p_strat <= fmin\(r->t.p_shift, r->t.p_share\) &&/if (0 \&\&/ | test_compare | compare/a_shift_inside_both_regimes_regresses
+slow-minority-equivalent | bench/analyse/compare.c | s/if \(up != hb && excess > band\) \{/if (0) {/ | test_compare | compare/a_slow_minority_is_never_equivalent
+undecided-passes | bench/analyse/compare.c | s/\t\t\trc = COMPARE_UNDECIDED;/\t\t\t(void)0;/ | test_compare | compare/undecided_exits_3_unless_accepted
+advise-from-defaults | bench/commands/advise.c | s/bool from = c->args.a.from != NULL;/bool from = false;/ | test_cli | cli/advise_from_names_what_the_file_measured
+advise-aside-denied | bench/analyse/advise.c | s/if \(p->aside_meets < 0 && advise_meets\(&rows\[i\], t\)\)/if (0)/ | test_advise | advise/a_width_set_aside_that_meets_is_named_not_denied
+split-dearer-recommended | bench/analyse/advise.c | s/return sp->cpu_us < one->cpu_us &&\n\t    !\(sp->load_cpu_us_op > one->load_cpu_us_op\);/return sp->cpu_us < one->cpu_us;/ | test_advise | advise/a_split_that_meets_it_for_less_is_recommended
+split-by-resumptions | bench/measure/workload.c | s/c->phase \+ runs - 2 \* hops/c->phase + runs/ | test_workload | workload/a_split_hops_its_blocking_steps_to_a_view
+split-hops-not-awaited | bench/measure/workload.c | s/back &= workload_wait\(&w->hopping, 0, true, deadline\);// | test_workload | workload/a_split_stops_once_its_hops_have_left
 export-no-reference | bench/analyse/export.c | s/\tif \(table_for_people\(f\)\)\n\t\texport_reference\(rows, doc\);\n// | test_cli | cli/export_states_the_harness_cost_beside_the_designs
 words-unbounded | bench/cli.c | s/ && out->nwords < out->maxwords\)/)/ | test_cli | cli/every_command_refuses_a_word_more_than_a_call_holds
 summary-unchecked | bench/analyse/results.c | s/\t\treturn 0;\n\tfor \(i = 0; names\[i\].type != want; i\+\+\)/\t\treturn 0;\n\treturn 0;\n\tfor (i = 0; names[i].type != want; i++)/ | test_cli | cli/a_summary_without_its_median_is_named_by_every_reader

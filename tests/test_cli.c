@@ -62,6 +62,11 @@ static struct bad_case bad_cases[] = {
 	{ "compare @CELLA @CELLA --format yaml", "is not table, csv, markdown" },
 	{ "ab --a /nonexistent --b /nonexistent", "not an executable" },
 	{ "ab --dispatcher shared", "needs --a" },
+	/* No verdict is reachable: refused before the first run. */
+	{ "ab --a " DB_BINARY " --b " DB_BINARY " --dispatcher shared "
+	    "--workers 1..32 --reps 3", "give --reps 5 or more" },
+	{ "pair --a lfseg --b lfseg --alpha 0.01 --processes 6",
+	    "give --processes 8 or more" },
 	{ "run --workload nap:5:0.1", "not resume" },
 	{ "run --workload sleep:5", "not resume" },
 	{ "run --workload sleep:0:0.1", "0 < MS" },
@@ -1132,8 +1137,14 @@ Test(cli, compare_writes_csv_and_a_ratio_plot, .timeout = 60)
 	const char *file = write_runs("runs.json", false);
 	char out[16384], args[512];
 
+	/* Three runs a side cannot pass Holm over two cells: undecided, 3. */
 	snprintf(args, sizeof(args), "compare %s %s --allow-other-machine "
 	    "--format csv --plot %s", file, file, tmp_dir);
+	cr_assert_eq(output_of(args, out, sizeof(out)), EXIT_UNDECIDED, "%s",
+	    out);
+	cr_assert_not_null(strstr(out, ",undecided"), "%s", out);
+	snprintf(args, sizeof(args), "compare %s %s --allow-other-machine "
+	    "--format csv --accept-undecided --plot %s", file, file, tmp_dir);
 	cr_assert_eq(output_of(args, out, sizeof(out)), 0);
 	cr_assert_eq(lines_of(out), 3, "%s", out);
 	cr_assert(strncmp(out, "cell,runs_base,runs_new,", 24) == 0, "%s", out);
@@ -1190,7 +1201,7 @@ Test(cli, ab_calls_an_arm_that_exits_non_zero_broken, .timeout = 120)
 	fclose(f);
 	chmod(tmp("arm.sh"), 0755);
 	snprintf(args, sizeof(args), "ab --a %s --b %s --dispatcher shared "
-	    "--workers 2 --reps 3 --warmup 0 --time 0.02 --format json --out %s "
+	    "--workers 2 --reps 4 --warmup 0 --time 0.02 --format json --out %s "
 	    "2>/dev/null", DB_BINARY, tmp("arm.sh"), tmp("ab.json"));
 	cr_assert_eq(output_of(args, out, sizeof(out)), 1, "%s", out);
 	cr_assert_not_null(rows = cJSON_Parse(out), "%s", out);

@@ -5,7 +5,12 @@
  * that failed, hung or crashed makes the cell broken and `compare` exit 1,
  * a figure that can be 0 is compared as a difference, Holm keeps a family
  * quiet (six cells each significant alone) and still flags the cell that
- * moved, and files from two machines are refused.
+ * moved, and files from two machines are refused. Issue 28's cases, each
+ * with its inputs: a moved slow share or a slow minority is never
+ * equivalent, a change past the threshold at p < alpha is never a silent
+ * inconclusive, every NEW run failed is broken, a cell with no answer is
+ * undecided (exit 3), a cost of 0 is refused, a shift inside two regimes
+ * is seen, and `ab` refuses a campaign that cannot answer.
  */
 #include <math.h>
 #include <stdio.h>
@@ -17,6 +22,8 @@
 #include <criterion/parameterized.h>
 
 #include "compare.h"
+#include "rank.h"
+#include "stats.h"
 #include "tmpdir.h"
 
 /* One cell of runs: v scaled, then `failed` runs that failed. */
@@ -123,8 +130,9 @@ static struct shift_case shift_cases[] = {
 	{ 1.5, 8, "regressed", COMPARE_REGRESSED },
 	{ 0.6, 8, "improved", COMPARE_NO_REGRESSION },
 	{ 10, 8, "regressed", COMPARE_REGRESSED },	/* a shift, not regimes */
-	{ 3, 1, "inconclusive", COMPARE_NO_REGRESSION },	/* one run a side */
-	{ 3, 3, "inconclusive", COMPARE_NO_REGRESSION },	/* p >= 0.1 */
+	/* No answer, never "no regression": one run a side, p >= 0.1. */
+	{ 3, 1, "undecided", COMPARE_UNDECIDED },
+	{ 3, 3, "undecided", COMPARE_UNDECIDED },
 };
 
 ParameterizedTestParameters(compare, shift)
@@ -491,4 +499,407 @@ Test(compare, another_machine_is_refused)
 	cr_assert_str_eq(v, "the files come from different machines "
 	    "(cpu_model: 'X' against 'Y'); pass --allow-other-machine to "
 	    "compare anyway");
+}
+
+/* The row of the one cell of a and b (JSON, to be freed) and the exit. */
+static int
+row_of(cJSON *a, cJSON *b, cJSON **rows, const cJSON **row)
+{
+	struct compare_opts o;
+	char err[512];
+	int rc;
+
+	compare_defaults(&o);
+	rc = compare(a, b, &o, rows, err, sizeof(err));
+	cr_assert_neq(rc, COMPARE_BAD_INPUT, "%s", err);
+	*row = cJSON_GetArrayItem(*rows, 0);
+	return rc;
+}
+
+static const char *
+row_str(const cJSON *row, const char *name)
+{
+
+	return cJSON_GetObjectItem(row, name)->valuestring;
+}
+
+static double
+row_num(const cJSON *row, const char *name)
+{
+
+	return cJSON_GetObjectItem(row, name)->valuedouble;
+}
+
+/*
+ * Issue 28's 30 runs at 1.00 +- 1 %, in a scrambled order; NEW the same
+ * with every run i % 10 < 3 (9 of 30) times slow.
+ */
+static void
+thirty(double slow, double *base, double *new)
+{
+	int i;
+
+	for (i = 0; i < 30; i++) {
+		base[i] = 0.99 + 0.02 * (double)((i * 7) % 30) / 29;
+		new[i] = base[i] * (i % 10 < 3 ? slow : 1);
+	}
+	return;
+}
+
+/*
+ * 9 of 30 runs twice as slow: two regimes, the slow share 0 -> 9 of 30.
+ * The Hodges-Lehmann interval [1.000, 1.013] sits among the pairs of one
+ * regime and was inside +-5 %: `equivalent`, exit 0. The regime rule now
+ * comes first: regressed by the share.
+ */
+Test(compare, a_moved_slow_share_is_never_equivalent)
+{
+	double base[30], new[30];
+	const cJSON *row;
+	cJSON *rows;
+
+	thirty(2.0, base, new);
+	cr_assert_eq(row_of(doc1("X", 1, base, 30, 0), doc1("X", 1, new, 30,
+	    0), &rows, &row), COMPARE_REGRESSED);
+	cr_assert_str_eq(row_str(row, "verdict"), "regressed");
+	cr_assert_str_eq(row_str(row, "why"), "slow share 0/30 -> 9/30");
+	cr_assert(row_num(row, "ratio_hi") < 1.05, "the interval is inside");
+	cJSON_Delete(rows);
+}
+
+/*
+ * 2 of 30 twice as slow: not significant (p 0.5), so not regressed; nor
+ * equivalent, since a share that moved by 2/30 cannot be shown equal
+ * within the 5 points a 2x regime is worth under a 5 % threshold.
+ */
+Test(compare, a_slow_share_not_shown_equal_is_not_equivalent)
+{
+	double base[30], new[30];
+	const cJSON *row;
+	cJSON *rows;
+	int i;
+
+	thirty(1, base, new);
+	for (i = 0; i < 2; i++)
+		new[i] *= 2;
+	cr_assert_eq(row_of(doc1("X", 1, base, 30, 0), doc1("X", 1, new, 30,
+	    0), &rows, &row), COMPARE_NO_REGRESSION);
+	cr_assert_str_eq(row_str(row, "verdict"), "inconclusive");
+	cr_assert(strstr(row_str(row, "why"), "not shown equal") != NULL, "%s",
+	    row_str(row, "why"));
+	cJSON_Delete(rows);
+}
+
+/*
+ * 9 of 30 runs 1.4 times slower: one regime (a factor under 1.5), the
+ * mean +12 %, the interval inside +-5 %, p 0.035: was `equivalent`. The
+ * upper tail moved +39 %: a slow minority, regressed.
+ */
+Test(compare, a_slow_minority_is_never_equivalent)
+{
+	double base[30], new[30];
+	const cJSON *row;
+	cJSON *rows;
+
+	thirty(1.4, base, new);
+	cr_assert_eq(row_of(doc1("X", 1, base, 30, 0), doc1("X", 1, new, 30,
+	    0), &rows, &row), COMPARE_REGRESSED);
+	cr_assert_str_eq(row_str(row, "verdict"), "regressed");
+	cr_assert(cJSON_IsFalse(cJSON_GetObjectItem(row, "bimodal")));
+	cr_assert(strncmp(row_str(row, "why"), "a slow minority", 15) == 0,
+	    "%s", row_str(row, "why"));
+	cr_assert(row_num(row, "tail_change") > 0.3);
+	cJSON_Delete(rows);
+}
+
+/*
+ * Issue 28's clear regression: +7 % at p 7.6e-5, the interval [1.041,
+ * 1.099] across the 5 % threshold. Was `inconclusive: could not see
+ * changes below 4.28 %`, exit 0; the estimate is past the threshold:
+ * regressed, the change and its interval said.
+ */
+Test(compare, a_change_past_the_threshold_is_never_a_silent_inconclusive)
+{
+	double base[] = { 0.956, 0.97045, 0.98216, 0.99104, 0.997, 1.003,
+	    1.00904, 1.01816, 1.03045, 1.04603 };
+	double new[] = { 1.11925, 1.10259, 1.08943, 1.07967, 1.07321, 1.06679,
+	    1.06041, 1.05091, 1.03838, 1.02292 };
+	const cJSON *row;
+	cJSON *rows;
+
+	cr_assert_eq(row_of(doc1("X", 1, base, 10, 0), doc1("X", 1, new, 10,
+	    0), &rows, &row), COMPARE_REGRESSED);
+	cr_assert_str_eq(row_str(row, "verdict"), "regressed");
+	cr_assert(fabs(row_num(row, "p") - 7.58e-5) < 1e-6, "p %g",
+	    row_num(row, "p"));
+	cr_assert(row_num(row, "ratio_lo") < 1.05 && row_num(row, "ratio") >
+	    1.05);
+	cr_assert_str_eq(row_str(row, "why"), "past ±5 %: +7.0 % [+4.1 %, "
+	    "+9.9 %]");
+	cJSON_Delete(rows);
+}
+
+/*
+ * p < alpha, the estimate inside the threshold, the interval across it:
+ * inconclusive, but saying the change it saw, not "could not see".
+ */
+Test(compare, a_change_within_or_past_the_threshold_is_said)
+{
+	double base[] = { 0.956, 0.97045, 0.98216, 0.99104, 0.997, 1.003,
+	    1.00904, 1.01816, 1.03045, 1.04603 };
+	const cJSON *row;
+	cJSON *rows;
+
+	cr_assert_eq(row_of(doc1("X", 1, base, 10, 0), doc1("X", 1.04, base,
+	    10, 0), &rows, &row), COMPARE_NO_REGRESSION);
+	cr_assert_str_eq(row_str(row, "verdict"), "inconclusive");
+	cr_assert(strncmp(row_str(row, "why"), "changed +4.0 %", 14) == 0, "%s",
+	    row_str(row, "why"));
+	cJSON_Delete(rows);
+}
+
+/*
+ * The printed "could see" is the verdict's: the change called regressed
+ * 80 % of the time at the cell's level, which needs p below the level and
+ * the estimate past the threshold. With runs spread 1 %, the rank test
+ * alone sees 1.4 % at 10 runs a side (what was printed); the verdict
+ * cannot call less than the threshold: past 5 %, by about the spread.
+ */
+Test(compare, could_see_is_the_verdicts)
+{
+	double a[10];
+	const cJSON *row;
+	cJSON *rows;
+	double sees;
+	int i;
+
+	for (i = 0; i < 10; i++)
+		a[i] = 1 + 0.01 * stats_norm_quantile((i + 0.5) / 10);
+	row_of(doc1("X", 1, a, 10, 0), doc1("X", 1.001, a, 10, 0), &rows,
+	    &row);
+	sees = row_num(row, "smallest_detectable");
+	cr_assert(sees > 0.05 && sees < 0.05 + 0.02, "%g", sees);
+	cJSON_Delete(rows);
+}
+
+/*
+ * Every NEW run failed, in a one-cell file: was exit 2, "--metric ...:
+ * no matched cell has it", a usage error to a CI script. It is broken.
+ */
+Test(compare, every_new_run_failed_is_broken)
+{
+	const cJSON *row;
+	cJSON *rows;
+
+	cr_assert_eq(row_of(doc1("X", 1, noisy, 8, 0), doc1("X", 1, noisy, 0,
+	    8), &rows, &row), COMPARE_REGRESSED);
+	cr_assert_str_eq(row_str(row, "verdict"), "broken");
+	cJSON_Delete(rows);
+}
+
+/* A run of d's one cell with this status, and its figure if any. */
+static void
+status_add(cJSON *d, const char *status, double value)
+{
+
+	run_add(d, status, "no dispatch in the window", value);
+	return;
+}
+
+/*
+ * A stalled window is not a run: kept out of the statistics; stalls NEW
+ * has and BASE lacks make the cell broken, stalls both share do not.
+ */
+Test(compare, stalls_new_has_alone_are_broken)
+{
+	cJSON *base = doc1("X", 1, noisy, 8, 0), *new = doc1("X", 1, noisy, 8,
+	    0), *rows;
+	const cJSON *row;
+
+	status_add(new, "stalled", 3494);
+	cr_assert_eq(row_of(base, new, &rows, &row), COMPARE_REGRESSED);
+	cr_assert_str_eq(row_str(row, "verdict"), "broken");
+	cr_assert_eq(row_num(cJSON_GetObjectItem(row, "new_runs"), "stalled"),
+	    1);
+	cJSON_Delete(rows);
+	base = doc1("X", 1, noisy, 8, 0);
+	new = doc1("X", 1, noisy, 8, 0);
+	status_add(base, "stalled", NAN);
+	status_add(new, "stalled", 3494);
+	cr_assert_eq(row_of(base, new, &rows, &row), COMPARE_NO_REGRESSION);
+	cr_assert_str_eq(row_str(row, "verdict"), "equivalent");
+	cr_assert_eq(row_num(row, "runs_new"), 8, "the stall is no run");
+	cJSON_Delete(rows);
+}
+
+/* Cells 2, 8 and 64 workers of noisy runs; NEW has only those < `upto`. */
+static cJSON *
+cells_upto(int upto, bool complete)
+{
+	static const int w[] = { 2, 8, 64 };
+	cJSON *d = doc("X");
+	int i;
+
+	for (i = 0; i < 3; i++)
+		cJSON_AddItemToArray(cJSON_GetObjectItem(d, "cells"), cell(w[i],
+		    "cpu_us_per_dispatch", 1, noisy, w[i] < upto ? 8 : 0, 0));
+	cJSON_AddBoolToObject(d, "complete", complete);
+	return d;
+}
+
+/* The verdicts of rows, in order, joined by spaces. */
+static void
+verdicts(const cJSON *rows, char *buf, size_t len)
+{
+	const cJSON *row;
+	size_t used = 0;
+
+	buf[0] = '\0';
+	cJSON_ArrayForEach(row, rows)
+		used += (size_t)snprintf(buf + used, len - used, "%s%s", used ?
+		    " " : "", row_str(row, "verdict"));
+	return;
+}
+
+/*
+ * Cells NEW lacks, and an interrupted NEW whose cells have no runs: was
+ * "no regression", exit 0. Each cell is named undecided: exit 3.
+ */
+Test(compare, missing_and_untested_cells_are_undecided)
+{
+	struct compare_opts o;
+	char err[256], v[256];
+	cJSON *rows, *new = doc("X");
+
+	compare_defaults(&o);
+	cJSON_AddItemToArray(cJSON_GetObjectItem(new, "cells"), cell(2,
+	    "cpu_us_per_dispatch", 1, noisy, 8, 0));
+	cr_assert_eq(compare(cells_upto(100, true), new, &o, &rows, err,
+	    sizeof(err)), COMPARE_UNDECIDED, "%s", err);
+	verdicts(rows, v, sizeof(v));
+	cr_assert_str_eq(v, "equivalent undecided undecided");
+	cr_assert_str_eq(row_str(cJSON_GetArrayItem(rows, 1), "why"),
+	    "NEW has no such cell");
+	cJSON_Delete(rows);
+	cr_assert_eq(compare(cells_upto(100, true), cells_upto(4, false), &o,
+	    &rows, err, sizeof(err)), COMPARE_UNDECIDED, "%s", err);
+	verdicts(rows, v, sizeof(v));
+	cr_assert_str_eq(v, "equivalent undecided undecided");
+	cJSON_Delete(rows);
+	/* An interrupted file whose cells all finished: still no answer. */
+	cr_assert_eq(compare(cells_upto(100, true), cells_upto(100, false), &o,
+	    &rows, err, sizeof(err)), COMPARE_UNDECIDED, "%s", err);
+	cJSON_Delete(rows);
+}
+
+/* An ok run without the figure: was dropped, "8/8" ok; now named. */
+Test(compare, an_ok_run_without_the_figure_is_undecided)
+{
+	cJSON *new = doc1("X", 1, noisy, 7, 0), *rows;
+	const cJSON *row;
+
+	status_add(new, "ok", NAN);
+	cr_assert_eq(row_of(doc1("X", 1, noisy, 8, 0), new, &rows, &row),
+	    COMPARE_UNDECIDED);
+	cr_assert_str_eq(row_str(row, "verdict"), "undecided");
+	cr_assert_str_eq(row_str(row, "why"), "NEW: 1 ok run without "
+	    "cpu_us_per_dispatch");
+	cr_assert_eq(row_num(row, "runs_new"), 7);
+	cr_assert_eq(row_num(cJSON_GetObjectItem(row, "new_runs"),
+	    "without_figure"), 1);
+	cJSON_Delete(rows);
+}
+
+/* A NEW of all-zero costs was `improved`: a cost of 0 cannot be. */
+Test(compare, a_cost_of_zero_is_refused)
+{
+	static const double zero[8] = { 0 };
+	struct compare_opts o;
+	char err[512];
+	cJSON *rows;
+
+	compare_defaults(&o);
+	cr_assert_eq(compare(doc1("X", 1, noisy, 8, 0), doc1("X", 1, zero, 8,
+	    0), &o, &rows, err, sizeof(err)), COMPARE_BAD_INPUT);
+	cr_assert(strstr(err, "cpu_us_per_dispatch is 0, and it cannot be 0 "
+	    "or below") != NULL, "%s", err);
+	cr_assert_null(strchr(err, '\n'));
+}
+
+/*
+ * Issue 28's two regimes: each arm 5 runs near 1.0 and 5 near 2.0, NEW
+ * exactly 10 % slower in both. Was `inconclusive` at p 0.0666; the
+ * within-regime rank sum sees it: p 3.2e-5, regressed, "within regimes".
+ */
+Test(compare, a_shift_inside_both_regimes_regresses)
+{
+	double base[] = { 1.00, 1.01, 1.02, 0.99, 0.98, 2.00, 2.02, 1.98,
+	    2.01, 1.99 };
+	const cJSON *row;
+	cJSON *rows;
+
+	cr_assert_eq(row_of(doc1("X", 1, base, 10, 0), doc1("X", 1.1, base,
+	    10, 0), &rows, &row), COMPARE_REGRESSED);
+	cr_assert_str_eq(row_str(row, "verdict"), "regressed");
+	cr_assert(fabs(row_num(row, "p") - 3.2475e-5) < 1e-8, "p %g",
+	    row_num(row, "p"));
+	cr_assert(fabs(row_num(row, "within_regimes") - 1.1) < 1e-9);
+	cr_assert_str_eq(row_str(row, "why"), "within regimes +10.0 %");
+	cJSON_Delete(rows);
+}
+
+/* `dispatchbench ARGS`: the exit status, stdout and stderr in out. */
+static int
+cli(const char *args, char *out, size_t len)
+{
+	char cmd[2048];
+	size_t n;
+	FILE *p;
+	int status;
+
+	snprintf(cmd, sizeof(cmd), "%s %s 2>&1", DB_BINARY, args);
+	cr_assert_not_null(p = popen(cmd, "r"));
+	n = fread(out, 1, len - 1, p);
+	out[n] = '\0';
+	status = pclose(p);
+	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+/* Exit 3 for a missing cell; 0 with --accept-undecided. */
+Test(compare, undecided_exits_3_unless_accepted)
+{
+	static char out[1 << 16];
+	char args[1024];
+	const char *base = doc_file(cells_upto(100, true), "base.json");
+	const char *new = doc_file(cells_upto(4, true), "new.json");
+
+	snprintf(args, sizeof(args), "compare %s %s", base, new);
+	cr_assert_eq(cli(args, out, sizeof(out)), 3, "%s", out);
+	cr_assert(strstr(out, "UNDECIDED shared/lfseg w=8 ") != NULL, "%s", out);
+	cr_assert(strstr(out, "no regression") == NULL, "%s", out);
+	snprintf(args, sizeof(args), "compare %s %s --accept-undecided", base,
+	    new);
+	cr_assert_eq(cli(args, out, sizeof(out)), 0, "%s", out);
+}
+
+/*
+ * `ab --reps 3` over 6 cells: no cell's p can pass Holm's 0.05 / 6 (the
+ * smallest p of 3 a side is 0.1), so it is refused before the first run,
+ * naming the fewest runs that can answer: 5 (2/252 = 0.0079). Was: 31 s
+ * of runs, then "no regression", exit 0.
+ */
+Test(compare, ab_refuses_a_campaign_that_cannot_answer, .timeout = 120)
+{
+	static char out[1 << 16];
+	char args[1024];
+
+	snprintf(args, sizeof(args), "ab --a %s --b %s --dispatcher "
+	    "shared,limited,eventloop --workers 2,8 --reps 3 --warmup 0 --time "
+	    "0.01 --out %s", DB_BINARY, DB_BINARY, tmp("ab.json"));
+	cr_assert_eq(cli(args, out, sizeof(out)), 2, "%s", out);
+	cr_assert_str_eq(out, "dispatchbench: --reps 3: no p of 3 runs a side "
+	    "can go below 0.0083 (alpha 0.05 over 6 cells, Holm): give --reps "
+	    "5 or more, or --budget\n");
+	cr_assert_eq(compare_min_runs(0.05 / 6), 5);
+	cr_assert_eq(compare_min_runs(0.05 / 7), 6);
 }

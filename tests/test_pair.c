@@ -3,7 +3,10 @@
  * crossover recovers a known change from synthetic windows whatever going
  * second costs; end to end, a window that is dearer only for going second
  * is no change, and a queue made slower is called slower (the tampered
- * plugins' controls).
+ * plugins' controls). Issue 28's cases: B failing is broken whatever A
+ * did, a change past the threshold is regressed, a slow minority of
+ * processes is not equivalent, too few units are undecided, and a
+ * campaign whose p cannot pass alpha is refused before it starts.
  */
 #include <math.h>
 #include <stdbool.h>
@@ -284,4 +287,161 @@ ParameterizedTest(struct slow_case *c, pair, slower_queue, .timeout = 300)
 	ratio = c->rc ? pair_ratio(doc) : 1 / pair_ratio(doc);
 	cr_assert(ratio > 1.5, "the slower arm only %g times dearer", ratio);
 	cJSON_Delete(doc);
+}
+
+/* Windows of A and B: ok, failed and stalled counts. */
+static struct paired_ends
+ends(unsigned int ok_a, unsigned int failed_a, unsigned int ok_b,
+    unsigned int failed_b)
+{
+	struct paired_ends e = { .ok = { ok_a, ok_b },
+	    .failed = { failed_a, failed_b } };
+
+	return e;
+}
+
+static const char *
+verdict_of(const double *d, size_t n, struct paired_ends e, char *why,
+    size_t len)
+{
+	struct paired_test r;
+
+	return paired_verdict(d, n, &e, 0.05, 0.05, false, &r, why, len);
+}
+
+/*
+ * Issue 28: B fails every window (and is 30 % slower where it ran), A
+ * fails one: was `inconclusive` (broken only when A failed nothing), exit
+ * 0. B failing is the answer whatever A did: broken, both named.
+ */
+Test(pair, b_failing_is_broken_whatever_a_did)
+{
+	char why[256];
+
+	cr_assert_str_eq(verdict_of(NULL, 0, ends(19, 1, 0, 20), why,
+	    sizeof(why)), "broken");
+	cr_assert_str_eq(why, "B: 20 of 20 windows failed, 0 stalled; A: 1 of "
+	    "20 failed, 0 stalled");
+}
+
+/* Stalled windows B has and A lacks: broken; shared stalls: the machine's. */
+Test(pair, stalls_b_has_alone_are_broken)
+{
+	static const double d[] = { 0.01, -0.01, 0.02, 0, 0.005, -0.004 };
+	struct paired_ends e = ends(20, 0, 18, 0);
+	struct paired_test r;
+	char why[256];
+
+	e.stalled[1] = 2;
+	cr_assert_str_eq(paired_verdict(d, 6, &e, 0.05, 0.05, false, &r, why,
+	    sizeof(why)), "broken");
+	e.stalled[0] = 2;
+	cr_assert_str_neq(paired_verdict(d, 6, &e, 0.05, 0.05, false, &r, why,
+	    sizeof(why)), "broken");
+}
+
+/*
+ * Ten processes, every B/A between 1.01 and 1.13, the median of the
+ * Walsh averages +6.7 %: p 2/1024, the interval [+4.0 %, +9.5 %] across
+ * the 5 % threshold. Was `inconclusive` (the interval's low end had to
+ * clear it); regressed, the change and its interval said.
+ */
+Test(pair, a_change_past_the_threshold_regresses)
+{
+	static const double ratio[] = { 1.01, 1.02, 1.03, 1.06, 1.065, 1.07,
+	    1.08, 1.09, 1.11, 1.13 };
+	double d[10];
+	char why[256];
+	size_t i;
+
+	for (i = 0; i < 10; i++)
+		d[i] = log(ratio[i]);
+	cr_assert_str_eq(verdict_of(d, 10, ends(100, 0, 100, 0), why,
+	    sizeof(why)), "regressed");
+	cr_assert_str_eq(why, "+6.7 % [+4.0 %, +9.5 %], p 0.002");
+}
+
+/*
+ * 7 of 10 processes see no change (+-0.3 %), 3 see B twice as slow: the
+ * interval of the Walsh averages' median can sit inside +-5 %; the
+ * processes' upper tail (+100 %) keeps it from `equivalent`.
+ */
+Test(pair, a_slow_minority_of_processes_is_not_equivalent)
+{
+	static const double ratio[] = { 0.997, 0.998, 0.999, 1.0, 1.001,
+	    1.002, 1.003, 2.0, 2.0, 2.0 };
+	double d[10];
+	char why[256];
+	size_t i;
+
+	for (i = 0; i < 10; i++)
+		d[i] = log(ratio[i]);
+	cr_assert_str_neq(verdict_of(d, 10, ends(100, 0, 100, 0), why,
+	    sizeof(why)), "equivalent");
+}
+
+/* Five units left of six: no p can go below 0.05; undecided, not "no change". */
+Test(pair, too_few_units_are_undecided)
+{
+	static const double d[] = { 0.5, 0.6, 0.7, 0.8, 0.9 };
+	char why[256];
+
+	cr_assert_str_eq(verdict_of(d, 5, ends(50, 0, 50, 0), why, sizeof(why)),
+	    "undecided");
+	cr_assert_str_eq(why, "5 processes gave an estimate: 6 are needed for "
+	    "a p below 0.05");
+}
+
+/*
+ * End to end: A (the dropping queue) fails a window in each process, B
+ * (a queue that cannot be created) every window: broken, exit 1, both
+ * arms' failures named.
+ */
+Test(pair, a_candidate_failing_every_window_is_broken, .timeout = 120)
+{
+	static char out[16384];
+	char cmd[1024];
+	size_t n;
+	FILE *p;
+	int status;
+
+	setenv("DROPPING_AT", "1000", 1);
+	/* A lost dispatch is waited for a stall time: the least, 0.2 s. */
+	snprintf(cmd, sizeof(cmd), "%s pair --a %s --b %s:refusing --dispatcher "
+	    "shared --workers 1 --processes 6 --pairs 2 --warmup 0.01 --time "
+	    "0.02 --stall 0.2 --out %s 2>/dev/null", DB_BINARY,
+	    DB_PLUGIN_DROPPING, DB_PLUGIN_REFUSING, tmp("pair-b-fails.json"));
+	cr_assert_not_null(p = popen(cmd, "r"));
+	n = fread(out, 1, sizeof(out) - 1, p);
+	out[n] = '\0';
+	status = pclose(p);
+	cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 1, "%s", out);
+	cr_assert_not_null(strstr(out, "verdict: broken: B: 12 of 12 windows "
+	    "failed"), "%s", out);
+	cr_assert(strncmp(out, "A: 6 of 12 windows failed", 25) == 0, "%s",
+	    out);
+}
+
+/*
+ * --alpha 0.01 with 6 processes: the smallest signed-rank p of 6 is
+ * 2/64 = 0.031, so no verdict is reachable: refused before the first
+ * process, naming the 8 that can.
+ */
+Test(pair, a_campaign_that_cannot_answer_is_refused, .timeout = 60)
+{
+	char cmd[1024], err[1024];
+	size_t n;
+	FILE *p;
+	int status;
+
+	snprintf(cmd, sizeof(cmd), "%s pair --a lfseg --b vyukov --processes 6 "
+	    "--alpha 0.01 --time 0.01 2>&1 >/dev/null", DB_BINARY);
+	cr_assert_not_null(p = popen(cmd, "r"));
+	n = fread(err, 1, sizeof(err) - 1, p);
+	err[n] = '\0';
+	status = pclose(p);
+	cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 2, "%s", err);
+	cr_assert_str_eq(err, "dispatchbench: pair: --processes 6: no "
+	    "signed-rank p of 6 processes can go below 0.01 (the smallest is "
+	    "0.0312): give --processes 8 or more\n");
 }

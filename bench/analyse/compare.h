@@ -38,6 +38,7 @@ struct compare_opts {
 
 #define COMPARE_NO_REGRESSION	0
 #define COMPARE_REGRESSED	1	/* a cell regressed or is broken */
+#define COMPARE_UNDECIDED	2	/* no cell did, and some cell has no answer */
 #define COMPARE_BAD_INPUT	(-1)
 
 void compare_defaults(struct compare_opts *o);
@@ -45,17 +46,27 @@ void compare_defaults(struct compare_opts *o);
 /*
  * Writes the comparison of new against base to out. Returns
  * COMPARE_REGRESSED when a cell regressed or NEW failed a run
- * (`broken`), COMPARE_BAD_INPUT with a one-line reason in err when the
- * two cannot be compared.
+ * (`broken`); else COMPARE_UNDECIDED when a cell has no answer (BASE's
+ * cell missing from NEW, too few runs with the figure, or too few for any
+ * p to pass its level) or a file is not complete; COMPARE_BAD_INPUT with
+ * a one-line reason in err when the two cannot be compared (nothing
+ * matches, no run has the metric, a figure that cannot be).
  */
 int compare_docs(const cJSON *base, const cJSON *new, const struct compare_opts *o,
     FILE *out, char *err, size_t errlen);
 
 /*
+ * The fewest runs a side whose exact rank-sum p can go below level: what
+ * a cell of a family of M needs at alpha / M under Holm.
+ */
+size_t compare_min_runs(double level);
+
+/*
  * One cell's analysis, for a sequential campaign (`ab --budget`): the
  * verdict of new against base at nominal level `level` for the test and
  * for the interval (a repeated confidence interval), or NULL while
- * undecided. "broken" as compare_docs says it.
+ * undecided (`undecided` and `inconclusive` alike: a later look may
+ * decide). "broken" as compare_docs says it.
  */
 const char *compare_look(const cJSON *base_cell, const cJSON *new_cell,
     const struct compare_opts *o, double level);

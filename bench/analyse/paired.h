@@ -17,6 +17,7 @@
 #ifndef BENCH_PAIRED_H
 #define BENCH_PAIRED_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 struct paired_test {
@@ -36,13 +37,47 @@ double paired_crossover(const double *g_ab, size_t nab, const double *g_ba,
     size_t nba);
 
 /*
- * The change a signed-rank test at alpha over n units detects 80 % of the
- * time, in units of their spread: the normal approximation with the
- * test's efficiency of 3/pi; INFINITY when no p can reach alpha.
+ * The change a signed-rank test at alpha over n normal units detects 80 %
+ * of the time, in units of their spread; INFINITY when no p can go below
+ * alpha.
  */
 double paired_mde_factor(size_t n, double alpha);
 
-/* The units' spread: 1.4826 times their median absolute deviation. */
+/*
+ * The change the verdict catches 80 % of the time over n normal units of
+ * spread sigma: an exact p below level and the median of the Walsh
+ * averages above t. Simulated from a fixed seed; INFINITY as above.
+ */
+double paired_verdict_mde(size_t n, double level, double sigma, double t);
+
+/* The fewest units whose exact two-sided p can go below alpha. */
+size_t paired_min_units(double alpha);
+
+/*
+ * The units' spread: 1.4826 times their median absolute deviation, made
+ * unbiased for normal units of small n (Croux and Rousseeuw's factors).
+ */
 double paired_spread(const double *d, size_t n);
+
+/* How the windows of each arm (A, B) ended, and the processes. */
+struct paired_ends {
+	unsigned int ok[2], failed[2], stalled[2];
+	bool crashed;			/* a process ended without its windows */
+	bool interrupted;		/* the campaign was stopped */
+};
+
+/*
+ * The verdict over the units d[0..n) (ln B/A, one a process), as compare
+ * gives it, and why in words: `broken` when B failed or stalled where A
+ * did not, or a process crashed; `undecided` when too few units are left
+ * for a p below alpha; then, the test r made at alpha, `regressed` or
+ * `improved` when p < alpha and the change is past the threshold (the
+ * estimate, or the units' upper tail, a slow minority of processes);
+ * `equivalent` when the interval and that tail lie inside it; else
+ * `inconclusive`.
+ */
+const char *paired_verdict(const double *d, size_t n,
+    const struct paired_ends *e, double threshold, double alpha,
+    bool higher_is_better, struct paired_test *r, char *why, size_t len);
 
 #endif /* BENCH_PAIRED_H */

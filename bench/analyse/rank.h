@@ -6,10 +6,12 @@
  *  - the rank-sum (Mann-Whitney U) test, its p from the exact permutation
  *    distribution of the mid-rank sum, so ties are exact too;
  *  - the Hodges-Lehmann shift with its exact Moses interval;
- *  - for runs that fall into two regimes, one test of both what moved
- *    (the rank sum) and how many runs are slow (Fisher's count): Tippett's
- *    min-p over their joint permutation distribution, exact at its level;
- *  - the smallest shift a test of that size sees 80 % of the time.
+ *  - for runs that fall into two regimes, one test of what moved across
+ *    them (the rank sum), how many runs are slow (Fisher's count) and what
+ *    moved inside each regime (the within-regime rank sum, given the slow
+ *    counts): Tippett's min-p over their joint permutation distribution,
+ *    exact at its level;
+ *  - the smallest shift a verdict of these runs catches 80 % of the time.
  *
  * The rank_* namespace: pure functions of arrays; nothing prints.
  */
@@ -27,9 +29,11 @@ struct rank_test {
 	double p;		/* two-sided p of the test made (min-p with regimes) */
 	double p_shift;		/* the rank-sum test alone */
 	double p_share;		/* Fisher on the slow counts; NAN with one regime */
+	double p_strat;		/* within regimes, given the slow counts; NAN too */
 	unsigned int slow_a;	/* runs above the split, of a and of b */
 	unsigned int slow_b;
 	double shift;		/* Hodges-Lehmann: the median of every b - a */
+	double shift_strat;	/* the same over pairs of one regime; NAN too */
 	double lo, hi;		/* Moses interval of the shift */
 	double conf;		/* its coverage; 0: 1 - alpha is not attainable */
 	bool exact;		/* p from the exact distribution, not an approximation */
@@ -55,10 +59,20 @@ double rank_p_min(size_t n, size_t m);
 
 /*
  * The shift a two-sided rank-sum test at level alpha detects 80 % of the
- * time with n and m runs, in units of the runs' spread; INFINITY when no
- * shift can be detected at all (the smallest p is above alpha).
+ * time with n and m normal runs, in units of their spread; INFINITY when
+ * no shift can be detected at all (the smallest p is not below alpha).
  */
 double rank_mde_factor(size_t n, size_t m, double alpha);
+
+/*
+ * The shift the verdict catches 80 % of the time with n and m normal runs
+ * of spread sigma: an exact p below level and a Hodges-Lehmann estimate
+ * above t (both on the compared scale). Simulated from a fixed seed, so
+ * the same sizes give the same figure; INFINITY when p cannot go below
+ * level.
+ */
+double rank_verdict_mde(size_t n, size_t m, double level, double sigma,
+    double t);
 
 /*
  * The runs' spread for it: 1.4826 times the median absolute residual from

@@ -209,3 +209,103 @@ stats_linfit(const double *x, const double *y, size_t n, double *slope,
 	*r2 = syy > 0 ? sxy * sxy / (sxx * syy) : 1;
 	return true;
 }
+
+/* Wilson's score interval of k of n, z the normal quantile. */
+static void
+stats_wilson(unsigned int k, unsigned int n, double z, double *lo, double *hi)
+{
+	double p = (double)k / n, z2 = z * z, mid, half;
+
+	mid = (p + z2 / (2.0 * n)) / (1 + z2 / n);
+	half = z * sqrt(p * (1 - p) / n + z2 / (4.0 * n * n)) / (1 + z2 / n);
+	*lo = fmax(0, mid - half);
+	*hi = fmin(1, mid + half);
+	return;
+}
+
+void
+stats_share_diff(unsigned int k1, unsigned int n1, unsigned int k2,
+    unsigned int n2, double alpha, double *lo, double *hi)
+{
+	double z = stats_norm_quantile(1 - alpha / 2), l1, u1, l2, u2;
+	double p1 = (double)k1 / n1, p2 = (double)k2 / n2;
+
+	stats_wilson(k1, n1, z, &l1, &u1);
+	stats_wilson(k2, n2, z, &l2, &u2);
+	*lo = p2 - p1 - sqrt((p2 - l2) * (p2 - l2) + (u1 - p1) * (u1 - p1));
+	*hi = p2 - p1 + sqrt((u2 - p2) * (u2 - p2) + (p1 - l1) * (p1 - l1));
+	return;
+}
+
+double
+stats_gauss(uint64_t *state)
+{
+	double u1, u2;
+
+	/* xorshift64 twice, then Box and Muller; u1 in (0, 1]. */
+	*state ^= *state << 13;
+	*state ^= *state >> 7;
+	*state ^= *state << 17;
+	u1 = (double)((*state >> 11) + 1) * 0x1p-53;
+	*state ^= *state << 13;
+	*state ^= *state >> 7;
+	*state ^= *state << 17;
+	u2 = (double)(*state >> 11) * 0x1p-53;
+	return sqrt(-2 * log(u1)) * cos(2 * M_PI * u2);
+}
+
+double
+stats_power80(const double *a, const double *b, size_t r, double sigma,
+    double t)
+{
+	double *need = malloc((r ? r : 1) * sizeof(*need)), q;
+	size_t i;
+
+	if (need == NULL)
+		abort();
+	for (i = 0; i < r; i++)
+		need[i] = fmax(sigma * a[i], t + sigma * b[i]);
+	qsort(need, r, sizeof(*need), stats_cmp);
+	q = r > 0 ? stats_quantile(need, r, 0.8) : INFINITY;
+	free(need);
+	return q;
+}
+
+/* Hoare's selection: the partitions leave nothing smaller after v[k]. */
+double
+stats_select(double *v, size_t n, size_t k)
+{
+	long lo = 0, hi = (long)n - 1, i, j, at = (long)k;
+	double pivot, x;
+
+	while (lo < hi) {
+		pivot = v[lo + (hi - lo) / 2];
+		for (i = lo, j = hi; i <= j;) {
+			while (v[i] < pivot)
+				i++;
+			while (v[j] > pivot)
+				j--;
+			if (i <= j) {
+				x = v[i];
+				v[i++] = v[j];
+				v[j--] = x;
+			}
+		}
+		if (at <= j)
+			hi = j;
+		else if (at >= i)
+			lo = i;
+		else
+			break;
+	}
+	return v[k];
+}
+
+double
+stats_select_median(double *v, size_t n)
+{
+	size_t h = (n - 1) / 2;
+	double lo = stats_select(v, n, h);
+
+	return n % 2 ? lo : (lo + stats_select(v + h + 1, n - h - 1, 0)) / 2;
+}

@@ -9,6 +9,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 struct stats_summary {
 	size_t n;
@@ -18,6 +19,13 @@ struct stats_summary {
 
 /* Quantile p of sorted[0..n) by linear interpolation (R's type 7). */
 double stats_quantile(const double *sorted, size_t n, double p);
+
+/*
+ * The k-th smallest of v[0..n) (from 0) in linear time, v reordered; and
+ * the median so (the mean of the two middle values when n is even).
+ */
+double stats_select(double *v, size_t n, size_t k);
+double stats_select_median(double *v, size_t n);
 
 /* Summary of v[0..n) (v is not changed); n >= 1. */
 void stats_summarize(const double *v, size_t n, struct stats_summary *s);
@@ -52,5 +60,26 @@ bool stats_linfit(const double *x, const double *y, size_t n, double *slope,
 /* Two-sided Fisher's exact test of [[a, b], [c, d]], as R's fisher.test. */
 double stats_fisher(unsigned int a, unsigned int b, unsigned int c,
     unsigned int d);
+
+/*
+ * Newcombe's hybrid score interval (his method 10, from two Wilson
+ * intervals) of the difference of two shares, k2/n2 - k1/n1, at two-sided
+ * coverage 1 - alpha: what "the shares are equal within a margin" is
+ * shown by. Both n at least 1.
+ */
+void stats_share_diff(unsigned int k1, unsigned int n1, unsigned int k2,
+    unsigned int n2, double alpha, double *lo, double *hi);
+
+/* A standard normal draw; *state is an xorshift64 seed, never 0. */
+double stats_gauss(uint64_t *state);
+
+/*
+ * The 80 % quantile of max(sigma a[i], t + sigma b[i]) over r draws: the
+ * true shift a rule "rejects and the estimate exceeds t" catches 80 % of
+ * the time, when a[i] is the shift its test needs in draw i and b[i] the
+ * shift that brings its estimate to 0, both in units of sigma.
+ */
+double stats_power80(const double *a, const double *b, size_t r,
+    double sigma, double t);
 
 #endif /* BENCH_STATS_H */

@@ -3,8 +3,8 @@
  * command (its usage, its own options as a table like params[], and its
  * handler) in the file of its kind; main.c lists them, parses a command
  * line for one and calls it. A handler returns the exit status: 0
- * success, 1 a run failed or a cell regressed, 2 bad input, 130 and 143
- * interrupted (runner.h).
+ * success, 1 a run failed or a cell regressed, 2 bad input, 3 a verdict
+ * with no answer (undecided), 130 and 143 interrupted (runner.h).
  */
 #ifndef BENCH_COMMANDS_H
 #define BENCH_COMMANDS_H
@@ -16,6 +16,12 @@
 #include "runner.h"
 
 #define EXIT_USAGE	2
+/*
+ * compare, ab and pair: no cell regressed or broke, but some cell has no
+ * answer (missing, too few runs, an incomplete file): never a pass unless
+ * --accept-undecided says so.
+ */
+#define EXIT_UNDECIDED	3
 
 /*
  * The most positional words a command takes (compare's BASE and NEW): a
@@ -33,6 +39,7 @@ struct verdict_args {			/* compare and ab */
 	const char *metric, *plot;
 	int allow_other_machine;
 	int beside;
+	int accept_undecided;		/* undecided exits 0, not 3 */
 };
 
 struct advise_args {
@@ -60,6 +67,7 @@ struct pair_args {
 	unsigned int processes, pairs;
 	double budget_s, threshold_pct, alpha;
 	int unit;
+	int accept_undecided;		/* undecided exits 0, not 3 */
 };
 
 union command_args {

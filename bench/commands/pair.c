@@ -32,7 +32,7 @@
 #include "results.h"
 #include "stats.h"
 
-#define PAIR_MIN_UNITS	6	/* below, no exact p reaches 0.05 */
+#define PAIR_MIN_UNITS	6	/* below, no exact p goes below 0.05 */
 #define PAIR_MAX_UNITS	1000
 
 static const struct param pair_opts[] = {
@@ -53,6 +53,9 @@ static const struct param pair_opts[] = {
 	    "the false alarms allowed"),
 	OPT("--metric", PARAM_TEXT, 0, 0, 0, "cpu_us_per_dispatch", p.metric,
 	    "FIELD", "the run field compared"),
+	OPT("--accept-undecided", PARAM_SWITCH, 0, 0, 0, NULL,
+	    p.accept_undecided, NULL, "exit 0, not 3, when the verdict has no "
+	    "answer (too few processes gave an estimate)"),
 	OPT("--unit", PARAM_INT, 0, -1, PAIR_MAX_UNITS, "-1", p.unit, "K",
 	    "run process K's pairs, one JSON line a window (what pair starts)"),
 };
@@ -197,12 +200,39 @@ pair_spawn(const struct call *c, unsigned int k, char *why, size_t len)
 struct pair_tally {
 	double *delta;			/* per process, ln(B/A) */
 	size_t n;
-	unsigned int ok[2], failed[2];	/* windows of A and B */
+	struct paired_ends ends;	/* how the windows of A and B ended */
 	double *values[2];		/* every ok window's value, per arm */
 	size_t nvalues[2];
 	char crashed[256];		/* the first process that failed */
 	char reason[2][256];		/* the first failed window of each arm */
 };
+
+/*
+ * How window w of an arm ended: ok with a positive figure, stalled (no
+ * progress: the machine's, counted apart), or failed, its first reason
+ * kept.
+ */
+static bool
+pair_window_end(const cJSON *w, unsigned int arm, double v,
+    struct pair_tally *t)
+{
+	const char *st = results_str(w, "status", "?");
+
+	if (strcmp(st, "ok") == 0 && v > 0) {
+		t->ends.ok[arm]++;
+		t->values[arm][t->nvalues[arm]++] = v;
+		return true;
+	}
+	if (strcmp(st, "stalled") == 0)
+		t->ends.stalled[arm]++;
+	else
+		t->ends.failed[arm]++;
+	if (t->reason[arm][0] == '\0')
+		snprintf(t->reason[arm], sizeof(t->reason[arm]), "%s: %s", st,
+		    results_str(w, "error", strcmp(st, "ok") == 0 ? "its figure "
+		    "is not positive" : "no reason given"));
+	return false;
+}
 
 /* A process's windows into its crossover estimate; false if it has none. */
 static bool
@@ -233,15 +263,7 @@ pair_process(cJSON *windows, unsigned int pairs, struct pair_tally *t)
 		if (results_num(w, "position") == 0)
 			ok[i][2] = arm == 0;
 		v[i][arm] = results_num(w, "value");
-		ok[i][arm] = strcmp(results_str(w, "status", "?"), "ok") == 0 &&
-		    v[i][arm] > 0;
-		if (ok[i][arm]) {
-			t->ok[arm]++;
-			t->values[arm][t->nvalues[arm]++] = v[i][arm];
-		} else if (t->failed[arm]++ == 0)
-			snprintf(t->reason[arm], sizeof(t->reason[arm]), "%s: %s",
-			    results_str(w, "status", "?"), results_str(w,
-			    "error", "its figure is not positive"));
+		ok[i][arm] = pair_window_end(w, arm, v[i][arm], t);
 	}
 	for (i = 0; i < pairs; i++) {
 		if (!ok[i][0] || !ok[i][1])
@@ -261,6 +283,15 @@ pair_process(cJSON *windows, unsigned int pairs, struct pair_tally *t)
 	return some;
 }
 
+/* Throughput is better higher, as compare reads it. */
+static bool
+pair_higher_is_better(const char *metric)
+{
+
+	return strcmp(metric, "ops_per_s") == 0 ||
+	    strcmp(metric, "round_trips_per_s") == 0;
+}
+
 static double
 pair_median(double *v, size_t n)
 {
@@ -272,53 +303,70 @@ pair_median(double *v, size_t n)
 	return s.median;
 }
 
-/* The verdict's word, as compare gives it. */
-static const char *
-pair_verdict(const struct pair_tally *t, const struct paired_test *r,
-    double thr, double alpha)
+/* The change the verdict catches 80 % of the time, as a ratio - 1. */
+static double
+pair_sees(const struct pair_args *a, const struct pair_tally *t,
+    const struct paired_test *r)
 {
+	double thr = a->threshold_pct / 100, t_log;
 
-	if (t->crashed[0] != '\0' || (t->failed[1] > 0 && t->failed[0] == 0))
-		return "broken";
-	if (t->n < PAIR_MIN_UNITS)
-		return "inconclusive";
-	if (r->p < alpha && r->lo > log(1 + thr))
-		return "regressed";
-	if (r->p < alpha && r->hi < log(1 - thr))
-		return "improved";
-	if (r->lo > log(1 - thr) && r->hi < log(1 + thr))
-		return "equivalent";
-	return "inconclusive";
+	if (r->n < paired_min_units(a->alpha))
+		return INFINITY;
+	t_log = pair_higher_is_better(a->metric) ? -log1p(-thr) : log1p(thr);
+	return exp(paired_verdict_mde(r->n, a->alpha, paired_spread(t->delta,
+	    t->n), t_log)) - 1;
+}
+
+/* Each arm's windows, on stderr; an arm's failures on stdout too. */
+static void
+pair_arms(const struct pair_tally *t)
+{
+	int k;
+
+	for (k = 0; k < 2; k++) {
+		fprintf(stderr, "%s: %u windows ok, %u failed, %u stalled%s%s; "
+		    "median %.4g\n", k ? "B" : "A", t->ends.ok[k],
+		    t->ends.failed[k], t->ends.stalled[k], t->reason[k][0] ?
+		    ", the first " : "", t->reason[k],
+		    pair_median(t->values[k], t->nvalues[k]));
+		if (t->reason[k][0] != '\0')
+			printf("%s: %u of %u windows failed, %u stalled; the "
+			    "first %s\n", k ? "B" : "A", t->ends.failed[k],
+			    t->ends.ok[k] + t->ends.failed[k] + t->ends.stalled[k],
+			    t->ends.stalled[k], t->reason[k]);
+	}
+	return;
 }
 
 static cJSON *
-pair_report(const struct call *c, const struct pair_tally *t,
-    const char **verdict)
+pair_report(const struct call *c, struct pair_tally *t, const char **verdict)
 {
 	const struct pair_args *a = &c->args.p;
-	double thr = a->threshold_pct / 100, mde, sees;
 	struct paired_test r;
 	cJSON *o = cJSON_CreateObject();
-	int k;
+	char why[256];
+	double sees;
 
-	paired_signed_rank(t->delta, t->n, a->alpha, &r);
-	mde = paired_mde_factor(r.n, a->alpha);
-	sees = isfinite(mde) ? exp(mde * paired_spread(t->delta, t->n)) - 1 :
-	    INFINITY;
-	*verdict = pair_verdict(t, &r, thr, a->alpha);
-	for (k = 0; k < 2; k++)
-		fprintf(stderr, "%s: %u windows ok, %u failed%s%s; median %.4g\n",
-		    k ? "B" : "A", t->ok[k], t->failed[k], t->failed[k] ?
-		    ", the first " : "", t->reason[k], pair_median(t->values[k],
-		    t->nvalues[k]));
-	printf("B/A %.4f [%.4f, %.4f] (%.1f %%), p %.3g, signed rank over %zu "
-	    "processes; could see changes of %.3g %%\n", exp(r.shift),
-	    exp(r.lo), exp(r.hi), 100 * r.conf, r.p, r.n, 100 * sees);
+	t->ends.crashed = t->crashed[0] != '\0';
+	t->ends.interrupted = runner_stopped();
+	*verdict = paired_verdict(t->delta, t->n, &t->ends, a->threshold_pct /
+	    100, a->alpha, pair_higher_is_better(a->metric), &r, why,
+	    sizeof(why));
+	sees = pair_sees(a, t, &r);
+	pair_arms(t);
+	if (r.n == 0)
+		printf("B/A: no process gave an estimate (each pair needs both "
+		    "windows ok)\n");
+	else
+		printf("B/A %.4f [%.4f, %.4f] (%.1f %%), p %.3g, signed rank over "
+		    "%zu processes; could see changes of %.3g %%\n", exp(r.shift),
+		    exp(r.lo), exp(r.hi), 100 * r.conf, r.p, r.n, 100 * sees);
 	if (t->crashed[0] != '\0')
 		printf("%s\n", t->crashed);
-	printf("verdict: %s (threshold %g %%, alpha %g)\n", *verdict,
-	    a->threshold_pct, a->alpha);
+	printf("verdict: %s%s%s (threshold %g %%, alpha %g)\n", *verdict,
+	    why[0] ? ": " : "", why, a->threshold_pct, a->alpha);
 	cJSON_AddStringToObject(o, "verdict", *verdict);
+	cJSON_AddStringToObject(o, "why", why);
 	cJSON_AddNumberToObject(o, "ratio", exp(r.shift));
 	cJSON_AddNumberToObject(o, "lo", exp(r.lo));
 	cJSON_AddNumberToObject(o, "hi", exp(r.hi));
@@ -373,9 +421,11 @@ pair_run(const struct call *c, struct pair_tally *t, cJSON *units, cJSON *doc)
 		pair_save(c, doc);
 		fprintf(stderr, "[%u/%u] process %u%s\n", k + 1, n, k, windows ==
 		    NULL ? ": failed" : "");
+		/* A budget never buys fewer processes than a p needs. */
 		if (k == 0 && a->budget_s > 0)
-			n = (unsigned int)fmin(PAIR_MAX_UNITS, fmax(PAIR_MIN_UNITS,
-			    floor(a->budget_s / (measure_now() - start))));
+			n = (unsigned int)fmin(PAIR_MAX_UNITS, fmax((double)
+			    paired_min_units(a->alpha), floor(a->budget_s /
+			    (measure_now() - start))));
 	}
 	return;
 }
@@ -403,6 +453,12 @@ cmd_pair(struct call *c)
 	if (kind[0] != kind[1])
 		return command_bad("pair: --a and --b must both be queues or "
 		    "both dispatchers");
+	if (a->budget_s == 0 && a->processes < paired_min_units(a->alpha))
+		return command_bad("pair: --processes %u: no signed-rank p of %u "
+		    "processes can go below %g (the smallest is %.3g): give "
+		    "--processes %zu or more", a->processes, a->processes,
+		    a->alpha, ldexp(2, -(int)a->processes),
+		    paired_min_units(a->alpha));
 	if (a->unit >= 0)
 		return pair_unit(c, arms);
 	cap = PAIR_MAX_UNITS;
@@ -431,8 +487,10 @@ cmd_pair(struct call *c)
 	free(t.delta);
 	free(t.values[0]);
 	free(t.values[1]);
-	return strcmp(verdict, "broken") == 0 || strcmp(verdict, "regressed") ==
-	    0 ? RUNNER_RUN_FAILED : 0;
+	if (strcmp(verdict, "broken") == 0 || strcmp(verdict, "regressed") == 0)
+		return RUNNER_RUN_FAILED;
+	return strcmp(verdict, "undecided") == 0 && !a->accept_undecided ?
+	    EXIT_UNDECIDED : 0;
 }
 
 const struct command command_pair = { "pair", "--a Q|D --b Q|D [options]",

@@ -1,7 +1,7 @@
 /*
  * verdict.c - compare (two results files) and ab (two builds, run
  * interleaved, then compared): a verdict per cell, exit 1 when NEW is
- * broken or worse.
+ * broken or worse, 3 when a cell has no answer.
  */
 #include <math.h>
 #include <stdbool.h>
@@ -14,10 +14,11 @@
 #include "commands.h"
 #include "compare.h"
 #include "measure.h"
+#include "rank.h"
 #include "results.h"
 #include "seq.h"
 
-/* ab's take the first eight; compare's, from the fourth on. */
+/* ab's take the first nine; compare's, from the fourth on. */
 static const struct param verdict_opts[] = {
 	OPT("--a", PARAM_TEXT, 0, 0, 0, NULL, v.a, "'BIN [OPTS]'",
 	    "the base build, with options of its own"),
@@ -36,6 +37,9 @@ static const struct param verdict_opts[] = {
 	    "FIELD", "the run field compared"),
 	OPT("--plot", PARAM_PATH, 0, 0, 0, NULL, v.plot, "DIR",
 	    "draw the ratios there (ratio.png, ratio.svg)"),
+	OPT("--accept-undecided", PARAM_SWITCH, 0, 0, 0, NULL,
+	    v.accept_undecided, NULL, "exit 0, not 3, when a cell has no "
+	    "answer and none regressed (missing, too few runs)"),
 	OPT("--allow-other-machine", PARAM_SWITCH, 0, 0, 0, NULL,
 	    v.allow_other_machine, NULL, "compare results of two machines"),
 	OPT("--beside", PARAM_SWITCH, 0, 0, 0, NULL, v.beside, NULL,
@@ -66,11 +70,13 @@ verdict_opts_apply(const struct verdict_args *v, struct compare_opts *o,
 
 /* compare's verdict as an exit status, its reason told. */
 static int
-verdict_status(int cmp, const char *err)
+verdict_status(int cmp, const char *err, const struct verdict_args *v)
 {
 
 	if (cmp == COMPARE_BAD_INPUT)
 		return command_bad("%s", err);
+	if (cmp == COMPARE_UNDECIDED)
+		return v->accept_undecided ? 0 : EXIT_UNDECIDED;
 	return cmp == COMPARE_REGRESSED ? 1 : 0;
 }
 
@@ -91,7 +97,7 @@ cmd_compare(struct call *c)
 out:
 	cJSON_Delete(docs[0]);
 	cJSON_Delete(docs[1]);
-	return verdict_status(cmp, err);
+	return verdict_status(cmp, err, &c->args.v);
 }
 
 /*
@@ -256,6 +262,27 @@ ab_sequential(struct call *c, const struct compare_opts *co,
 	return runner_finish(&c->sweep, arms, 2, failed);
 }
 
+/*
+ * Before the first run: with --reps runs a side and no budget to add
+ * more, can any cell's p pass Holm's first step, alpha / M? If not, no
+ * campaign of this size can answer, and it is refused with the size that
+ * can.
+ */
+static int
+ab_plan(const struct call *c, char *err, size_t errlen)
+{
+	double level = c->args.v.alpha / (double)c->ncells;
+	size_t reps = c->sweep.reps;
+
+	if (c->args.v.budget_s > 0 || rank_p_min(reps, reps) < level)
+		return 0;
+	snprintf(err, errlen, "--reps %zu: no p of %zu runs a side can go below "
+	    "%.2g (alpha %g over %zu cell%s, Holm): give --reps %zu or more, or "
+	    "--budget", reps, reps, level, c->args.v.alpha, c->ncells,
+	    c->ncells > 1 ? "s" : "", compare_min_runs(level));
+	return -1;
+}
+
 /* Two builds, interleaved run by run, then compared: exit as compare. */
 static int
 cmd_ab(struct call *c)
@@ -268,7 +295,8 @@ cmd_ab(struct call *c)
 
 	memset(arms, 0, sizeof(arms));
 	if (verdict_opts_apply(&c->args.v, &co, err, sizeof(err)) != 0 ||
-	    ab_arms(c, arms, outs, err, sizeof(err)) != 0) {
+	    ab_arms(c, arms, outs, err, sizeof(err)) != 0 ||
+	    ab_plan(c, err, sizeof(err)) != 0) {
 		rc = command_bad("%s", err);
 		goto out;
 	}
@@ -284,8 +312,9 @@ cmd_ab(struct call *c)
 		fprintf(runner_talk(&c->sweep), "\n");
 		cmp = compare_docs(arms[0].doc, arms[1].doc, &co, stdout, err,
 		    sizeof(err));
-		rc = cmp == COMPARE_BAD_INPUT ? command_bad("%s", err) :
-		    cmp == COMPARE_REGRESSED || rc == RUNNER_RUN_FAILED ? 1 : 0;
+		rc = cmp == COMPARE_REGRESSED || (rc == RUNNER_RUN_FAILED &&
+		    cmp != COMPARE_BAD_INPUT) ? 1 : verdict_status(cmp, err,
+		    &c->args.v);
 	}
 out:
 	cJSON_Delete(arms[0].doc);
@@ -298,7 +327,7 @@ out:
 
 const struct command command_ab = { "ab", "--a 'BIN [OPTS]' --b 'BIN [OPTS]' "
     "[options]", "run two builds interleaved A B B A, then compare them",
-    verdict_opts, 8, 0, 0, command_run_sweep, cmd_ab };
+    verdict_opts, 9, 0, 0, command_run_sweep, cmd_ab };
 const struct command command_compare = { "compare", "BASE.json NEW.json "
     "[options]", "NEW against BASE, cell by cell, with a verdict (exit 1: "
-    "worse)", verdict_opts + 3, 7, 2, 2, NULL, cmd_compare };
+    "worse, 3: undecided)", verdict_opts + 3, 8, 2, 2, NULL, cmd_compare };
