@@ -46,6 +46,7 @@ advise-aside-denied | bench/analyse/advise.c | s/if \(p->aside_meets < 0 && advi
 split-dearer-recommended | bench/analyse/advise.c | s/return sp->cpu_us < one->cpu_us &&\n\t    !\(sp->load_cpu_us_op > one->load_cpu_us_op\);/return sp->cpu_us < one->cpu_us;/ | test_advise | advise/a_split_that_meets_it_for_less_is_recommended
 split-by-resumptions | bench/measure/workload.c | s/c->phase \+ runs - 2 \* hops/c->phase + runs/ | test_workload | workload/a_split_hops_its_blocking_steps_to_a_view
 split-hops-not-awaited | bench/measure/workload.c | s/back &= workload_wait\(&w->hopping, 0, true, deadline\);// | test_workload | workload/a_split_stops_once_its_hops_have_left
+stalled-counted-ok | bench/measure/cell.c | s/\t\tcell_stalled\(run, win->time_s\);/\t\t(void)0;/ | test_workload | workload/a_window_with_no_dispatch_is_stalled
 export-no-reference | bench/analyse/export.c | s/\tif \(table_for_people\(f\)\)\n\t\texport_reference\(rows, doc\);\n// | test_cli | cli/export_states_the_harness_cost_beside_the_designs
 words-unbounded | bench/cli.c | s/ && out->nwords < out->maxwords\)/)/ | test_cli | cli/every_command_refuses_a_word_more_than_a_call_holds
 summary-unchecked | bench/analyse/results.c | s/\t\treturn 0;\n\tfor \(i = 0; names\[i\].type != want; i\+\+\)/\t\treturn 0;\n\treturn 0;\n\tfor (i = 0; names[i].type != want; i++)/ | test_cli | cli/a_summary_without_its_median_is_named_by_every_reader

@@ -1193,3 +1193,27 @@ Test(workload, a_split_stops_once_its_hops_have_left, .timeout = 120)
 	cr_assert(workload_hops(&w) > 0);
 	workload_fini(&w);
 }
+
+/*
+ * A window with no dispatch measured no handoff: once recorded `ok` with
+ * the CPU over one dispatch that never happened (3494 us, 0 ops/s, 64
+ * starved, on a loaded machine). Here the one coroutine sleeps 2 s on its
+ * first resumption, through the whole window: the run is `stalled`, and
+ * the machine's other load over the window is recorded beside it.
+ */
+Test(workload, a_window_with_no_dispatch_is_stalled, .timeout = 60)
+{
+	struct cell_window win = { 0.05, 0.1 };
+	struct cell c = cells_one("--dispatcher shared --workers 1 "
+	    "--coroutines 1 --workload sleep:2000:1");
+	cJSON *run = cell_run(&c, &win);
+
+	cr_assert_eq(num(run, "dispatches"), 0);
+	cr_assert_str_eq(cJSON_GetObjectItem(run, "status")->valuestring,
+	    "stalled");
+	cr_assert(cJSON_IsTrue(cJSON_GetObjectItem(run, "count_ok")),
+	    "nothing lost: the coroutine came back when asked to stop");
+	cr_assert_geq(num(run, "host_other_cpus"), 0);
+	cr_assert_geq(num(run, "host_steal_pct"), 0);
+	cJSON_Delete(run);
+}

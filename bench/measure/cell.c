@@ -6,6 +6,7 @@
  * stopped and every dispatch is accounted for.
  */
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -102,6 +103,24 @@ cell_fail(cJSON *run, const char *why)
 	return run;
 }
 
+/*
+ * A window in which nothing was dispatched measured no handoff: its cost
+ * would be the CPU over one dispatch that never happened (3494 us on a
+ * machine whose load average was 9.6 on 2 CPUs). Kept, with its figures,
+ * as a run of its own status, which no statistic takes.
+ */
+static void
+cell_stalled(cJSON *run, double seconds)
+{
+	char why[128];
+
+	snprintf(why, sizeof(why), "no dispatch in the %.2g s window "
+	    "(see host_other_cpus: the machine's other load)", seconds);
+	cell_set(run, "status", cJSON_CreateString("stalled"));
+	cell_set(run, "error", cJSON_CreateString(why));
+	return;
+}
+
 /* What the watchdog saw; the window's figures, if any, are dropped. */
 static cJSON *
 cell_hung(cJSON *run, struct watchdog *wd)
@@ -178,6 +197,27 @@ cell_fairness(cJSON *run, const uint64_t *a, const uint64_t *b, unsigned int n)
  * dispatches is every real dispatch, a split's hops included; ops count
  * the handler's steps alone (workload_ops).
  */
+/*
+ * What else the machine did over the window: the CPUs other processes
+ * kept busy on average (the machine's busy time less ours), the share of
+ * its CPU time the hypervisor stole, and the load average at its end. A
+ * figure measured beside a busy machine is not this design's alone.
+ */
+static void
+cell_host(cJSON *run, const struct measure_sample *a,
+    const struct measure_sample *b)
+{
+	double wall = b->wall_s - a->wall_s, load[1];
+	double other = (b->host_busy_s - a->host_busy_s) - (b->cpu_s - a->cpu_s);
+
+	cJSON_AddNumberToObject(run, "host_other_cpus", fmax(other, 0) / wall);
+	cJSON_AddNumberToObject(run, "host_steal_pct", (b->host_steal_s -
+	    a->host_steal_s) / (wall * measure_cpus()) * 100);
+	if (getloadavg(load, 1) == 1)
+		cJSON_AddNumberToObject(run, "loadavg_1m", load[0]);
+	return;
+}
+
 static void
 cell_figures(cJSON *run, const struct measure_sample *a,
     const struct measure_sample *b, uint64_t dispatches, uint64_t hops)
@@ -208,6 +248,7 @@ cell_figures(cJSON *run, const struct measure_sample *a,
 	cJSON_AddNumberToObject(run, "invol_ctx_switches_per_dispatch",
 	    (double)ivcs / disp);
 	cJSON_AddNumberToObject(run, "cpus_busy", cpu / wall);
+	cell_host(run, a, b);
 	return;
 }
 
@@ -342,6 +383,8 @@ cell_measure(cJSON *run, const struct cell *c, struct workload *w,
 	}
 	cell_end_read(&b, w, h, 1);
 	counters_stop(k);
+	if (b.dispatches == a.dispatches)
+		cell_stalled(run, win->time_s);
 	cell_figures(run, &a.m, &b.m, b.dispatches - a.dispatches,
 	    b.hops - a.hops);
 	counters_json(k, run, (double)(b.dispatches - a.dispatches));

@@ -9,11 +9,13 @@
 #define _GNU_SOURCE
 #include <sched.h>
 #include <dirent.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "measure.h"
 
@@ -65,6 +67,32 @@ measure_schedstat(void)
 	return (double)sum * 1e-9;
 }
 
+/*
+ * /proc/stat's first line: user nice system idle iowait irq softirq steal,
+ * in clock ticks. Busy is all but idle, iowait and steal.
+ */
+static void
+measure_host(struct measure_sample *s)
+{
+	unsigned long long v[8];
+	double tick = (double)sysconf(_SC_CLK_TCK);
+	FILE *f = fopen("/proc/stat", "r");
+	int n = 0;
+
+	if (f != NULL) {
+		n = fscanf(f, "cpu %llu %llu %llu %llu %llu %llu %llu %llu", &v[0],
+		    &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7]);
+		fclose(f);
+	}
+	if (n != 8 || !(tick > 0)) {
+		s->host_busy_s = s->host_steal_s = NAN;
+		return;
+	}
+	s->host_busy_s = (double)(v[0] + v[1] + v[2] + v[5] + v[6]) / tick;
+	s->host_steal_s = (double)v[7] / tick;
+	return;
+}
+
 void
 measure_sample(struct measure_sample *s)
 {
@@ -79,6 +107,7 @@ measure_sample(struct measure_sample *s)
 	s->cpu_clock_s = ts_s(&ts);
 	s->nvcsw = ru.ru_nvcsw;
 	s->nivcsw = ru.ru_nivcsw;
+	measure_host(s);
 	return;
 }
 

@@ -12,6 +12,13 @@ struct measure_sample {
 	double cpu_sched_s;	/* sum of /proc/self/task/<tid>/schedstat */
 	long nvcsw;		/* voluntary context switches */
 	long nivcsw;		/* involuntary context switches */
+	/*
+	 * The whole machine, from /proc/stat's "cpu" line: seconds of CPU
+	 * busy (ours and every other process's) and stolen by the
+	 * hypervisor; NAN if unread. What else ran beside a window.
+	 */
+	double host_busy_s;
+	double host_steal_s;
 };
 
 void measure_sample(struct measure_sample *s);
