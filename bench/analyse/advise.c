@@ -223,14 +223,6 @@ advise_width(unsigned int w, char *buf, size_t len)
 	return buf;
 }
 
-/* A figure to three significant figures, as the tables give it. */
-static const char *
-advise_num(double v, char *buf, size_t len)
-{
-
-	return table_sig3(v, buf, len);
-}
-
 /* "capacity 1234 ops/s" and "p99 5.2 ms", as far as the targets ask. */
 static void
 advise_figures(const struct advise_row *r, const struct advise_target *t,
@@ -244,7 +236,7 @@ advise_figures(const struct advise_row *r, const struct advise_target *t,
 		advise_add(buf, len, &k, "capacity %.0f ops/s", r->capacity);
 	if (t->p99_us > 0 || isfinite(r->p99_us))
 		advise_add(buf, len, &k, "%sp99 %s ms", k ? ", " : "",
-		    advise_num(r->p99_us * 1e-3, a, sizeof(a)));
+		    table_sig3(r->p99_us * 1e-3, a, sizeof(a)));
 	return;
 }
 
@@ -263,8 +255,8 @@ advise_lack(const struct advise_row *r, const struct advise_target *t,
 		    t->rate);
 	if (t->p99_us > 0 && !(r->p99_us <= t->p99_us))
 		advise_add(buf, len, &k, "%sp99 %s ms, over %s", k ? "; " : "",
-		    advise_num(r->p99_us * 1e-3, a, sizeof(a)),
-		    advise_num(t->p99_us * 1e-3, b, sizeof(b)));
+		    table_sig3(r->p99_us * 1e-3, a, sizeof(a)),
+		    table_sig3(t->p99_us * 1e-3, b, sizeof(b)));
 	return;
 }
 
@@ -364,7 +356,7 @@ advise_p99_remedy(const struct advise_row *rows, size_t n,
 	else
 		advise_add(buf, len, k, " No wider width lowers it: the p99 "
 		    "bottoms out at %s ms at N=%s; a bound above that can be met.",
-		    advise_num(c->p99_us * 1e-3, a, sizeof(a)),
+		    table_sig3(c->p99_us * 1e-3, a, sizeof(a)),
 		    advise_width(c->workers, w, sizeof(w)));
 	return;
 }
@@ -480,21 +472,21 @@ advise_price(const struct advise_row *rows, size_t n,
 	advise_width(c->workers, wc, sizeof(wc));
 	advise_add(buf, len, &k, "price: a non-blocking dispatch costs %s us "
 	    "of CPU at N=%s (%s us an op of %d resumptions)",
-	    advise_num(r->cpu_us, a, sizeof(a)), wr, advise_num(r->cpu_us *
+	    table_sig3(r->cpu_us, a, sizeof(a)), wr, table_sig3(r->cpu_us *
 	    ADVISE_RESUMES_PER_OP, b, sizeof(b)), ADVISE_RESUMES_PER_OP);
 	if (c != r)
 		advise_add(buf, len, &k, ", %.1fx the %s us at N=%s, the cheapest "
 		    "width that ran clean", r->cpu_us / c->cpu_us,
-		    advise_num(c->cpu_us, a, sizeof(a)), wc);
+		    table_sig3(c->cpu_us, a, sizeof(a)), wc);
 	advise_add(buf, len, &k, "; the handoffs of %.0f ops/s (%s) take %s of "
 	    "a CPU core", rate, t->rate > 0 ? "the target" : "its capacity",
-	    advise_num(advise_cores(r->cpu_us, rate), a, sizeof(a)));
+	    table_sig3(advise_cores(r->cpu_us, rate), a, sizeof(a)));
 	if (c != r)
 		advise_add(buf, len, &k, ", %s at N=%s. N=%s buys capacity %.0f "
 		    "ops/s and a p99 of %s ms, against %.0f ops/s and %s ms at "
-		    "N=%s.", advise_num(advise_cores(c->cpu_us, rate), b,
-		    sizeof(b)), wc, wr, r->capacity, advise_num(r->p99_us * 1e-3,
-		    d, sizeof(d)), c->capacity, advise_num(c->p99_us * 1e-3, e,
+		    "N=%s.", table_sig3(advise_cores(c->cpu_us, rate), b,
+		    sizeof(b)), wc, wr, r->capacity, table_sig3(r->p99_us * 1e-3,
+		    d, sizeof(d)), c->capacity, table_sig3(c->p99_us * 1e-3, e,
 		    sizeof(e)), wc);
 	else
 		advise_add(buf, len, &k, "; no width measured is cheaper.");
@@ -528,11 +520,11 @@ advise_split_cost(const struct advise_row *sp, const struct advise_row *one,
 
 	advise_add(buf, len, k, "; each blocking call pays two hops (%s hops "
 	    "a second, there and back), and an op under the load costs %s us "
-	    "of CPU in all", advise_num(sp->hops_per_s, a, sizeof(a)),
-	    advise_num(sp->load_cpu_us_op, b, sizeof(b)));
+	    "of CPU in all", table_sig3(sp->hops_per_s, a, sizeof(a)),
+	    table_sig3(sp->load_cpu_us_op, b, sizeof(b)));
 	if (one != NULL)
 		advise_add(buf, len, k, ", %s on N=%s alone",
-		    advise_num(one->load_cpu_us_op, a, sizeof(a)),
+		    table_sig3(one->load_cpu_us_op, a, sizeof(a)),
 		    advise_width(one->workers, w, sizeof(w)));
 	advise_add(buf, len, k, ".");
 	return;
@@ -562,13 +554,13 @@ advise_split_words(const struct advise_rows *r, const struct advise_target *t,
 	    ") %s (%s) at %s us of CPU a non-blocking dispatch", sp->workers,
 	    sp->view, p->split >= 0 ? advise_targeted(t) ? "meets the target" :
 	    "carries" : "comes closest of the splits", f,
-	    advise_num(sp->cpu_us, a, sizeof(a)));
+	    table_sig3(sp->cpu_us, a, sizeof(a)));
 	if (one != NULL && sp->cpu_us > 0 && one->cpu_us > 0)
 		advise_add(buf, len, &k, ", %.1fx %s than N=%s alone (%s us)",
 		    sp->cpu_us < one->cpu_us ? one->cpu_us / sp->cpu_us :
 		    sp->cpu_us / one->cpu_us, sp->cpu_us < one->cpu_us ? "less" :
 		    "more", advise_width(one->workers, w, sizeof(w)),
-		    advise_num(one->cpu_us, b, sizeof(b)));
+		    table_sig3(one->cpu_us, b, sizeof(b)));
 	advise_split_cost(sp, one, buf, len, &k);
 	if (p->split_better)
 		advise_add(buf, len, &k, " Recommended: run the non-blocking work "

@@ -127,7 +127,7 @@ advise_sweep_cells(struct call *c, const char *name, char *err,
 	char *one[] = { (char *)"--workload", both, (char *)"--workers", all };
 	char *two[] = { (char *)"--workers", nw, (char *)"--workload",
 	    (char *)name, (char *)"--split", views };
-	struct sweep split = c->sweep;
+	struct sweep split;
 	struct cell *a, *b = NULL;
 	size_t na, nb = 0;
 
