@@ -8,6 +8,7 @@
  * so an interrupted sweep leaves every finished run in a valid file.
  */
 #include <errno.h>
+#include <math.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -15,6 +16,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "context.h"
@@ -26,6 +28,7 @@
 #include "watchdog.h"
 
 #define RUNNER_GRACE_S	30.0	/* start-up, and gdb, beyond cell_deadline */
+#define RUNNER_QUIET_S	60.0	/* --host quiet waits no longer for a run */
 
 static volatile sig_atomic_t runner_interrupted;
 
@@ -200,6 +203,11 @@ runner_print_run(const struct sweep *o, size_t i, size_t total,
 		    results_num(run, "ctx_switches_per_dispatch"),
 		    results_num(run, "threads"), results_num(run, "starved"));
 	}
+	if (cJSON_IsTrue(cJSON_GetObjectItem(run, "host_busy")))
+		fprintf(out, "%*s^ the machine was busy: other processes kept "
+		    "%.2f CPUs, %.1f %% stolen\n", (int)strlen(at) + 3, "",
+		    results_num(run, "host_other_cpus"),
+		    results_num(run, "host_steal_pct"));
 	fflush(out);
 	return;
 }
@@ -352,12 +360,31 @@ runner_progress_clear(const struct sweep *o)
 	return;
 }
 
+double
+runner_quiet(void)
+{
+	struct timespec look = { 0, 500000000 };
+	struct measure_sample a, b;
+	struct measure_host h;
+	double start = measure_now();
+
+	do {
+		measure_sample(&a);
+		nanosleep(&look, NULL);
+		measure_sample(&b);
+		measure_host_between(&a, &b, &h);
+	} while (measure_host_busy(&h) && !runner_interrupted &&
+	    measure_now() - start < RUNNER_QUIET_S);
+	return measure_now() - start;
+}
+
 /* One run of cell ci for one arm, recorded, printed and saved. */
 static int
 runner_one(const struct sweep *o, size_t ci, size_t rep,
     struct runner_arm *arm, size_t i, size_t total)
 {
 	const struct cell *c = &arm->cells[ci];
+	double waited = o->host_quiet ? runner_quiet() : NAN;
 	cJSON *run = runner_child(o, c, arm), *cell;
 
 	if (runner_interrupted) {
@@ -365,6 +392,8 @@ runner_one(const struct sweep *o, size_t ci, size_t rep,
 		return 0;
 	}
 	cJSON_AddNumberToObject(run, "rep", (double)rep);
+	if (o->host_quiet)
+		cJSON_AddNumberToObject(run, "host_wait_s", waited);
 	cell = cJSON_GetArrayItem(cJSON_GetObjectItem(arm->doc, "cells"),
 	    (int)ci);
 	cJSON_AddItemToArray(cJSON_GetObjectItem(cell, "runs"), run);
@@ -374,7 +403,9 @@ runner_one(const struct sweep *o, size_t ci, size_t rep,
 	if (!o->quiet)
 		runner_print_run(o, i, total, c, arm, run);
 	runner_save(arm->doc, arm->out);
-	return strcmp(results_str(run, "status", "?"), "ok") != 0;
+	/* A stalled window lost nothing: the machine's, said at the end. */
+	return strcmp(results_str(run, "status", "?"), "ok") != 0 &&
+	    strcmp(results_str(run, "status", "?"), "stalled") != 0;
 }
 
 void
@@ -440,6 +471,42 @@ runner_round(const struct sweep *o, size_t ci, size_t rep,
 	return failed;
 }
 
+/*
+ * Once a sweep, what of an arm's runs the machine's other load touched:
+ * the windows marked host_busy, and those that stalled.
+ */
+static void
+runner_host_note(const struct sweep *o, const struct runner_arm *arm)
+{
+	const char *side = arm->label == NULL ? "" : arm->label[0] == 'a' ?
+	    "A: " : "B: ";
+	const cJSON *cell, *run;
+	unsigned int runs = 0, busy = 0, stalled = 0;
+	double most = 0;
+
+	cJSON_ArrayForEach(cell, cJSON_GetObjectItem(arm->doc, "cells"))
+		cJSON_ArrayForEach(run, cJSON_GetObjectItem(cell, "runs")) {
+			runs++;
+			stalled += strcmp(results_str(run, "status", "?"),
+			    "stalled") == 0;
+			if (!cJSON_IsTrue(cJSON_GetObjectItem(run, "host_busy")))
+				continue;
+			busy++;
+			most = fmax(most, results_num(run, "host_other_cpus"));
+		}
+	if (busy > 0)
+		fprintf(stderr, "dispatchbench: %s%u of %u runs shared the "
+		    "machine (other processes kept up to %.2f CPUs busy; over "
+		    "%.0f %% is marked host_busy): their figures are not the "
+		    "designs' alone; run on a quiet machine%s\n", side, busy, runs, most, MEASURE_HOST_BUSY * 100,
+		    o->host_quiet ? "" : ", or with --host quiet");
+	if (stalled > 0)
+		fprintf(stderr, "dispatchbench: %s%u of %u runs stalled (no "
+		    "dispatch in the window): no statistic takes them\n",
+		    side, stalled, runs);
+	return;
+}
+
 int
 runner_finish(const struct sweep *o, struct runner_arm *arms, int narms,
     int failed)
@@ -447,6 +514,7 @@ runner_finish(const struct sweep *o, struct runner_arm *arms, int narms,
 	int a;
 
 	for (a = 0; a < narms; a++) {
+		runner_host_note(o, &arms[a]);
 		if (!runner_interrupted)
 			cJSON_ReplaceItemInObject(arms[a].doc, "complete",
 			    cJSON_CreateTrue());

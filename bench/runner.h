@@ -60,6 +60,14 @@ int runner_round(const struct sweep *o, size_t ci, size_t rep,
 int runner_finish(const struct sweep *o, struct runner_arm *arms,
     int narms, int failed);
 
+/*
+ * --host quiet: waits, at most a minute, until a half-second look sees
+ * other processes and the hypervisor under MEASURE_HOST_BUSY of the
+ * machine; returns the seconds waited. A run after a wait that ran out
+ * still goes ahead, and its window is marked host_busy.
+ */
+double runner_quiet(void);
+
 /* True once SIGINT or SIGTERM has asked the sweep to end. */
 bool runner_stopped(void);
 

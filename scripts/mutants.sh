@@ -47,6 +47,11 @@ split-dearer-recommended | bench/analyse/advise.c | s/return sp->cpu_us < one->c
 split-by-resumptions | bench/measure/workload.c | s/c->phase \+ runs - 2 \* hops/c->phase + runs/ | test_workload | workload/a_split_hops_its_blocking_steps_to_a_view
 split-hops-not-awaited | bench/measure/workload.c | s/back &= workload_wait\(&w->hopping, 0, true, deadline\);// | test_workload | workload/a_split_stops_once_its_hops_have_left
 stalled-counted-ok | bench/measure/cell.c | s/\t\tcell_stalled\(run, win->time_s\);/\t\t(void)0;/ | test_workload | workload/a_window_with_no_dispatch_is_stalled
+host-never-busy | bench/measure/measure.h | s/#define MEASURE_HOST_BUSY\t0.05/#define MEASURE_HOST_BUSY\t1.0/ | test_workload | workload/a_window_beside_other_load_is_marked
+busy-apart-judged | bench/analyse/compare.c | s/\t    COMPARE_BUSY_APART;/\t    1;/ | test_compare | compare/sides_run_apart_on_a_busy_machine_are_undecided
+summary-busy-uncounted | bench/analyse/results.c | s/busy \+= cJSON_IsTrue/busy -= 0 * cJSON_IsTrue/ | test_workload | workload/a_window_beside_other_load_is_marked
+summary-stalls-uncounted | bench/analyse/results.c | s/stalled \+= cJSON_IsString/stalled -= 0 * cJSON_IsString/ | test_workload | workload/a_window_with_no_dispatch_is_stalled
+stall-fails-sweep | bench/runner.c | s/\t    strcmp\(results_str\(run, "status", "\?"\), "stalled"\) != 0;/\t    1;/ | test_cli | cli/a_stalled_window_is_said_not_failed
 export-no-reference | bench/analyse/export.c | s/\tif \(table_for_people\(f\)\)\n\t\texport_reference\(rows, doc\);\n// | test_cli | cli/export_states_the_harness_cost_beside_the_designs
 words-unbounded | bench/cli.c | s/ && out->nwords < out->maxwords\)/)/ | test_cli | cli/every_command_refuses_a_word_more_than_a_call_holds
 summary-unchecked | bench/analyse/results.c | s/\t\treturn 0;\n\tfor \(i = 0; names\[i\].type != want; i\+\+\)/\t\treturn 0;\n\treturn 0;\n\tfor (i = 0; names[i].type != want; i++)/ | test_cli | cli/a_summary_without_its_median_is_named_by_every_reader

@@ -42,6 +42,7 @@ static struct bad_case bad_cases[] = {
 	{ "run --time 0", "out of range" },
 	{ "run --time abc", "not a number" },
 	{ "run --reps 0", "out of range" },
+	{ "run --host busy", "any or quiet" },
 	{ "run --wake sometimes", "every or lazy" },
 	{ "run --spins -1", "not a number" },
 	{ "run --bogus 1", "unknown option" },
@@ -1380,4 +1381,53 @@ Test(cli, matrix_measures_every_pair, .timeout = 300)
 	unsetenv("DROPPING_AT");
 	cr_assert_not_null(strstr(out, "did not give back the item pushed"),
 	    "%s", out);
+}
+
+/*
+ * --host quiet: each run waits, at most a minute, for the machine to go
+ * quiet and records how long; every summary counts the runs that stalled
+ * and those the machine's other load shared.
+ */
+Test(cli, host_quiet_waits_and_summaries_count_busy_runs, .timeout = 200)
+{
+	char args[512], msg[256];
+	static char out[16384];
+	const cJSON *run, *summary;
+	cJSON *doc;
+
+	snprintf(args, sizeof(args), "run --dispatcher inline --reps 1 "
+	    "--warmup 0 --time 0.05 --host quiet --quiet --out %s",
+	    tmp("quiet.json"));
+	cr_assert_eq(output_of(args, out, sizeof(out)), 0, "%s", out);
+	cr_assert_eq(results_read(tmp("quiet.json"), &doc, msg, sizeof(msg)),
+	    0, "%s", msg);
+	run = cJSON_GetArrayItem(cJSON_GetObjectItem(cJSON_GetArrayItem(
+	    cJSON_GetObjectItem(doc, "cells"), 0), "runs"), 0);
+	cr_assert(results_num(run, "host_wait_s") >= 0.5 &&
+	    results_num(run, "host_wait_s") < 61, "%g",
+	    results_num(run, "host_wait_s"));
+	cr_assert(cJSON_IsBool(cJSON_GetObjectItem(run, "host_busy")));
+	summary = cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(
+	    doc, "cells"), 0), "summary");
+	cr_assert_eq(results_num(summary, "runs_stalled"), 0);
+	cr_assert_eq(results_num(summary, "runs_host_busy"), cJSON_IsTrue(
+	    cJSON_GetObjectItem(run, "host_busy")));
+	cJSON_Delete(doc);
+}
+
+/*
+ * A stalled window lost nothing: the sweep goes on, exits 0, and says so
+ * once at its end (one coroutine asleep 2 s through a 0.1 s window).
+ */
+Test(cli, a_stalled_window_is_said_not_failed, .timeout = 120)
+{
+	char args[512];
+	static char err[16384];
+
+	snprintf(args, sizeof(args), "run --dispatcher shared --workers 1 "
+	    "--coroutines 1 --workload sleep:2000:1 --reps 1 --warmup 0.05 "
+	    "--time 0.1 --out %s", tmp("stalled.json"));
+	cr_assert_eq(run(args, err, sizeof(err)), 0, "%s", err);
+	cr_assert_not_null(strstr(err, "1 of 1 runs stalled (no dispatch in "
+	    "the window): no statistic takes them"), "%s", err);
 }

@@ -903,3 +903,52 @@ Test(compare, ab_refuses_a_campaign_that_cannot_answer, .timeout = 120)
 	cr_assert_eq(compare_min_runs(0.05 / 6), 5);
 	cr_assert_eq(compare_min_runs(0.05 / 7), 6);
 }
+
+/* Marks the first k runs of d's one cell as run beside other load. */
+static void
+busy_mark(cJSON *d, int k)
+{
+	cJSON *run;
+
+	cJSON_ArrayForEach(run, cJSON_GetObjectItem(cJSON_GetArrayItem(
+	    cJSON_GetObjectItem(d, "cells"), 0), "runs"))
+		cJSON_AddBoolToObject(run, "host_busy", k-- > 0);
+	return;
+}
+
+/*
+ * A busy machine moves a figure (8 CPU hogs took shared w=8 from 0.25 to
+ * 0.06-0.13 us): NEW run beside other load, BASE alone, is no evidence
+ * either way, and undecided; both sides as busy (interleaved) is judged,
+ * and so is a side whose build did not record the mark.
+ */
+Test(compare, sides_run_apart_on_a_busy_machine_are_undecided)
+{
+	cJSON *base = doc1("X", 1, noisy, 8, 0), *new = doc1("X", 0.5, noisy,
+	    8, 0), *rows;
+	const cJSON *row;
+
+	busy_mark(new, 8);
+	busy_mark(base, 1);
+	cr_assert_eq(row_of(base, new, &rows, &row), COMPARE_UNDECIDED);
+	cr_assert_str_eq(row_str(row, "verdict"), "undecided");
+	cr_assert(strstr(row_str(row, "why"), "busy in 1 of BASE's 8 runs "
+	    "and 8 of NEW's 8") != NULL, "%s", row_str(row, "why"));
+	cr_assert_eq(row_num(cJSON_GetObjectItem(row, "new_runs"),
+	    "host_busy"), 8);
+	cJSON_Delete(rows);
+	base = doc1("X", 1, noisy, 8, 0);
+	new = doc1("X", 0.5, noisy, 8, 0);
+	busy_mark(new, 5);
+	busy_mark(base, 4);
+	cr_assert_eq(row_of(base, new, &rows, &row), COMPARE_NO_REGRESSION);
+	cr_assert_str_eq(row_str(row, "verdict"), "improved");
+	cJSON_Delete(rows);
+	/* BASE from a build that predates the mark says neither way. */
+	base = doc1("X", 1, noisy, 8, 0);
+	new = doc1("X", 0.5, noisy, 8, 0);
+	busy_mark(new, 8);
+	cr_assert_eq(row_of(base, new, &rows, &row), COMPARE_NO_REGRESSION);
+	cr_assert_str_eq(row_str(row, "verdict"), "improved");
+	cJSON_Delete(rows);
+}

@@ -6,6 +6,7 @@
  */
 #include <math.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +21,7 @@
 #include "cells.h"
 #include "indices.h"
 #include "measure.h"
+#include "results.h"
 #include "threads.h"
 #include "workload.h"
 
@@ -1194,6 +1196,21 @@ Test(workload, a_split_stops_once_its_hops_have_left, .timeout = 120)
 	workload_fini(&w);
 }
 
+/* A summary over run alone counts it under `count`; frees run. */
+static void
+summary_counts(cJSON *run, const char *count)
+{
+	cJSON *runs = cJSON_CreateArray(), *summary;
+
+	cJSON_AddItemToArray(runs, run);
+	summary = results_summary(runs);
+	cr_assert_eq(num(summary, count), 1, "%s", count);
+	cr_assert_eq(num(summary, "runs"), 1);
+	cJSON_Delete(summary);
+	cJSON_Delete(runs);
+	return;
+}
+
 /*
  * A window with no dispatch measured no handoff: once recorded `ok` with
  * the CPU over one dispatch that never happened (3494 us, 0 ops/s, 64
@@ -1215,5 +1232,35 @@ Test(workload, a_window_with_no_dispatch_is_stalled, .timeout = 60)
 	    "nothing lost: the coroutine came back when asked to stop");
 	cr_assert_geq(num(run, "host_other_cpus"), 0);
 	cr_assert_geq(num(run, "host_steal_pct"), 0);
-	cJSON_Delete(run);
+	summary_counts(run, "runs_stalled");
+}
+
+/*
+ * A window beside another process's load is marked host_busy, with the
+ * CPUs that process kept: here a child spins through the window while
+ * inline keeps one thread busy.
+ */
+Test(workload, a_window_beside_other_load_is_marked, .timeout = 60)
+{
+	struct cell_window win = { 0.05, 0.3 };
+	struct cell c = cells_one("--dispatcher inline");
+	volatile unsigned long spin = 0;
+	pid_t hog = fork();
+	cJSON *run;
+
+	cr_assert_geq(hog, 0);
+	/* At nice 19: it takes an idle CPU, not the tests beside this one. */
+	if (hog == 0 && nice(19) != -1)
+		for (;;)
+			spin++;
+	if (hog == 0)
+		_exit(1);
+	run = cell_run(&c, &win);
+	kill(hog, SIGKILL);
+	waitpid(hog, NULL, 0);
+	cr_assert_str_eq(cJSON_GetObjectItem(run, "status")->valuestring, "ok");
+	cr_assert(cJSON_IsTrue(cJSON_GetObjectItem(run, "host_busy")),
+	    "other cpus %g", num(run, "host_other_cpus"));
+	cr_assert_gt(num(run, "host_other_cpus"), 0.3);
+	summary_counts(run, "runs_host_busy");
 }

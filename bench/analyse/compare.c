@@ -7,9 +7,10 @@
  *    the rest: a build that loses a task in one run in six is not judged
  *    on the five it got right;
  *  - a cell NEW lacks, fewer than two ok runs a side, an ok run without
- *    the figure, an interrupted run, or too few runs for any p to pass the
- *    cell's level make it `undecided`: no answer, which is never "no
- *    regression" (its own exit status);
+ *    the figure, an interrupted run, sides of which one ran mostly beside
+ *    other load (host_busy) and the other mostly alone, or too few runs
+ *    for any p to pass the cell's level make it `undecided`: no answer,
+ *    which is never "no regression" (its own exit status);
  *  - the metric of the ok runs is compared on logs, as a ratio, when it is
  *    a cost or a rate (a figure of 0 or below there is refused), and as
  *    the difference NEW - BASE when it can be 0 (context switches);
@@ -50,10 +51,15 @@
  */
 #define COMPARE_TAIL_Q	0.9
 
+#define COMPARE_BUSY_NAMED 6	/* busy cells named one by one, at most */
+#define COMPARE_BUSY_APART 0.5	/* busy shares further apart: undecided */
+
 /* One side of a cell: how its runs ended, and the metric of the ok ones. */
 struct compare_arm {
 	unsigned int runs, ok, failed, hung, crashed, stalled, interrupted;
 	unsigned int bare;		/* ok runs without the metric */
+	unsigned int busy;		/* runs beside other load: host_busy */
+	unsigned int hosted;		/* runs that say either way */
 	char errors[256];		/* each distinct reason once */
 	double *v;			/* n of them */
 	size_t n;
@@ -208,7 +214,7 @@ compare_arm_end(struct compare_arm *arm, const cJSON *run, const char *st)
 static void
 compare_arm_read(struct compare_arm *arm, const cJSON *cell, const char *metric)
 {
-	const cJSON *run;
+	const cJSON *run, *busy;
 	const char *st;
 	double x;
 
@@ -220,6 +226,9 @@ compare_arm_read(struct compare_arm *arm, const cJSON *cell, const char *metric)
 		abort();
 	cJSON_ArrayForEach(run, results_arr(cell, "runs")) {
 		st = results_str(run, "status", "?");
+		busy = cJSON_GetObjectItemCaseSensitive(run, "host_busy");
+		arm->busy += cJSON_IsTrue(busy);
+		arm->hosted += cJSON_IsBool(busy);
 		if (arm->runs++, strcmp(st, "ok") != 0) {
 			compare_arm_end(arm, run, st);
 			continue;
@@ -472,6 +481,23 @@ compare_min_runs(double level)
 }
 
 /*
+ * One side ran mostly beside other load and the other mostly alone: a
+ * busy machine moves a figure either way (8 CPU hogs beside shared/lfseg
+ * at 8 workers on 2 CPUs took its cost from 0.25 to 0.06-0.13 us a
+ * dispatch: fewer of its threads ran at once), so the difference could be
+ * the machine's. Interleaved runs (ab, pair) share the load and never
+ * land here. Runs of a build that predates the mark say neither way.
+ */
+static bool
+compare_busy_apart(const struct compare_row *r)
+{
+
+	return r->a.hosted > 0 && r->b.hosted > 0 && fabs((double)r->a.busy /
+	    r->a.hosted - (double)r->b.busy / r->b.hosted) >
+	    COMPARE_BUSY_APART;
+}
+
+/*
  * Rows no timing can speak for: `broken` (NEW failed, or stalled where
  * BASE did not), or `undecided` (nothing, or not all, to compare).
  */
@@ -494,6 +520,12 @@ compare_unusable(struct compare_row *r, const struct compare_opts *o)
 	else if (!r->tested)
 		snprintf(r->why, sizeof(r->why), "fewer than two ok runs a side "
 		    "(%zu, %zu)", r->a.n, r->b.n);
+	else if (compare_busy_apart(r))
+		snprintf(r->why, sizeof(r->why), "the machine was busy in %u of "
+		    "BASE's %u runs and %u of NEW's %u (host_busy): the sides "
+		    "did not run alike; interleave them (ab, pair) or use "
+		    "--host quiet", r->a.busy, r->a.hosted, r->b.busy,
+		    r->b.hosted);
 	return r->why[0] != '\0' ? "undecided" : NULL;
 }
 
@@ -1031,6 +1063,8 @@ compare_arm_json(const struct compare_arm *arm)
 	cJSON_AddNumberToObject(j, "stalled", arm->stalled);
 	cJSON_AddNumberToObject(j, "interrupted", arm->interrupted);
 	cJSON_AddNumberToObject(j, "without_figure", arm->bare);
+	cJSON_AddNumberToObject(j, "host_busy", arm->busy);
+	cJSON_AddNumberToObject(j, "host_recorded", arm->hosted);
 	cJSON_AddStringToObject(j, "errors", arm->errors);
 	return j;
 }
@@ -1199,6 +1233,49 @@ compare_reach(FILE *out, const struct compare_row *rows, size_t n,
 	return;
 }
 
+/*
+ * Runs the machine's other load shared (host_busy): each cell named, or
+ * their count past a few; a verdict on them is not the builds' alone.
+ */
+static const char *
+compare_busy_side(const struct compare_arm *arm, char *buf, size_t len)
+{
+
+	if (arm->hosted == 0)
+		snprintf(buf, len, "(a build that does not record it)");
+	else
+		snprintf(buf, len, "%u of %u runs", arm->busy, arm->hosted);
+	return buf;
+}
+
+static void
+compare_busy(FILE *out, const struct compare_row *rows, size_t n)
+{
+	unsigned int cells = 0, runs = 0, busy = 0;
+	char w[2][48];
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		cells += rows[i].a.busy + rows[i].b.busy > 0;
+		runs += rows[i].a.hosted + rows[i].b.hosted;
+		busy += rows[i].a.busy + rows[i].b.busy;
+	}
+	if (cells > COMPARE_BUSY_NAMED) {
+		fprintf(out, "the machine was busy (host_busy) in %u of %u runs, "
+		    "in %u cells: those verdicts rest on figures other "
+		    "processes shared\n", busy, runs, cells);
+		return;
+	}
+	for (i = 0; i < n; i++)
+		if (rows[i].a.busy + rows[i].b.busy > 0)
+			fprintf(out, "busy machine %s: BASE %s, NEW %s beside "
+			    "other load (host_busy): the verdict rests on "
+			    "figures other processes shared\n", rows[i].cell,
+			    compare_busy_side(&rows[i].a, w[0], sizeof(w[0])),
+			    compare_busy_side(&rows[i].b, w[1], sizeof(w[1])));
+	return;
+}
+
 /* A file a sweep did not finish: its cells may lack runs, or be absent. */
 static bool
 compare_incomplete(const cJSON *doc)
@@ -1225,7 +1302,7 @@ compare_summary(FILE *out, const struct compare_row *rows, size_t n,
 	    o->levels != NULL ? "sequentially" : "Holm's correction", o->alpha,
 	    c[0] || c[1] || c[2] || incomplete ? "" : "no regression");
 	if (c[0])
-		fprintf(out, "BROKEN %u (NEW failed runs)%s", c[0], c[1] || c[2] ||
+		fprintf(out, "BROKEN %u (NEW runs not ok)%s", c[0], c[1] || c[2] ||
 		    incomplete ? ", " : "");
 	if (c[1])
 		fprintf(out, "REGRESSED %u%s", c[1], c[2] || incomplete ? ", " :
@@ -1260,6 +1337,7 @@ compare_write(FILE *out, const struct compare_row *rows, size_t n,
 	compare_header(out, o, family);
 	table_write(out, o->format, &people, json);
 	compare_summary(out, rows, n, o, incomplete != NULL);
+	compare_busy(out, rows, n);
 	if (o->levels == NULL)
 		compare_reach(out, rows, n, family, o->alpha);
 	return;

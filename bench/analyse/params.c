@@ -30,6 +30,7 @@ static const char *const yield_suffix[] = { "", "-self-wake", "-tokio",
 static const char *const floor_names[] = { "on", "off", NULL };
 static const char *const floor_suffix[] = { "", "-nofloor" };
 static const char *const spawn_names[] = { "inside", "outside", NULL };
+static const char *const host_names[] = { "any", "quiet", NULL };
 static const char *const from_names[] = { "home", "outside", NULL };
 static const char *const from_suffix[] = { "", "-execute" };
 
@@ -136,6 +137,10 @@ const struct param params[] = {
 	{ "--deadline", NULL, NULL, PARAM_SECONDS, P_SWEEP, 0, 1, 86400, NULL,
 	    NULL, "0", SWEEP(deadline_s), "S",
 	    "kill a run this late; 0: its window, stall and 30 more" },
+	{ "--host", NULL, NULL, PARAM_CHOICE, P_SWEEP, 0, 0, 0, host_names,
+	    NULL, "any", SWEEP(host_quiet), "any|quiet", "quiet: before each "
+	    "run, wait (at most 60 s) until other processes keep under 5 % "
+	    "of the machine busy" },
 	{ "--format", NULL, NULL, PARAM_FORMAT, P_SWEEP, 0, 0, 0, NULL, NULL,
 	    "table", SWEEP(format), "F", "the summary's format" },
 	{ "--quiet", NULL, NULL, PARAM_SWITCH, P_SWEEP, 0, 0, 0, NULL, NULL,

@@ -93,6 +93,7 @@ struct sweep {
 	double deadline_s;		/* per run; 0: cell_deadline + grace */
 	int format;			/* enum table_format */
 	int quiet;
+	int host_quiet;			/* wait for an idle machine */
 };
 
 /* The entry of flag, or NULL. */

@@ -63,11 +63,15 @@ results_summary(const cJSON *runs)
 {
 	cJSON *summary = cJSON_CreateObject(), *s;
 	const cJSON *first = NULL, *run, *f;
-	int ok = 0, n = 0;
+	int ok = 0, n = 0, stalled = 0, busy = 0;
 
 	cJSON_ArrayForEach(run, runs) {
 		n++;
 		f = cJSON_GetObjectItemCaseSensitive(run, "status");
+		stalled += cJSON_IsString(f) && strcmp(f->valuestring,
+		    "stalled") == 0;
+		busy += cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(run,
+		    "host_busy"));
 		if (cJSON_IsString(f) && strcmp(f->valuestring, "ok") == 0) {
 			ok++;
 			first = first ? first : run;
@@ -75,6 +79,8 @@ results_summary(const cJSON *runs)
 	}
 	cJSON_AddNumberToObject(summary, "runs", n);
 	cJSON_AddNumberToObject(summary, "runs_ok", ok);
+	cJSON_AddNumberToObject(summary, "runs_stalled", stalled);
+	cJSON_AddNumberToObject(summary, "runs_host_busy", busy);
 	if (first == NULL)
 		return summary;
 	cJSON_ArrayForEach(f, first) {
@@ -388,7 +394,14 @@ results_check_stat(const struct results_check *ck, const cJSON *st)
 	return 0;
 }
 
-/* runs and runs_ok are counts; every other member is a statistic. */
+/* The runs counted by how they ended, of 0 or more; all else a statistic. */
+static bool
+results_is_count(const char *name)
+{
+
+	return strcmp(name, "runs") == 0 || strncmp(name, "runs_", 5) == 0;
+}
+
 static int
 results_check_summary(const struct results_check *ck, const cJSON *summary)
 {
@@ -397,8 +410,7 @@ results_check_summary(const struct results_check *ck, const cJSON *summary)
 
 	cJSON_ArrayForEach(f, summary) {
 		in = results_in(ck, f->string, -1);
-		if (strcmp(f->string, "runs") == 0 ||
-		    strcmp(f->string, "runs_ok") == 0) {
+		if (results_is_count(f->string)) {
 			if (results_is(&in, f, cJSON_Number) != 0)
 				return -1;
 		} else if (results_is(&in, f, cJSON_Object) != 0 ||

@@ -125,6 +125,8 @@ pair_unit(const struct call *c, const struct cell arms[2])
 				    results_str(run, "error", ""));
 			cJSON_AddNumberToObject(line, "value", results_num(run,
 			    a->metric));
+			cJSON_AddBoolToObject(line, "host_busy", cJSON_IsTrue(
+			    cJSON_GetObjectItem(run, "host_busy")));
 			text = cJSON_PrintUnformatted(line);
 			printf("%s\n", text);
 			fflush(stdout);
@@ -203,6 +205,7 @@ struct pair_tally {
 	struct paired_ends ends;	/* how the windows of A and B ended */
 	double *values[2];		/* every ok window's value, per arm */
 	size_t nvalues[2];
+	unsigned int busy[2];		/* windows beside other load, per arm */
 	char crashed[256];		/* the first process that failed */
 	char reason[2][256];		/* the first failed window of each arm */
 };
@@ -218,6 +221,7 @@ pair_window_end(const cJSON *w, unsigned int arm, double v,
 {
 	const char *st = results_str(w, "status", "?");
 
+	t->busy[arm] += cJSON_IsTrue(cJSON_GetObjectItem(w, "host_busy"));
 	if (strcmp(st, "ok") == 0 && v > 0) {
 		t->ends.ok[arm]++;
 		t->values[arm][t->nvalues[arm]++] = v;
@@ -329,6 +333,12 @@ pair_arms(const struct pair_tally *t)
 		    t->ends.failed[k], t->ends.stalled[k], t->reason[k][0] ?
 		    ", the first " : "", t->reason[k],
 		    pair_median(t->values[k], t->nvalues[k]));
+		if (t->busy[k] > 0)
+			printf("%s: %u of %u windows shared a busy machine "
+			    "(host_busy): the verdict rests on figures other "
+			    "processes shared\n", k ? "B" : "A", t->busy[k],
+			    t->ends.ok[k] + t->ends.failed[k] +
+			    t->ends.stalled[k]);
 		if (t->reason[k][0] != '\0')
 			printf("%s: %u of %u windows failed, %u stalled; the "
 			    "first %s\n", k ? "B" : "A", t->ends.failed[k],
@@ -399,14 +409,17 @@ pair_run(const struct call *c, struct pair_tally *t, cJSON *units, cJSON *doc)
 {
 	const struct pair_args *a = &c->args.p;
 	unsigned int k, n = a->processes;
-	double start = measure_now();
+	double start = measure_now(), waited;
 	cJSON *windows, *u;
 	char why[256];
 
 	for (k = 0; k < n && !runner_stopped(); k++) {
+		waited = c->sweep.host_quiet ? runner_quiet() : NAN;
 		windows = pair_spawn(c, k, why, sizeof(why));
 		u = cJSON_CreateObject();
 		cJSON_AddNumberToObject(u, "process", k);
+		if (c->sweep.host_quiet)
+			cJSON_AddNumberToObject(u, "host_wait_s", waited);
 		if (windows == NULL) {
 			if (t->crashed[0] == '\0')
 				snprintf(t->crashed, sizeof(t->crashed), "%s", why);

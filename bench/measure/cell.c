@@ -114,8 +114,9 @@ cell_stalled(cJSON *run, double seconds)
 {
 	char why[128];
 
-	snprintf(why, sizeof(why), "no dispatch in the %.2g s window "
-	    "(see host_other_cpus: the machine's other load)", seconds);
+	snprintf(why, sizeof(why), "no dispatch in the %.2g s window, while "
+	    "other processes kept %.2f CPUs busy", seconds,
+	    cJSON_GetNumberValue(cJSON_GetObjectItem(run, "host_other_cpus")));
 	cell_set(run, "status", cJSON_CreateString("stalled"));
 	cell_set(run, "error", cJSON_CreateString(why));
 	return;
@@ -194,30 +195,31 @@ cell_fairness(cJSON *run, const uint64_t *a, const uint64_t *b, unsigned int n)
 }
 
 /*
- * dispatches is every real dispatch, a split's hops included; ops count
- * the handler's steps alone (workload_ops).
- */
-/*
- * What else the machine did over the window: the CPUs other processes
- * kept busy on average (the machine's busy time less ours), the share of
- * its CPU time the hypervisor stole, and the load average at its end. A
- * figure measured beside a busy machine is not this design's alone.
+ * What else the machine did over the window (measure_host_between) and
+ * the load average at its end; a window beside more than
+ * MEASURE_HOST_BUSY of other load is marked host_busy: its figure is not
+ * this design's alone.
  */
 static void
 cell_host(cJSON *run, const struct measure_sample *a,
     const struct measure_sample *b)
 {
-	double wall = b->wall_s - a->wall_s, load[1];
-	double other = (b->host_busy_s - a->host_busy_s) - (b->cpu_s - a->cpu_s);
+	struct measure_host h;
+	double load[1];
 
-	cJSON_AddNumberToObject(run, "host_other_cpus", fmax(other, 0) / wall);
-	cJSON_AddNumberToObject(run, "host_steal_pct", (b->host_steal_s -
-	    a->host_steal_s) / (wall * measure_cpus()) * 100);
+	measure_host_between(a, b, &h);
+	cJSON_AddNumberToObject(run, "host_other_cpus", h.other_cpus);
+	cJSON_AddNumberToObject(run, "host_steal_pct", h.steal_share * 100);
 	if (getloadavg(load, 1) == 1)
 		cJSON_AddNumberToObject(run, "loadavg_1m", load[0]);
+	cJSON_AddBoolToObject(run, "host_busy", measure_host_busy(&h));
 	return;
 }
 
+/*
+ * dispatches is every real dispatch, a split's hops included; ops count
+ * the handler's steps alone (workload_ops).
+ */
 static void
 cell_figures(cJSON *run, const struct measure_sample *a,
     const struct measure_sample *b, uint64_t dispatches, uint64_t hops)
@@ -383,10 +385,10 @@ cell_measure(cJSON *run, const struct cell *c, struct workload *w,
 	}
 	cell_end_read(&b, w, h, 1);
 	counters_stop(k);
-	if (b.dispatches == a.dispatches)
-		cell_stalled(run, win->time_s);
 	cell_figures(run, &a.m, &b.m, b.dispatches - a.dispatches,
 	    b.hops - a.hops);
+	if (b.dispatches == a.dispatches)
+		cell_stalled(run, win->time_s);
 	counters_json(k, run, (double)(b.dispatches - a.dispatches));
 	win_figures = (struct workload_window){ .wall_s = b.m.wall_s -
 	    a.m.wall_s, .cpu_s = b.m.cpu_s - a.m.cpu_s, .dispatches =

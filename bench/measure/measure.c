@@ -19,6 +19,13 @@
 
 #include "measure.h"
 
+/*
+ * /proc/stat counts in clock ticks, each CPU's rounded apart, and the
+ * process's own time comes from rusage: a difference of three ticks or
+ * less is rounding, not load.
+ */
+#define MEASURE_HOST_TICKS	3
+
 static double
 ts_s(const struct timespec *ts)
 {
@@ -109,6 +116,34 @@ measure_sample(struct measure_sample *s)
 	s->nivcsw = ru.ru_nivcsw;
 	measure_host(s);
 	return;
+}
+
+void
+measure_host_between(const struct measure_sample *a,
+    const struct measure_sample *b, struct measure_host *h)
+{
+	double wall = b->wall_s - a->wall_s;
+	double cpus = (double)sysconf(_SC_NPROCESSORS_ONLN);
+	double other = (b->host_busy_s - a->host_busy_s) - (b->cpu_s - a->cpu_s);
+
+	/*
+	 * Ticks are coarser than rusage: a quiet window can come out below 0.
+	 * NAN (unread) stays NAN.
+	 */
+	h->other_cpus = (other < 0 ? 0 : other) / wall;
+	h->other_share = h->other_cpus / cpus;
+	h->steal_share = (b->host_steal_s - a->host_steal_s) / (wall * cpus);
+	h->resolved_share = MEASURE_HOST_TICKS / (double)sysconf(_SC_CLK_TCK) /
+	    (wall * cpus);
+	return;
+}
+
+bool
+measure_host_busy(const struct measure_host *h)
+{
+	double least = fmax(MEASURE_HOST_BUSY, h->resolved_share);
+
+	return h->other_share > least || h->steal_share > least;
 }
 
 long

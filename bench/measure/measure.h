@@ -5,6 +5,8 @@
 #ifndef BENCH_MEASURE_H
 #define BENCH_MEASURE_H
 
+#include <stdbool.h>
+
 struct measure_sample {
 	double wall_s;		/* CLOCK_MONOTONIC */
 	double cpu_s;		/* getrusage(RUSAGE_SELF) utime + stime */
@@ -23,6 +25,36 @@ struct measure_sample {
 
 void measure_sample(struct measure_sample *s);
 double measure_now(void);
+
+/*
+ * Another process's load worth marking a window for, as a share of the
+ * machine's online CPUs, for the CPUs other processes kept busy or the
+ * time the hypervisor stole. Idle, this 2-vCPU guest showed at most 2.2 %
+ * other load over 21 windows; one CPU hog beside a sweep, at least 10.7 %.
+ */
+#define MEASURE_HOST_BUSY	0.05
+
+/*
+ * What else the machine did between samples a and b: the CPUs other
+ * processes kept busy on average (the machine's busy time less ours) and
+ * the share of the machine's CPU time stolen, each as a share of its
+ * online CPUs (NAN if /proc/stat was unread).
+ */
+struct measure_host {
+	double other_cpus;
+	double other_share;
+	double steal_share;
+	double resolved_share;	/* the least share /proc/stat's ticks tell */
+};
+
+void measure_host_between(const struct measure_sample *a,
+    const struct measure_sample *b, struct measure_host *h);
+
+/*
+ * Whether h saw more than MEASURE_HOST_BUSY of other load or steal, and
+ * more than /proc/stat's ticks resolve over so short a window.
+ */
+bool measure_host_busy(const struct measure_host *h);
 
 /* From /proc/self/status: Threads, VmRSS and RssAnon (kB); -1 if unread. */
 long measure_status(const char *field);
