@@ -7,6 +7,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli.h"
 #include "plugin.h"
@@ -14,6 +15,8 @@
 
 /* A P_AUTO count left to the workload kind. */
 #define CLI_AUTO	(~0u)
+/* Runs every cell gets before it may stop early (--precision). */
+#define CLI_REPS_MIN	3
 
 static int
 cli_error(char *err, size_t errlen, const char *fmt, ...)
@@ -306,9 +309,38 @@ cli_set(struct sweep *s, const struct param *p, const char *text, bool check,
 	return 0;
 }
 
+/*
+ * Whether the current folder is the source tree this binary was built
+ * from: its results/ holds the reference files git tracks.
+ */
+static bool
+cli_in_source(void)
+{
+#ifdef DB_SOURCE_DIR
+	struct stat here, src;
+
+	return stat(".", &here) == 0 && stat(DB_SOURCE_DIR, &src) == 0 &&
+	    here.st_dev == src.st_dev && here.st_ino == src.st_ino;
+#else
+	return false;
+#endif
+}
+
+const char *
+cli_out_default(const char *rel, char *buf, size_t len)
+{
+
+	if (!cli_in_source())
+		return rel;
+	snprintf(buf, len, "build/%s", rel);
+	return buf;
+}
+
 void
 cli_defaults(struct sweep *s)
 {
+	/* Always the same text: a later call leaves an earlier sweep's. */
+	static char out[PATH_MAX];
 	char err[256];
 	size_t i;
 
@@ -317,7 +349,26 @@ cli_defaults(struct sweep *s)
 		if (params[i].dflt != NULL)
 			(void)cli_set(s, &params[i], params[i].dflt, false, err,
 			    sizeof(err));
+	s->out = cli_out_default(s->out, out, sizeof(out));
 	return;
+}
+
+bool
+cli_given(const struct sweep *s, const char *flag)
+{
+	const struct param *p = params_find(flag);
+
+	return p != NULL && (s->given & (uint64_t)1 << (p - params)) != 0;
+}
+
+unsigned int
+cli_reps_min(const struct sweep *s)
+{
+
+	if (s->precision_pct <= 0 || (cli_given(s, "--reps") &&
+	    !cli_given(s, "--precision")))
+		return s->reps;
+	return s->reps < CLI_REPS_MIN ? s->reps : CLI_REPS_MIN;
 }
 
 int
@@ -341,6 +392,7 @@ cli_parse(struct sweep *s, int argc, char **argv, char *err, size_t errlen)
 			return cli_error(err, errlen, "%s needs a value", argv[i]);
 		if (cli_set(s, p, argv[++i], true, err, errlen) != 0)
 			return -1;
+		s->given |= (uint64_t)1 << (p - params);
 	}
 	return 0;
 }

@@ -24,8 +24,29 @@
 /* Cells of one sweep, at most: each run of each is a process of its own. */
 #define CLI_MAX_CELLS	100000
 
-/* Every option at its default: the default sweep. */
+/*
+ * Every option at its default: the default sweep. Its results file is
+ * where cli_out_default puts results/sweep.json.
+ */
 void cli_defaults(struct sweep *s);
+
+/*
+ * Where a default output rel ("results/sweep.json") goes: under build/
+ * when the current folder is the source tree, so that no default lands
+ * on a file git tracks; else rel, in the current folder. Returns rel, or
+ * buf holding the other.
+ */
+const char *cli_out_default(const char *rel, char *buf, size_t len);
+
+/* Whether flag was on the command line that made s. */
+bool cli_given(const struct sweep *s, const char *flag);
+
+/*
+ * The runs every cell of s gets before it may stop early: 3 (or --reps
+ * if fewer) while --precision is on; all --reps when it is 0, or when
+ * --reps was given without it.
+ */
+unsigned int cli_reps_min(const struct sweep *s);
 
 /*
  * Parses argv[0..argc) (after the command's name) over s. A list replaces

@@ -24,11 +24,16 @@
 #include "measure.h"
 #include "results.h"
 #include "runner.h"
+#include "stats.h"
 #include "table.h"
 #include "watchdog.h"
 
 #define RUNNER_GRACE_S	30.0	/* start-up, and gdb, beyond cell_deadline */
 #define RUNNER_QUIET_S	60.0	/* --host quiet waits no longer for a run */
+/* What an interval of the median covers once 6 runs or more allow it. */
+#define RUNNER_COVERAGE	0.95
+/* The figure a cell's precision is judged on: the headline. */
+#define RUNNER_METRIC	"cpu_us_per_dispatch"
 
 static volatile sig_atomic_t runner_interrupted;
 
@@ -248,16 +253,18 @@ runner_doc(const struct sweep *o, const struct cell *cells, size_t n,
 	return doc;
 }
 
-/* Creates the results file's folder if it is missing (one level). */
+/* Creates the results file's folders that are missing (build/results). */
 static void
 runner_mkdir_for(const char *path)
 {
 	char dir[4096], *slash;
 
 	snprintf(dir, sizeof(dir), "%s", path);
-	if ((slash = strrchr(dir, '/')) != NULL && slash != dir) {
+	for (slash = strchr(dir + 1, '/'); slash != NULL;
+	    slash = strchr(slash + 1, '/')) {
 		*slash = '\0';
 		mkdir(dir, 0777);
+		*slash = '/';
 	}
 	return;
 }
@@ -408,6 +415,183 @@ runner_one(const struct sweep *o, size_t ci, size_t rep,
 	    strcmp(results_str(run, "status", "?"), "stalled") != 0;
 }
 
+/*
+ * Whether a cell may stop before --reps: in a plain sweep with
+ * --precision on. ab's arms always run alike, run for run.
+ */
+static bool
+runner_adapts(const struct sweep *o, int narms)
+{
+
+	return narms == 1 && cli_reps_min(o) < o->reps;
+}
+
+static cJSON *
+runner_cell(const struct runner_arm *arm, size_t ci)
+{
+
+	return cJSON_GetArrayItem(cJSON_GetObjectItem(arm->doc, "cells"),
+	    (int)ci);
+}
+
+static int
+runner_cmp(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/*
+ * The distribution-free interval of the median of sorted v[0..n): the
+ * order statistics k and n + 1 - k for the largest k whose coverage,
+ * 1 - 2 P(B < k) with B binomial (n, 1/2), stays at RUNNER_COVERAGE.
+ * Below 6 runs none does: it is then the lowest and the highest, which
+ * cover 1 - 2^(1 - n) (75 % of 3 runs, 94 % of 5). Returns the coverage.
+ */
+static double
+runner_interval(const double *v, size_t n, double *lo, double *hi)
+{
+	double pmf = ldexp(1, -(int)n), below = pmf;
+	size_t k = 1;
+
+	while (k < (n + 1) / 2) {
+		pmf *= (double)(n - k + 1) / (double)k;
+		if (1 - 2 * (below + pmf) < RUNNER_COVERAGE)
+			break;
+		below += pmf;
+		k++;
+	}
+	*lo = v[k - 1];
+	*hi = v[n - k];
+	return 1 - 2 * below;
+}
+
+/*
+ * A cell's runs so far: how many, how many ok and how many of those
+ * starved a coroutine, its median's interval.
+ */
+struct runner_spread {
+	size_t runs, ok, starved;
+	double median, lo, hi, cover;
+};
+
+static void
+runner_spread(const cJSON *cell, struct runner_spread *sp)
+{
+	const cJSON *runs = cJSON_GetObjectItem(cell, "runs"), *run;
+	double *v = malloc(((size_t)cJSON_GetArraySize(runs) + 1) *
+	    sizeof(*v)), x;
+
+	if (v == NULL)
+		abort();
+	*sp = (struct runner_spread){ .median = NAN, .lo = NAN, .hi = NAN,
+	    .cover = NAN };
+	cJSON_ArrayForEach(run, runs) {
+		sp->runs++;
+		x = results_num(run, RUNNER_METRIC);
+		if (strcmp(results_str(run, "status", "?"), "ok") != 0 ||
+		    !isfinite(x))
+			continue;
+		v[sp->ok++] = x;
+		sp->starved += results_num(run, "starved") > 0;
+	}
+	if (sp->ok > 0) {
+		qsort(v, sp->ok, sizeof(*v), runner_cmp);
+		sp->median = stats_quantile(v, sp->ok, 0.5);
+		sp->cover = runner_interval(v, sp->ok, &sp->lo, &sp->hi);
+	}
+	free(v);
+	return;
+}
+
+/*
+ * Whether a cell has run enough: every run ok, none starving a coroutine,
+ * the sweep's minimum of them, and its median's interval within a factor
+ * 1 + --precision of the median either way (figures compared as ratios,
+ * as plots and verdicts read them). A cell with a run not ok, or one that
+ * starved, goes on: how often it does is what its other runs tell.
+ */
+static bool
+runner_settled(const struct sweep *o, const struct runner_spread *sp)
+{
+	double f = 1 + o->precision_pct / 100;
+
+	return sp->ok == sp->runs && sp->starved == 0 &&
+	    sp->ok >= cli_reps_min(o) && sp->lo * f >= sp->median &&
+	    sp->hi <= sp->median * f;
+}
+
+/*
+ * Says in the cell why it ran the runs it has ("stop"): early, once its
+ * median's interval came within --precision ("precision"); or all of
+ * --reps, because the interval stayed wider ("reps"), a run was not ok
+ * ("run_not_ok") or starved a coroutine ("starved"), no cell stops early
+ * ("fixed"), or the sweep was interrupted.
+ */
+static void
+runner_stop_note(cJSON *cell, const struct runner_spread *sp, bool early,
+    const char *why)
+{
+	cJSON *stop = cJSON_CreateObject();
+
+	cJSON_AddBoolToObject(stop, "early", early);
+	cJSON_AddStringToObject(stop, "why", why);
+	cJSON_AddNumberToObject(stop, "runs", (double)sp->runs);
+	cJSON_AddStringToObject(stop, "metric", RUNNER_METRIC);
+	if (sp->ok > 0) {
+		cJSON_AddNumberToObject(stop, "median_lo", sp->lo);
+		cJSON_AddNumberToObject(stop, "median_hi", sp->hi);
+		cJSON_AddNumberToObject(stop, "coverage", sp->cover);
+	}
+	cJSON_DeleteItemFromObjectCaseSensitive(cell, "stop");
+	cJSON_AddItemToObject(cell, "stop", stop);
+	return;
+}
+
+bool
+runner_may_stop(const struct sweep *o, const cJSON *cell)
+{
+	struct runner_spread sp;
+
+	runner_spread(cell, &sp);
+	return sp.runs < o->reps && runner_settled(o, &sp);
+}
+
+/* After a run of a cell: whether it stops now, said in the cell if so. */
+static bool
+runner_stop_early(const struct sweep *o, cJSON *cell)
+{
+	struct runner_spread sp;
+
+	if (!runner_may_stop(o, cell))
+		return false;
+	runner_spread(cell, &sp);
+	runner_stop_note(cell, &sp, true, "precision");
+	return true;
+}
+
+/* Runs still to come: each open cell's repetitions not yet run. */
+static size_t
+runner_left(const struct sweep *o, size_t n, const struct runner_arm *arms,
+    int narms)
+{
+	const cJSON *cell;
+	size_t left = 0, ci, done;
+	int a;
+
+	for (a = 0; a < narms; a++)
+		for (ci = 0; ci < n; ci++) {
+			cell = runner_cell(&arms[a], ci);
+			done = (size_t)cJSON_GetArraySize(
+			    cJSON_GetObjectItem(cell, "runs"));
+			if (cJSON_GetObjectItem(cell, "stop") == NULL &&
+			    done < o->reps)
+				left += o->reps - done;
+		}
+	return left;
+}
+
 void
 runner_start(const struct sweep *o, size_t n, struct runner_arm *arms,
     int narms, int argc, char **argv)
@@ -418,6 +602,10 @@ runner_start(const struct sweep *o, size_t n, struct runner_arm *arms,
 	runner_signals();
 	for (a = 0; a < narms; a++) {
 		arms[a].doc = runner_doc(o, arms[a].cells, n, argc, argv);
+		cJSON_AddNumberToObject(arms[a].doc, "reps_min",
+		    runner_adapts(o, narms) ? cli_reps_min(o) : o->reps);
+		cJSON_AddNumberToObject(arms[a].doc, "precision_pct",
+		    runner_adapts(o, narms) ? o->precision_pct : 0);
 		runner_arm_context(&arms[a]);
 		runner_mkdir_for(arms[a].out);
 	}
@@ -433,23 +621,31 @@ int
 runner_reps(const struct sweep *o, size_t n, struct runner_arm *arms,
     int narms)
 {
-	size_t rep, k, i = 0, total = n * o->reps * (size_t)narms, ci;
+	size_t rep, k, i = 0, total, ci;
 	double started = measure_now();
+	bool adapts = runner_adapts(o, narms);
 	int failed = 0, a, first;
 
 	for (rep = 0; rep < o->reps && !runner_interrupted; rep++) {
 		for (k = 0; k < n && !runner_interrupted; k++) {
 			/* Rotate: each repetition starts one cell later. */
 			ci = (k + rep) % n;
+			if (adapts && cJSON_GetObjectItem(runner_cell(&arms[0],
+			    ci), "stop") != NULL)
+				continue;
 			/* A B, then B A: ABBA over consecutive cells. */
 			first = (int)((rep * n + k) % 2);
 			for (a = 0; a < narms && !runner_interrupted; a++) {
 				struct runner_arm *arm = &arms[(a + first) % narms];
 
+				/* Those run and those to come, as cells stop. */
+				total = i + runner_left(o, n, arms, narms);
 				runner_progress(o, &arm->cells[ci], ++i, total,
 				    started);
 				failed |= runner_one(o, ci, rep, arm, i, total);
 			}
+			if (adapts)
+				runner_stop_early(o, runner_cell(&arms[0], ci));
 		}
 	}
 	runner_progress_clear(o);
@@ -507,6 +703,39 @@ runner_host_note(const struct sweep *o, const struct runner_arm *arm)
 	return;
 }
 
+/*
+ * Every cell that did not stop early says why it ran all it did; and, once
+ * a sweep, how many stopped early.
+ */
+static void
+runner_stop_notes(const struct sweep *o, struct runner_arm *arm, int narms)
+{
+	unsigned int cells = 0, early = 0, runs = 0;
+	struct runner_spread sp;
+	const char *why;
+	cJSON *cell;
+
+	cJSON_ArrayForEach(cell, cJSON_GetObjectItem(arm->doc, "cells")) {
+		runner_spread(cell, &sp);
+		cells++;
+		runs += (unsigned int)sp.runs;
+		if (cJSON_GetObjectItem(cell, "stop") != NULL) {
+			early++;
+			continue;
+		}
+		why = runner_interrupted ? "interrupted" : !runner_adapts(o,
+		    narms) ? "fixed" : sp.ok < sp.runs ? "run_not_ok" :
+		    sp.starved > 0 ? "starved" : "reps";
+		runner_stop_note(cell, &sp, false, why);
+	}
+	if (runner_adapts(o, narms) && !o->quiet)
+		fprintf(runner_talk(o), "\n%u of %u cells stopped before %u "
+		    "runs, their median's interval within %g %% of it; %u runs "
+		    "in all (\"stop\" in each cell says why)\n", early, cells,
+		    o->reps, o->precision_pct, runs);
+	return;
+}
+
 int
 runner_finish(const struct sweep *o, struct runner_arm *arms, int narms,
     int failed)
@@ -514,6 +743,7 @@ runner_finish(const struct sweep *o, struct runner_arm *arms, int narms,
 	int a;
 
 	for (a = 0; a < narms; a++) {
+		runner_stop_notes(o, &arms[a], narms);
 		runner_host_note(o, &arms[a]);
 		if (!runner_interrupted)
 			cJSON_ReplaceItemInObject(arms[a].doc, "complete",

@@ -36,7 +36,8 @@ struct runner_arm {
 int runner_arm_parse(struct runner_arm *arm, char *command);
 
 /*
- * Runs each arm's n cells reps times. Returns RUNNER_OK,
+ * Runs each arm's n cells reps times; in a plain sweep, a cell stops
+ * sooner once runner_may_stop (below) says it may. Returns RUNNER_OK,
  * RUNNER_RUN_FAILED, or RUNNER_INTERRUPTED plus the signal (130 for
  * SIGINT, 143 for SIGTERM). With two arms the runs of a cell alternate
  * A B B A, so a drift of the machine hits both alike.
@@ -59,6 +60,16 @@ int runner_round(const struct sweep *o, size_t ci, size_t rep,
     struct runner_arm *arms);
 int runner_finish(const struct sweep *o, struct runner_arm *arms,
     int narms, int failed);
+
+/*
+ * Whether a cell of a plain sweep (as its results file holds it) may stop
+ * before --reps: it has cli_reps_min runs or more, every one ok and none
+ * starving a coroutine, and its median's interval (the runs' lowest to
+ * highest up to 6 runs, the order statistics of a 95 % one from 7) within
+ * a factor 1 + --precision of the median, either way. A cell that stops
+ * says so in its "stop": early, why, its interval and what it covers.
+ */
+bool runner_may_stop(const struct sweep *o, const cJSON *cell);
 
 /*
  * --host quiet: waits, at most a minute, until a half-second look sees

@@ -21,7 +21,7 @@ cd "$top" || exit 2
 mutants() {
 	cat <<'EOF'
 holm-removed | bench/analyse/compare.c | s/stats_holm\(p, m, adj\);/memcpy(adj, p, m * sizeof(*p));/ | test_compare | compare/holm_holds_back_six_cells_each_significant_alone
-hung-crashed-not-broken | bench/analyse/compare.c | s/return arm->failed \+ arm->hung \+ arm->crashed;/return arm->failed;/ | test_compare | compare/hung_or_crashed
+hung-crashed-not-broken | bench/analyse/judge.c | s/return arm->failed \+ arm->hung \+ arm->crashed;/return arm->failed;/ | test_compare | compare/hung_or_crashed
 pair-period-left-in | bench/commands/pair.c | s/t->delta\[t->n\+\+\] = paired_crossover\(g_ab, nab, g_ba, nba\);/t->delta[t->n++] = g_ab[nab \/ 2];/ | test_pair | pair/a_penalty_for_going_second_is_no_change
 crossover-ab-only | bench/analyse/paired.c | s/rank_compare\(g_ba, nba, g_ab, nab, NAN, 0.05, &t\);\n\treturn t.shift \/ 2;/(void)g_ba; (void)nba; (void)t;\n\treturn g_ab[nab \/ 2];/ | test_pair | pair/crossover
 no-system-time | bench/measure/measure.c | s/s->cpu_s = tv_s\(&ru.ru_utime\) \+ tv_s\(&ru.ru_stime\);/s->cpu_s = tv_s(&ru.ru_utime);/ | test_workload | workload/cpu_time_counts_system_time
@@ -38,8 +38,8 @@ lost-not-counted | bench/measure/workload.c | s/c->lost \+= issued - runs;/(void
 limited-above-k | dispatchers/limited.c | s/< l->parallelism;/< l->parallelism + 1;/; s/>= l->parallelism\)/>= l->parallelism + 1)/ | test_dispatcher | dispatcher/limited_never_exceeds_k
 floor-from-a-constant | bench/measure/floor.c | s/v\[i\] = floor_slice\(tasks, fn, seconds \/ FLOOR_SLICES\);/v[i] = 0.002;/ | test_floor | */*
 no-bare-loop-in-run | bench/measure/cell.c | s/cJSON_AddNumberToObject\(x.run, "bare_loop_us_per_dispatch",\n\s*floor_bare_us\(CELL_FLOOR_S\)\);// | test_floor | */*
-within-regime-ignored | bench/analyse/compare.c | s/if \(r->t.p_strat <= fmin\(r->t.p_shift, r->t.p_share\) &&/if (0 \&\&/ | test_compare | compare/a_shift_inside_both_regimes_regresses
-slow-minority-equivalent | bench/analyse/compare.c | s/if \(up != hb && excess > band\) \{/if (0) {/ | test_compare | compare/a_slow_minority_is_never_equivalent
+within-regime-ignored | bench/analyse/judge.c | s/if \(r->t.p_strat <= fmin\(r->t.p_shift, r->t.p_share\) &&/if (0 \&\&/ | test_compare | compare/a_shift_inside_both_regimes_regresses
+slow-minority-equivalent | bench/analyse/judge.c | s/if \(up != hb && excess > band\) \{/if (0) {/ | test_compare | compare/a_slow_minority_is_never_equivalent
 undecided-passes | bench/analyse/compare.c | s/\t\t\trc = COMPARE_UNDECIDED;/\t\t\t(void)0;/ | test_compare | compare/undecided_exits_3_unless_accepted
 advise-from-defaults | bench/commands/advise.c | s/bool from = c->args.a.from != NULL;/bool from = false;/ | test_cli | cli/advise_from_names_what_the_file_measured
 advise-aside-denied | bench/analyse/advise.c | s/if \(p->aside_meets < 0 && advise_meets\(&rows\[i\], t\)\)/if (0)/ | test_advise | advise/a_width_set_aside_that_meets_is_named_not_denied
@@ -48,7 +48,7 @@ split-by-resumptions | bench/measure/workload.c | s/c->phase \+ runs - 2 \* hops
 split-hops-not-awaited | bench/measure/workload.c | s/back &= workload_wait\(&w->hopping, 0, true, deadline\);// | test_workload | workload/a_split_stops_once_its_hops_have_left
 stalled-counted-ok | bench/measure/cell.c | s/\t\tcell_stalled\(run, win->time_s\);/\t\t(void)0;/ | test_workload | workload/a_window_with_no_dispatch_is_stalled
 host-never-busy | bench/measure/measure.h | s/#define MEASURE_HOST_BUSY\t0.05/#define MEASURE_HOST_BUSY\t1.0/ | test_workload | workload/a_window_beside_other_load_is_marked
-busy-apart-judged | bench/analyse/compare.c | s/\t    COMPARE_BUSY_APART;/\t    1;/ | test_compare | compare/sides_run_apart_on_a_busy_machine_are_undecided
+busy-apart-judged | bench/analyse/judge.c | s/\t    COMPARE_BUSY_APART;/\t    1;/ | test_compare | compare/sides_run_apart_on_a_busy_machine_are_undecided
 summary-busy-uncounted | bench/analyse/results.c | s/busy \+= cJSON_IsTrue/busy -= 0 * cJSON_IsTrue/ | test_workload | workload/a_window_beside_other_load_is_marked
 summary-stalls-uncounted | bench/analyse/results.c | s/stalled \+= cJSON_IsString/stalled -= 0 * cJSON_IsString/ | test_workload | workload/a_window_with_no_dispatch_is_stalled
 stall-fails-sweep | bench/runner.c | s/\t    strcmp\(results_str\(run, "status", "\?"\), "stalled"\) != 0;/\t    1;/ | test_cli | cli/a_stalled_window_is_said_not_failed
@@ -57,6 +57,64 @@ words-unbounded | bench/cli.c | s/ && out->nwords < out->maxwords\)/)/ | test_cl
 summary-unchecked | bench/analyse/results.c | s/\t\treturn 0;\n\tfor \(i = 0; names\[i\].type != want; i\+\+\)/\t\treturn 0;\n\treturn 0;\n\tfor (i = 0; names[i].type != want; i++)/ | test_cli | cli/a_summary_without_its_median_is_named_by_every_reader
 cost-sweep-vetoes | bench/analyse/advise.c | s/return r->starving == 0 && r->failed == 0;/return r->starving + r->cost_starving == 0 \&\& r->failed == 0;/ | test_advise | advise/starving_in_the_cost_sweep_is_a_caution_not_a_veto
 advise-from-any-load | bench/analyse/advise.c | s/\tif \(load == NULL && held\[0\] != '\\0'\)/\tif (0)/ | test_cli | cli/advise_from_refuses_a_load_the_file_does_not_hold
+docs-option-undocumented | docs/options.md | s/^\x7c `--budget DURATION` \x7c the `--reps` alone[^\n]*\n//m | test_docs | docs/every_option_in_help_is_documented
+docs-option-stale | docs/options.md | s/^(\x7c `--pairs N`)/\x7c `--windows N` \x7c 10 \x7c windows of a process \x7c\n$1/m | test_docs | docs/every_documented_option_is_in_help
+docs-run-options-dropped | docs/options.md | s/it takes the options of `run`, here by default `--workers 1,4,64/it takes, here by default `--workers 1,4,64/ | test_docs | docs/every_option_in_help_is_documented
+docs-section-missing | docs/options.md | s/^## `matrix`$/## matrix/m | test_docs | docs/every_command_has_a_section_and_every_section_a_command
+recipe-command-misspelt | README.md | s/dispatchbench advise /dispatchbench advice / | test_docs | docs/every_recipe_command_exists_and_takes_its_options
+recipe-option-stale | README.md | s/--rate 5000/--rate-ops 5000/ | test_docs | docs/every_recipe_command_exists_and_takes_its_options
+recipe-script-missing | README.md | s/sh scripts\/build-rev.sh main/sh scripts\/build-revision.sh main/ | test_docs | docs/every_script_target_and_built_file_a_recipe_names_exists
+recipe-target-missing | README.md | s/--target sweep/--target sweeps/ | test_docs | docs/every_script_target_and_built_file_a_recipe_names_exists
+recipe-plugin-path-stale | README.md | s/\.\/build\/examples\/libtwolock\.so/.\/build\/libtwolock.so/g | test_docs | docs/every_script_target_and_built_file_a_recipe_names_exists
+report-never-flat | bench/analyse/findings.c | s/#define FINDINGS_FLAT\t1.2/#define FINDINGS_FLAT\t1.0/ | test_report | report/each_design_says_its_cost_at_1_the_cpus_and_the_widest
+report-rise-unsaid | bench/analyse/findings.c | s/if \(last >= FINDINGS_FLAT \* first\)/if (0)/ | test_report | report/each_design_says_its_cost_at_1_the_cpus_and_the_widest
+report-one-workers | bench/analyse/series.c | s/workers == 1 \?/workers == 0 ?/ | test_report | report/each_design_says_its_cost_at_1_the_cpus_and_the_widest
+report-cpus-ignored | bench/analyse/findings.c | s/series_cell_at\(s, d->cpus\)/series_cell_at(s, -1)/ | test_report | report/each_design_says_its_cost_at_1_the_cpus_and_the_widest
+report-loops-cross | bench/analyse/series.c | s/return strcmp\(results_str\(cell, "from", ""\), "home"\) == 0 \&\&/return 0 \&\&/ | test_report | report/event_loops_resuming_at_home_never_cross_a_thread
+report-outside-stays-home | bench/analyse/series.c | s/"from", ""\), "home"\) == 0/"from", ""), "") != 0/ | test_report | report/event_loops_resuming_at_home_never_cross_a_thread
+report-floor-ranked | bench/analyse/findings.c | s/if \(!d->s\[k\]\.floor \&\& !d->s\[k\]\.local \&\&/if (/ | test_report | report/the_floor_is_named_and_never_ranked
+report-starved-unseen | bench/analyse/findings.c | s/return results_runs_above_zero\(cell, "starved"\);/return 0;/ | test_report | report/starved_split_busy_and_stalled_cells_are_named
+report-groups-merged | bench/analyse/findings.c | s/g = x > boundary;/g = 0;/ | test_report | report/starved_split_busy_and_stalled_cells_are_named
+report-busy-as-stalled | bench/analyse/findings.c | s/findings_cells\(out, cells, findings_busy, "runs"/findings_cells(out, cells, findings_stalled, "runs"/ | test_report | report/starved_split_busy_and_stalled_cells_are_named
+report-grid-last | bench/analyse/report.c | s/\treport_grid\(out, \&d\);\n//; s/\treport_summary\(out, doc\);\n/\treport_summary(out, doc);\n\treport_grid(out, \&d);\n/ | test_report | report/the_grid_comes_before_the_long_table
+report-headline-by-name | bench/analyse/report.c | s/return ha != hb \? hb - ha : alphasort\(a, b\);/return alphasort(a, b);/ | test_report | report/the_headline_figure_comes_first
+report-context-blank | bench/analyse/report.c | s/\t\tfputs\("none", out\);/\t\t(void)0;/ | test_report | report/no_context_field_renders_empty
+scaled-in-us | bench/analyse/table.c | s/double a = fabs\(v\) \* \(time \? 1000 : 1\);/double a = fabs(v);/ | test_report | report/figures_are_scaled_for_reading
+scaled-no-prefix | bench/analyse/table.c | s/for \(; i < top \&\& a >= 999.5; i\+\+\)/for (; 0; i++)/ | test_report | report/figures_are_scaled_for_reading
+export-regimes | bench/analyse/export.c | s/"runs in two groups: /"two regimes: / | test_report | report/the_page_speaks_of_groups_not_regimes
+report-old-file-quiet | bench/analyse/findings.c | s/if \(!findings_any\(cells, findings_watched\)\) \{/if (0) {/ | test_report | report/a_file_before_the_busy_mark_does_not_call_the_machine_quiet
+labels-whole-key | bench/analyse/compare.c | s/\t\tif \(i == n\)\n\t\t\tcompare_cat\(shared,/\t\tif (0)\n\t\t\tcompare_cat(shared,/ | test_compare | compare/rows_name_only_what_varies
+plugins-unnamed | bench/analyse/compare.c | s/\t\tcompare_plugins\(\&rows\[i\], base, new\);/\t\t(void)0;/ | test_compare | compare/two_plugins_of_one_name_are_named_by_file
+words-reversed | bench/analyse/metric.c | s/change > 0 \? m\.more : m\.less/change < 0 ? m.more : m.less/g | test_compare | compare/a_verdict_names_its_metric_unit_and_direction
+p-kind-always-holm | bench/analyse/outcome.c | s/\telse if \(o->levels != NULL\)\n\t\tsnprintf\(buf, len, "unadjusted,/\telse if (0)\n\t\tsnprintf(buf, len, "unadjusted,/ | test_compare | compare/a_p_says_whether_holm_or_a_look_made_it
+ab-arms-unnamed | bench/commands/verdict.c | s/\tco\.sides\[0\] = ab_side\(\&arms\[0\], sides\[0\], sizeof\(sides\[0\]\)\);\n// | test_compare | compare/ab_names_each_arm_and_its_plugin_file
+pair-cell-keeps-a-plugin | bench/commands/pair.c | s/\t\t\tcJSON_Delete\(cJSON_DetachItemViaPointer\(shared, f\)\);/\t\t\t(void)0;/ | test_pair | pair/the_line_names_metric_cell_and_both_arms
+pair-line-without-arms | bench/commands/pair.c | s/t->brief, t->side\[1\],\n\t    t->side\[0\], change/t->brief, "", "", change/ | test_pair | pair/the_line_names_metric_cell_and_both_arms
+key-beside | bench/analyse/plot.c | s/"set key bmargin center horizontal Left reverse "/"set key outside right vertical Left reverse "/ | test_pictures | pictures/the_key_leaves_the_plot_most_of_the_width
+key-beside-in-report | bench/analyse/plot.c | s/"set key bmargin center horizontal Left reverse "/"set key outside right vertical Left reverse "/ | test_pictures | pictures/report_figures_render_inside_their_boxes
+title-on-one-line | bench/analyse/figure.c | s/bars min to max\\\\n"/bars min to max; "/ | test_pictures | pictures/plot_text_stays_inside_the_canvas_and_apart
+colours-recycled-at-8 | bench/analyse/plot.c | s/s->colour = plot_colours\[next % PLOT_NCOLOURS\];/s->colour = plot_colours[next % 8];/ | test_pictures | pictures/each_series_its_own_colour_a_runtime_dashed_in_its_models
+runtime-in-its-own-colour | bench/analyse/plot.c | s/plot_style_find\(st, s->model\) < 0\) \{/1) {/ | test_pictures | pictures/each_series_its_own_colour_a_runtime_dashed_in_its_models
+runtime-in-last-models | bench/analyse/beside.c | s/\tif \(\*first == NULL\)\n\t\t\*first = model;/\t*first = model;/ | test_pictures | pictures/each_series_its_own_colour_a_runtime_dashed_in_its_models
+tics-fixed-decimals | bench/analyse/plot.c | s/snprintf\(buf, len, "%.6g", v\);/snprintf(buf, len, "%.7f", v);/ | test_pictures | pictures/axes_read_1_2_5_or_powers_of_ten
+log-axis-decades-only | bench/analyse/plot.c | s/\tk = n > 10 \? 0 :/\tk = 1 ? 0 :/ | test_pictures | pictures/axes_read_1_2_5_or_powers_of_ten
+beside-axis-log10 | bench/analyse/figure.c | s/plot_workers\(sp.xmax, xaxis, sizeof\(xaxis\)\);\n\tplot_ratio_axis/snprintf(xaxis, sizeof(xaxis), "set logscale x\\n");\n\tplot_ratio_axis/ | test_pictures | pictures/one_worker_axis_in_every_picture
+ratio-labels-slanted | bench/analyse/ratio.c | s/rotate by 90 right/rotate by -30/ | test_pictures | pictures/compare_ratio_text_stays_inside_the_canvas_and_apart
+design-change-misread | bench/analyse/label.c | s/\tif \(qa < na && qb < nb && na - qa == nb - qb/\tif (0 \&\& qa < na \&\& qb < nb \&\& na - qa == nb - qb/ | test_compare | compare/two_cells_say_what_differs_once
+log-axis-foot-unlabelled | bench/analyse/plot.c | s/t\[0\] \* \(1 - 1e-6\), t\[n - 1\] \*\n\t    \(1 \+ 1e-6\)/t[0], t[n - 1]/ | test_pictures | pictures/axes_read_1_2_5_or_powers_of_ten
+precision-never-met | bench/runner.c | s/sp->lo \* f >= sp->median &&\n\t    sp->hi <= sp->median \* f;/0;/ | test_sweep | sweep/a_cell_stops_once_its_runs_agree
+precision-as-plus-minus | bench/runner.c | s/sp->lo \* f >= sp->median &&/sp->lo >= sp->median * (2 - f) \&\&/ | test_sweep | sweep/a_cell_stops_once_its_runs_agree
+starved-cell-stops | bench/runner.c | s/sp->ok == sp->runs && sp->starved == 0 &&/sp->ok == sp->runs \&\&/ | test_sweep | sweep/a_cell_stops_once_its_runs_agree
+reps-given-ignored | bench/cli.c | s/s->reps_given \x7c= /s->reps_given &= / | test_sweep | sweep/a_cell_stops_once_its_runs_agree
+stopped-cell-runs-on | bench/runner.c | s/\t\t\tif \(adapts && cJSON_GetObjectItem\(runner_cell\(&arms\[0\],\n\t\t\t    ci\), "stop"\) != NULL\)\n\t\t\t\tcontinue;\n// | test_cli | cli/a_cell_stops_once_its_median_is_known_within_the_precision
+interval-always-range | bench/runner.c | s/\twhile \(k < \(n \+ 1\) \/ 2\) \{/\twhile (0) {/ | test_cli | cli/a_cell_stops_once_its_median_is_known_within_the_precision
+ab-arms-stop-early | bench/runner.c | s/return narms == 1 && cli_reps_min\(o\) < o->reps;/return cli_reps_min(o) < o->reps;/ | test_cli | cli/default_outputs_land_in_the_current_folder
+default-out-in-source | bench/cli.c | s/\tif \(!cli_in_source\(\)\)\n\t\treturn rel;\n/\treturn rel;\n/ | test_sweep | sweep/a_default_output_never_lands_in_the_source_tree
+default-out-everywhere | bench/cli.c | s/\tif \(!cli_in_source\(\)\)\n/\tif (0)\n/ | test_sweep | sweep/a_default_output_never_lands_in_the_source_tree
+advise-out-under-build | bench/commands/advise.c | s/c->sweep.out = cli_out_default\(c->sweep.out, out, sizeof\(out\)\);/c->sweep.out = "build\/results\/advise.json";/ | test_cli | cli/default_outputs_land_in_the_current_folder
+mkdir-one-level | bench/runner.c | s/\tfor \(slash = strchr\(dir \+ 1, '\/'\); slash != NULL;\n\t    slash = strchr\(slash \+ 1, '\/'\)\) \{/\tfor (slash = strrchr(dir, '\/'); slash != NULL; slash = NULL) {/ | test_cli | cli/a_results_file_gets_every_folder_it_needs
+pair-writes-default | bench/commands/pair.c | s/if \(!cli_given\(&c->sweep, "--out"\)\)/if (0)/ | test_cli | cli/pair_and_ab_keep_to_their_own_files
+ab-precision-taken | bench/commands/verdict.c | s/if \(cli_given\(&c->sweep, "--precision"\)\) \{/if (0) {/ | test_cli | cli/pair_and_ab_keep_to_their_own_files
 EOF
 }
 

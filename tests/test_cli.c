@@ -920,6 +920,31 @@ Test(cli, pair_alternates_windows_in_processes, .timeout = 300)
 	cJSON_Delete(doc);
 }
 
+/*
+ * pair writes its windows only where --out says: it once wrote them over
+ * run's default results file. ab refuses --precision: a cell stopped
+ * early in one build would leave its runs unpaired.
+ */
+Test(cli, pair_and_ab_keep_to_their_own_files, .timeout = 300)
+{
+	char args[512], err[1024];
+	struct stat st;
+
+	cr_assert_eq(mkdir(tmp("results"), 0755), 0);
+	snprintf(args, sizeof(args), "cd %s && %s pair --a lfseg --b vyukov "
+	    "--workers 2 --processes 6 --pairs 2 --warmup 0.01 --time 0.02 "
+	    ">/dev/null 2>&1", tmp(""), DB_BINARY);
+	cr_assert_neq(system(args), -1);
+	cr_assert_neq(stat(tmp("results/sweep.json"), &st), 0,
+	    "pair wrote run's results file");
+	snprintf(args, sizeof(args), "ab --a %s --b %s --precision 5",
+	    DB_BINARY, DB_BINARY);
+	cr_assert_eq(run(args, err, sizeof(err)), 2, "%s", err);
+	cr_assert_not_null(strstr(err, "--precision: ab runs every cell"),
+	    "%s", err);
+	cr_assert_eq(lines_of(err), 1, "%s", err);
+}
+
 /* A candidate that loses a task in any window is broken: exit 1. */
 Test(cli, pair_calls_a_candidate_that_drops_broken, .timeout = 300)
 {
@@ -1315,7 +1340,8 @@ Test(cli, a_run_counts_software_events_or_says_why, .timeout = 120)
 		    "perf_multiplexed")));
 	}
 	if (cJSON_IsString(absent))
-		cr_assert_eq(lines_of(err), 1, "said once: %s", err);
+		cr_assert_eq(count_of(err, absent->valuestring), 1,
+		    "said once: %s", err);
 	if (cJSON_IsString(absent) && strstr(absent->valuestring,
 	    "no hardware") != NULL)
 		cr_assert(!isfinite(results_num(r, "perf_cycles_per_dispatch")),
@@ -1430,4 +1456,169 @@ Test(cli, a_stalled_window_is_said_not_failed, .timeout = 120)
 	cr_assert_eq(run(args, err, sizeof(err)), 0, "%s", err);
 	cr_assert_not_null(strstr(err, "1 of 1 runs stalled (no dispatch in "
 	    "the window): no statistic takes them"), "%s", err);
+}
+
+/* Runs the binary from folder dir, as run does from the tests' own. */
+static int
+run_in(const char *dir, const char *args, char *err, size_t len)
+{
+	const char *path = tmp("stderr-in.txt");
+	char cmd[2048];
+	int status;
+	FILE *f;
+	size_t n;
+
+	snprintf(cmd, sizeof(cmd), "cd '%s' && %s %s >/dev/null 2>%s", dir,
+	    DB_BINARY, args, path);
+	status = system(cmd);
+	f = fopen(path, "r");
+	n = fread(err, 1, len - 1, f);
+	err[n] = '\0';
+	fclose(f);
+	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+/*
+ * From a folder that is not the source tree, each default output is
+ * there, under results/ (from the source tree, test_sweep: under build/).
+ */
+Test(cli, default_outputs_land_in_the_current_folder, .timeout = 300)
+{
+	static const char *const files[] = { "results/sweep.json",
+	    "results/sweep-a.json", "results/sweep-b.json",
+	    "results/advise.json" };
+	char dir[256], path[512], err[8192], msg[512];
+	cJSON *doc;
+	size_t i;
+
+	snprintf(dir, sizeof(dir), "%s", tmp("elsewhere"));
+	cr_assert_eq(mkdir(dir, 0777), 0);
+	cr_assert_eq(run_in(dir, "run --dispatcher inline --reps 1 --warmup 0 "
+	    "--time 0.02", err, sizeof(err)), 0, "%s", err);
+	/*
+	 * Two of one binary: no cell regresses but by chance (exit 1). Its
+	 * arms run alike, every repetition, though run's cells may stop early.
+	 */
+	cr_assert_leq(run_in(dir, "ab --a " DB_BINARY " --b " DB_BINARY
+	    " --dispatcher inline --warmup 0 --time 0.02 --accept-undecided",
+	    err, sizeof(err)), 1, "%s", err);
+	cr_assert_eq(run_in(dir, "advise --workers 1,2 --reps 1 --warmup 0 "
+	    "--time 0.02", err, sizeof(err)), 0, "%s", err);
+	for (i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, files[i]);
+		cr_assert_eq(access(path, R_OK), 0, "no %s", path);
+	}
+	for (i = 1; i <= 2; i++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, files[i]);
+		cr_assert_eq(results_read(path, &doc, msg, sizeof(msg)), 0, "%s",
+		    msg);
+		cr_assert_eq(cJSON_GetArraySize(cJSON_GetObjectItem(
+		    cJSON_GetArrayItem(cJSON_GetObjectItem(doc, "cells"), 0),
+		    "runs")), 6, "%s", files[i]);
+		cr_assert_eq(results_num(doc, "reps_min"), 6);
+		cJSON_Delete(doc);
+	}
+}
+
+/* A results file made deeper than one missing folder is made all the same. */
+Test(cli, a_results_file_gets_every_folder_it_needs, .timeout = 60)
+{
+	char args[512], err[4096];
+
+	snprintf(args, sizeof(args), "run --dispatcher inline --reps 1 "
+	    "--warmup 0 --time 0.02 --out %s", tmp("a/b/sweep.json"));
+	cr_assert_eq(run(args, err, sizeof(err)), 0, "%s", err);
+	cr_assert_eq(access(tmp("a/b/sweep.json"), R_OK), 0);
+}
+
+/* The one cell of a sweep of inline with these options, and its doc. */
+static const cJSON *
+stop_of(const char *options, cJSON **doc)
+{
+	char args[512], err[8192], msg[512];
+
+	snprintf(args, sizeof(args), "run --dispatcher inline --warmup 0 "
+	    "--time 0.1 %s --out %s", options, tmp("stop.json"));
+	cr_assert_eq(run(args, err, sizeof(err)), 0, "%s: %s", args, err);
+	cr_assert_eq(results_read(tmp("stop.json"), doc, msg, sizeof(msg)), 0,
+	    "%s", msg);
+	return cJSON_GetArrayItem(cJSON_GetObjectItem(*doc, "cells"), 0);
+}
+
+/* The figures of the cell's ok runs, sorted; how many. */
+static size_t
+stop_figures(const cJSON *cell, double *v, size_t max)
+{
+	const cJSON *run;
+	size_t n = 0, i, j;
+	double x;
+
+	cJSON_ArrayForEach(run, cJSON_GetObjectItem(cell, "runs"))
+		if (n < max && strcmp(results_str(run, "status", "?"), "ok") == 0)
+			v[n++] = results_num(run, "cpu_us_per_dispatch");
+	for (i = 1; i < n; i++)
+		for (j = i; j > 0 && v[j - 1] > v[j]; j--)
+			x = v[j], v[j] = v[j - 1], v[j - 1] = x;
+	return n;
+}
+
+/*
+ * By default a cell stops after 3 runs once its median's interval is
+ * within --precision of it, and says so; one that never gets there runs
+ * --reps; --reps given alone runs exactly that many; from 7 runs on the
+ * interval is the median's 95 % one, not the lowest to highest.
+ */
+Test(cli, a_cell_stops_once_its_median_is_known_within_the_precision,
+    .timeout = 300)
+{
+	const cJSON *cell, *stop;
+	double v[16];
+	cJSON *doc;
+	size_t n;
+
+	/* Within a factor of 11: any three runs of a quiet machine. */
+	cell = stop_of("--precision 1000", &doc);
+	stop = cJSON_GetObjectItem(cell, "stop");
+	cr_assert_eq(stop_figures(cell, v, 16), 3);
+	cr_assert(results_true(stop, "early"));
+	cr_assert_str_eq(results_str(stop, "why", "?"), "precision");
+	cr_assert_eq(results_num(stop, "median_lo"), v[0]);
+	cr_assert_eq(results_num(stop, "median_hi"), v[2]);
+	cr_assert_float_eq(results_num(stop, "coverage"), 0.75, 1e-9);
+	cr_assert_eq(results_num(doc, "reps"), 6);
+	cr_assert_eq(results_num(doc, "reps_min"), 3);
+	cJSON_Delete(doc);
+
+	/* Never that close: all 6, and why (a stalled window, beside load). */
+	cell = stop_of("--precision 0.0001", &doc);
+	stop = cJSON_GetObjectItem(cell, "stop");
+	cr_assert_eq(results_num(stop, "runs"), 6);
+	cr_assert_not(results_true(stop, "early"));
+	cr_assert_str_eq(results_str(stop, "why", "?"), results_num(
+	    results_obj(cell, "summary"), "runs_ok") == 6 ? "reps" :
+	    "run_not_ok");
+	cJSON_Delete(doc);
+
+	cell = stop_of("--reps 4", &doc);
+	cr_assert_eq(cJSON_GetArraySize(cJSON_GetObjectItem(cell, "runs")), 4);
+	cr_assert_str_eq(results_str(cJSON_GetObjectItem(cell, "stop"), "why",
+	    "?"), "fixed");
+	cr_assert_eq(results_num(doc, "reps_min"), 4);
+	cJSON_Delete(doc);
+
+	cell = stop_of("--reps 4 --precision 1000", &doc);
+	cr_assert_eq(stop_figures(cell, v, 16), 3);
+	cJSON_Delete(doc);
+
+	/* 10 runs: the 2nd and the 9th cover 97.9 %, the 3rd and 8th less. */
+	cell = stop_of("--reps 10 --precision 0.0001", &doc);
+	stop = cJSON_GetObjectItem(cell, "stop");
+	n = stop_figures(cell, v, 16);
+	cr_assert_eq(results_num(stop, "runs"), 10);
+	cr_assert_eq(n, 10, "a run beside other load stalled: run again");
+	cr_assert_eq(results_num(stop, "median_lo"), v[1]);
+	cr_assert_eq(results_num(stop, "median_hi"), v[8]);
+	cr_assert_float_eq(results_num(stop, "coverage"), 1 - 22.0 / 1024,
+	    1e-9);
+	cJSON_Delete(doc);
 }

@@ -10,7 +10,11 @@
  * equivalent, a change past the threshold at p < alpha is never a silent
  * inconclusive, every NEW run failed is broken, a cell with no answer is
  * undecided (exit 3), a cost of 0 is refused, a shift inside two regimes
- * is seen, and `ab` refuses a campaign that cannot answer.
+ * is seen, and `ab` refuses a campaign that cannot answer. Issue 29's:
+ * a verdict says what it judged: the metric and its unit, each row by
+ * what varies (what all share said once), a plugin by its file in every
+ * row (and its checksum in the JSON), the change signed and in words, and
+ * which p it is, Holm's or a sequential look's.
  */
 #include <math.h>
 #include <stdio.h>
@@ -22,6 +26,7 @@
 #include <criterion/parameterized.h>
 
 #include "compare.h"
+#include "label.h"
 #include "rank.h"
 #include "stats.h"
 #include "tmpdir.h"
@@ -875,7 +880,7 @@ Test(compare, undecided_exits_3_unless_accepted)
 
 	snprintf(args, sizeof(args), "compare %s %s", base, new);
 	cr_assert_eq(cli(args, out, sizeof(out)), 3, "%s", out);
-	cr_assert(strstr(out, "UNDECIDED shared/lfseg w=8 ") != NULL, "%s", out);
+	cr_assert(strstr(out, "UNDECIDED w=8: ") != NULL, "%s", out);
 	cr_assert(strstr(out, "no regression") == NULL, "%s", out);
 	snprintf(args, sizeof(args), "compare %s %s --accept-undecided", base,
 	    new);
@@ -951,4 +956,283 @@ Test(compare, sides_run_apart_on_a_busy_machine_are_undecided)
 	cr_assert_eq(row_of(base, new, &rows, &row), COMPARE_NO_REGRESSION);
 	cr_assert_str_eq(row_str(row, "verdict"), "improved");
 	cJSON_Delete(rows);
+}
+
+/* compare_docs's text for people into out, and the exit. Takes a, b. */
+static int
+compare_text(cJSON *a, cJSON *b, const struct compare_opts *o, char *out,
+    size_t len)
+{
+	FILE *f = fmemopen(out, len, "w");
+	char err[256];
+	int rc;
+
+	rc = compare_docs(a, b, o, f, err, sizeof(err));
+	fclose(f);
+	cr_assert_neq(rc, COMPARE_BAD_INPUT, "%s", err);
+	cJSON_Delete(a);
+	cJSON_Delete(b);
+	return rc;
+}
+
+/* How many times needle is in haystack. */
+static int
+occurrences(const char *haystack, const char *needle)
+{
+	int n = 0;
+
+	for (; (haystack = strstr(haystack, needle)) != NULL; haystack++)
+		n++;
+	return n;
+}
+
+/*
+ * Rows that differ only in their width: each row is named by it alone
+ * ("w=8", not the 90 characters of the whole key), and what every row
+ * shares is said once, above them. The JSON keeps the whole key.
+ */
+Test(compare, rows_name_only_what_varies)
+{
+	static char out[1 << 16];
+	static const int w[] = { 2, 8, 64 };
+	cJSON *base = doc("X"), *new = doc("X"), *rows;
+	struct compare_opts o;
+	char err[256], line[32];
+	int i;
+
+	for (i = 0; i < 3; i++) {
+		cJSON_AddItemToArray(cJSON_GetObjectItem(base, "cells"),
+		    cell(w[i], "cpu_us_per_dispatch", 1, noisy, 8, 0));
+		cJSON_AddItemToArray(cJSON_GetObjectItem(new, "cells"),
+		    cell(w[i], "cpu_us_per_dispatch", 1, noisy, 8, 0));
+	}
+	compare_defaults(&o);
+	compare_text(cJSON_Duplicate(base, 1), cJSON_Duplicate(new, 1), &o,
+	    out, sizeof(out));
+	cr_assert(strstr(out, "\n  all rows: shared/lfseg c=64 pin=compact "
+	    "pool=0 spins=-1 wake=every cap=4096 payload=0 resume\n") != NULL,
+	    "%s", out);
+	cr_assert_eq(occurrences(out, "c=64"), 1, "%s", out);
+	cr_assert_eq(occurrences(out, "shared/lfseg"), 1, "%s", out);
+	for (i = 0; i < 3; i++) {
+		snprintf(line, sizeof(line), "\nw=%d  ", w[i]);
+		cr_assert(strstr(out, line) != NULL, "no row %s in %s", line,
+		    out);
+	}
+	cr_assert_eq(compare(base, new, &o, &rows, err, sizeof(err)),
+	    COMPARE_NO_REGRESSION, "%s", err);
+	cr_assert_str_eq(row_str(cJSON_GetArrayItem(rows, 1), "cell_shown"),
+	    "w=8");
+	cr_assert_str_eq(row_str(cJSON_GetArrayItem(rows, 1), "cell"),
+	    "shared/lfseg w=8 c=64 pin=compact pool=0 spins=-1 wake=every "
+	    "cap=4096 payload=0 resume");
+	cJSON_Delete(rows);
+}
+
+/* d's one cell ran the queue plugin loaded by spec, of that checksum. */
+static cJSON *
+plugin_doc(const char *spec, const char *sha256, double scale)
+{
+	cJSON *d = doc1("X", scale, noisy, 8, 0), *p, *c;
+
+	c = cJSON_GetArrayItem(cJSON_GetObjectItem(d, "cells"), 0);
+	cJSON_ReplaceItemInObject(c, "queue", cJSON_CreateString("twolock"));
+	cJSON_AddStringToObject(c, "queue_plugin", spec);
+	p = cJSON_CreateObject();
+	cJSON_AddStringToObject(p, "kind", "queue");
+	cJSON_AddStringToObject(p, "name", "twolock");
+	cJSON_AddStringToObject(p, "spec", spec);
+	cJSON_AddStringToObject(p, "path", spec);
+	cJSON_AddStringToObject(p, "sha256", sha256);
+	cJSON_AddItemToArray(cJSON_AddArrayToObject(cJSON_GetObjectItem(d,
+	    "context"), "plugins"), p);
+	return d;
+}
+
+#define SHA_REST	"0000000000000000000000000000000000000000000000000000"
+#define SHA_A		"aaaaaaaaaaaa" SHA_REST
+#define SHA_B		"bbbbbbbbbbbb" SHA_REST
+
+/*
+ * Two builds of one plugin, both named twolock: the row names each by its
+ * file, and the JSON gives each its checksum; one file rebuilt between
+ * the two results is told apart by its checksums.
+ */
+Test(compare, two_plugins_of_one_name_are_named_by_file)
+{
+	static char out[1 << 16];
+	struct compare_opts o;
+	const cJSON *row;
+	char err[256];
+	cJSON *rows;
+
+	compare_defaults(&o);
+	compare_text(plugin_doc("old/libtwolock.so", SHA_A, 1),
+	    plugin_doc("new/libtwolock.so", SHA_B, 1.5), &o, out, sizeof(out));
+	cr_assert(strstr(out, "\nshared/twolock w=8 c=64 pin=compact pool=0 "
+	    "spins=-1 wake=every cap=4096 payload=0 resume [BASE "
+	    "old/libtwolock.so, NEW new/libtwolock.so]  ") != NULL, "%s", out);
+	cr_assert_eq(compare(plugin_doc("old/libtwolock.so", SHA_A, 1),
+	    plugin_doc("new/libtwolock.so", SHA_B, 1.5), &o, &rows, err,
+	    sizeof(err)), COMPARE_REGRESSED, "%s", err);
+	row = cJSON_GetArrayItem(rows, 0);
+	cr_assert_str_eq(row_str(row, "plugins"), "BASE old/libtwolock.so, NEW "
+	    "new/libtwolock.so");
+	cr_assert_str_eq(row_str(cJSON_GetArrayItem(cJSON_GetObjectItem(row,
+	    "base_plugins"), 0), "sha256"), SHA_A);
+	cr_assert_str_eq(row_str(cJSON_GetArrayItem(cJSON_GetObjectItem(row,
+	    "new_plugins"), 0), "spec"), "new/libtwolock.so");
+	cr_assert_str_eq(row_str(cJSON_GetArrayItem(cJSON_GetObjectItem(row,
+	    "new_plugins"), 0), "sha256"), SHA_B);
+	cJSON_Delete(rows);
+	compare_text(plugin_doc("lib/libtwolock.so", SHA_A, 1),
+	    plugin_doc("lib/libtwolock.so", SHA_B, 1), &o, out, sizeof(out));
+	cr_assert(strstr(out, " [lib/libtwolock.so: BASE sha256 aaaaaaaaaaaa, "
+	    "NEW bbbbbbbbbbbb]") != NULL, "%s", out);
+}
+
+/*
+ * The metric by its name, its unit and its better side, the change signed
+ * with its interval, and in words the way the metric reads: more CPU is
+ * worse, fewer ops per second too.
+ */
+Test(compare, a_verdict_names_its_metric_unit_and_direction)
+{
+	static char out[1 << 16];
+	struct compare_opts o;
+	cJSON *a = doc("X"), *b = doc("X");
+
+	compare_defaults(&o);
+	cr_assert_eq(compare_text(doc1("X", 1, noisy, 8, 0), doc1("X", 1.5,
+	    noisy, 8, 0), &o, out, sizeof(out)), COMPARE_REGRESSED);
+	cr_assert(strstr(out, "compare NEW against BASE: CPU µs per dispatch "
+	    "(cpu_us_per_dispatch), lower is better\n") == out, "%s", out);
+	cr_assert(strstr(out, "  BASE µs  NEW µs  ") != NULL, "%s", out);
+	cr_assert(strstr(out, "  +50.0 % [+") != NULL, "%s", out);
+	cr_assert(strstr(out, "  regressed: NEW spends 50 % more CPU per "
+	    "dispatch") != NULL, "%s", out);
+	o.metric = "ops_per_s";
+	cJSON_AddItemToArray(cJSON_GetObjectItem(a, "cells"), cell(8,
+	    o.metric, 1000, noisy, 8, 0));
+	cJSON_AddItemToArray(cJSON_GetObjectItem(b, "cells"), cell(8,
+	    o.metric, 500, noisy, 8, 0));
+	cr_assert_eq(compare_text(a, b, &o, out, sizeof(out)),
+	    COMPARE_REGRESSED);
+	cr_assert(strstr(out, "ops/s (ops_per_s), higher is better\n") != NULL,
+	    "%s", out);
+	cr_assert(strstr(out, "  -50.0 % [") != NULL, "%s", out);
+	cr_assert(strstr(out, "  regressed: NEW does 50 % fewer ops per "
+	    "second") != NULL, "%s", out);
+}
+
+/*
+ * Which p a row prints: adjusted by Holm over the family, said in the
+ * header, the column and the JSON; a sequential campaign's, unadjusted
+ * and held to its look's level, said so, with that level on the row.
+ */
+Test(compare, a_p_says_whether_holm_or_a_look_made_it)
+{
+	static const double alone[6] = { 0.05, 0.05, 0.05, 0.05, 0.05, 0.05 };
+	static char out[1 << 16];
+	struct compare_opts o;
+	char err[256];
+	cJSON *rows;
+
+	compare_defaults(&o);
+	o.threshold = 0.005;
+	compare_text(holm_doc(0), holm_doc(0.04), &o, out, sizeof(out));
+	cr_assert(strstr(out, "p: exact rank sum, Holm-adjusted over the 6 "
+	    "cells tested") != NULL, "%s", out);
+	cr_assert(strstr(out, "  p, Holm over 6  ") != NULL, "%s", out);
+	cr_assert_eq(compare(holm_doc(0), holm_doc(0.04), &o, &rows, err,
+	    sizeof(err)), COMPARE_NO_REGRESSION);
+	cr_assert_str_eq(row_str(cJSON_GetArrayItem(rows, 0), "p_kind"),
+	    "Holm-adjusted over 6 cells");
+	cJSON_Delete(rows);
+	o.levels = alone;
+	compare_text(holm_doc(0), holm_doc(0.04), &o, out, sizeof(out));
+	cr_assert(strstr(out, "p: exact rank sum, unadjusted, each of 6 cells "
+	    "held to its last look's level (sequential)") != NULL, "%s", out);
+	cr_assert(strstr(out, "  p, its look  ") != NULL, "%s", out);
+	cr_assert(strstr(out, "  0.015 (level 0.05)  ") != NULL, "%s", out);
+	cr_assert_eq(compare(holm_doc(0), holm_doc(0.04), &o, &rows, err,
+	    sizeof(err)), COMPARE_REGRESSED);
+	cr_assert_str_eq(row_str(cJSON_GetArrayItem(rows, 0), "p_kind"),
+	    "unadjusted, held to its last look's level 0.05 (sequential)");
+	cJSON_Delete(rows);
+}
+
+/*
+ * ab of two builds of one plugin: the header names each arm by its build
+ * and its options, and every row each arm's plugin by its file.
+ */
+Test(compare, ab_names_each_arm_and_its_plugin_file, .timeout = 120)
+{
+	static char out[1 << 16];
+	char args[2048], copy[256], line[1024];
+
+	snprintf(copy, sizeof(copy), "%s", tmp("other/libtwolock.so"));
+	snprintf(args, sizeof(args), "mkdir -p %s && cp %s %s", tmp("other"),
+	    DB_PLUGIN_TWOLOCK, copy);
+	cr_assert_eq(system(args), 0);
+	snprintf(args, sizeof(args), "ab --a '%s --queue %s' --b '%s --queue "
+	    "%s' --dispatcher shared --workers 1 --reps 4 --warmup 0 --time "
+	    "0.01 --quiet --out %s", DB_BINARY, DB_PLUGIN_TWOLOCK, DB_BINARY,
+	    copy, tmp("ab.json"));
+	cr_assert_neq(cli(args, out, sizeof(out)), 2, "%s", out);
+	snprintf(line, sizeof(line), "\n  BASE: A: %s --queue %s, results %s "
+	    "(binary sha256 ", DB_BINARY, DB_PLUGIN_TWOLOCK, tmp("ab-a.json"));
+	cr_assert(strstr(out, line) != NULL, "%s", out);
+	snprintf(line, sizeof(line), "\n  NEW:  B: %s --queue %s, results %s "
+	    "(binary sha256 ", DB_BINARY, copy, tmp("ab-b.json"));
+	cr_assert(strstr(out, line) != NULL, "%s", out);
+	snprintf(line, sizeof(line), "\nshared/twolock w=1 c=64 pin=compact "
+	    "pool=0 spins=-1 wake=every cap=4096 payload=0 resume [BASE %s, "
+	    "NEW %s]  ", DB_PLUGIN_TWOLOCK, copy);
+	cr_assert(strstr(out, line) != NULL, "%s", out);
+}
+
+/* A cell of a design, its queue and its width, as `cell` makes it. */
+static cJSON *
+cell_of(const char *design, const char *queue, int workers)
+{
+	cJSON *c = cell(workers, "cpu_us_per_dispatch", 1, noisy, 0, 0);
+
+	cJSON_ReplaceItemInObject(c, "dispatcher", cJSON_CreateString(design));
+	cJSON_ReplaceItemInObject(c, "queue", cJSON_CreateString(queue));
+	return c;
+}
+
+/*
+ * Two arms' cells as one label (ab's rows, pair's cell): what differs
+ * said once as a->b, a design too ("shared->limited/lfseg", once
+ * "shared/lfseg->/lfseg").
+ */
+Test(compare, two_cells_say_what_differs_once)
+{
+	static const struct {
+		const char *da, *qa, *db, *qb;
+		int wa, wb;
+		const char *want;
+	} cases[] = {
+		{ "shared", "lfseg", "shared", "vyukov", 2, 2,
+		    "shared/lfseg->vyukov w=2 c=64 " },
+		{ "shared", "lfseg", "limited", "lfseg", 2, 2,
+		    "shared->limited/lfseg w=2 c=64 " },
+		{ "shared", "lfseg", "shared", "lfseg", 2, 8,
+		    "shared/lfseg w=2->8 c=64 " },
+	};
+	char label[600];
+	cJSON *a, *b;
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		a = cell_of(cases[i].da, cases[i].qa, cases[i].wa);
+		b = cell_of(cases[i].db, cases[i].qb, cases[i].wb);
+		label_cells(a, b, label, sizeof(label));
+		cr_assert(strncmp(label, cases[i].want, strlen(cases[i].want)) ==
+		    0, "%s", label);
+		cJSON_Delete(a);
+		cJSON_Delete(b);
+	}
 }

@@ -5,11 +5,13 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <criterion/criterion.h>
 
 #include "cells.h"
 #include "params.h"
+#include "runner.h"
 
 /* name/queue@width for each cell, space-separated: the sweep as a user reads it. */
 static void
@@ -297,4 +299,91 @@ Test(sweep, real_runtimes_skip_the_models_knobs)
 	snprintf(args, sizeof(args), "--dispatcher %s --workers 2", d->name);
 	snprintf(alone, sizeof(alone), "%s@2", d->name);
 	sweep_expect(args, alone);
+}
+
+/*
+ * From the source tree, whose results/ holds the reference files git
+ * tracks, a default output goes under build/; from any other folder (the
+ * build folder, here tests/) it is that folder's results/.
+ */
+Test(sweep, a_default_output_never_lands_in_the_source_tree)
+{
+	char buf[4096];
+	struct sweep s;
+
+	cr_assert_eq(chdir(DB_TEST_DATA "/../.."), 0);
+	cli_defaults(&s);
+	cr_assert_str_eq(s.out, "build/results/sweep.json");
+	cr_assert_str_eq(cli_out_default("results/advise.json", buf,
+	    sizeof(buf)), "build/results/advise.json");
+	cr_assert_eq(chdir("tests"), 0);
+	cli_defaults(&s);
+	cr_assert_str_eq(s.out, "results/sweep.json");
+	cr_assert_str_eq(cli_out_default("results/advise.json", buf,
+	    sizeof(buf)), "results/advise.json");
+}
+
+/*
+ * A cell as a results file holds it: runs with these figures, the last
+ * of them of this status, the run `starved` starving a coroutine (-1:
+ * none).
+ */
+static cJSON *
+stop_cell(const double *v, size_t n, const char *last, int starved)
+{
+	cJSON *cell = cJSON_CreateObject(), *runs, *run;
+	size_t i;
+
+	runs = cJSON_AddArrayToObject(cell, "runs");
+	for (i = 0; i < n; i++) {
+		run = cJSON_CreateObject();
+		cJSON_AddStringToObject(run, "status", i + 1 == n ? last : "ok");
+		cJSON_AddNumberToObject(run, "cpu_us_per_dispatch", v[i]);
+		cJSON_AddNumberToObject(run, "starved", (int)i == starved);
+		cJSON_AddItemToArray(runs, run);
+	}
+	return cell;
+}
+
+static bool
+stop_may(const struct sweep *s, const double *v, size_t n, const char *last,
+    int starved)
+{
+	cJSON *cell = stop_cell(v, n, last, starved);
+	bool may = runner_may_stop(s, cell);
+
+	cJSON_Delete(cell);
+	return may;
+}
+
+/*
+ * By default a cell may stop after 3 runs, all ok and none starving, once
+ * they lie within a factor 1.1 of their median either way; --reps alone
+ * keeps every run, --precision with it brings the stop back.
+ */
+Test(sweep, a_cell_stops_once_its_runs_agree)
+{
+	static const double agree[] = { 1.0, 1.05, 0.95 },
+	    wide[] = { 1.0, 1.2, 0.95 }, low_in[] = { 1.0, 0.91, 1.0 },
+	    low_out[] = { 1.0, 0.90, 1.0 },
+	    six[] = { 1.0, 1.0, 1.0, 1.0, 1.0, 1.0 };
+	char *reps[] = { "--reps", "6" }, *both[] = { "--reps", "6",
+	    "--precision", "10" }, err[256];
+	struct sweep s;
+
+	cli_defaults(&s);
+	cr_assert(stop_may(&s, agree, 3, "ok", -1));
+	cr_assert_not(stop_may(&s, agree, 2, "ok", -1), "fewer than 3 runs");
+	cr_assert_not(stop_may(&s, wide, 3, "ok", -1), "1.2 is past 1.1");
+	/* A factor either way: 1/1.1 is 0.909. */
+	cr_assert(stop_may(&s, low_in, 3, "ok", -1));
+	cr_assert_not(stop_may(&s, low_out, 3, "ok", -1));
+	cr_assert_not(stop_may(&s, agree, 3, "stalled", -1), "a run not ok");
+	cr_assert_not(stop_may(&s, agree, 3, "ok", 1), "a run starved");
+	cr_assert_not(stop_may(&s, six, 6, "ok", -1), "--reps reached");
+	cr_assert_eq(cli_parse(&s, 2, reps, err, sizeof(err)), 0, "%s", err);
+	cr_assert_not(stop_may(&s, agree, 3, "ok", -1), "--reps given alone");
+	cli_defaults(&s);
+	cr_assert_eq(cli_parse(&s, 4, both, err, sizeof(err)), 0, "%s", err);
+	cr_assert(stop_may(&s, agree, 3, "ok", -1), "--reps with --precision");
 }

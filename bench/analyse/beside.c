@@ -53,28 +53,61 @@ beside_model(const cJSON *cells, const cJSON *cell, const char *field,
 	return NULL;
 }
 
-void
-beside_each(const cJSON *doc, const cJSON *models, beside_fn *fn, void *arg)
+/* fn(real, model, name) for each model beside cell that models holds. */
+static void
+beside_cell(const cJSON *doc, const cJSON *models, const cJSON *cell,
+    beside_fn *fn, void *arg)
 {
-	const cJSON *cells = results_arr(models, "cells"), *cell, *r, *m;
+	const cJSON *r, *m;
 	const char *field, *list, *end;
 	char name[64];
 	size_t len;
 
-	cJSON_ArrayForEach(cell, results_arr(doc, "cells")) {
-		if ((r = beside_runtime(doc, cell, &field)) == NULL)
+	if ((r = beside_runtime(doc, cell, &field)) == NULL)
+		return;
+	for (list = results_str(r, "beside", ""); *list != '\0';
+	    list = *end != '\0' ? end + 1 : end) {
+		end = list + strcspn(list, ",");
+		len = (size_t)(end - list);
+		if (len == 0 || len >= sizeof(name))
 			continue;
-		for (list = results_str(r, "beside", ""); *list != '\0';
-		    list = *end != '\0' ? end + 1 : end) {
-			end = list + strcspn(list, ",");
-			len = (size_t)(end - list);
-			if (len == 0 || len >= sizeof(name))
-				continue;
-			memcpy(name, list, len);
-			name[len] = '\0';
-			if ((m = beside_model(cells, cell, field, name)) != NULL)
-				fn(cell, m, name, arg);
-		}
+		memcpy(name, list, len);
+		name[len] = '\0';
+		if ((m = beside_model(results_arr(models, "cells"), cell, field,
+		    name)) != NULL)
+			fn(cell, m, name, arg);
 	}
 	return;
+}
+
+void
+beside_each(const cJSON *doc, const cJSON *models, beside_fn *fn, void *arg)
+{
+	const cJSON *cell;
+
+	cJSON_ArrayForEach(cell, results_arr(doc, "cells"))
+		beside_cell(doc, models, cell, fn, arg);
+	return;
+}
+
+static void
+beside_keep_first(const cJSON *real, const cJSON *model, const char *name,
+    void *arg)
+{
+	const cJSON **first = arg;
+
+	(void)real;
+	(void)name;
+	if (*first == NULL)
+		*first = model;
+	return;
+}
+
+const cJSON *
+beside_first(const cJSON *doc, const cJSON *cell)
+{
+	const cJSON *first = NULL;
+
+	beside_cell(doc, doc, cell, beside_keep_first, &first);
+	return first;
 }

@@ -25,4 +25,12 @@ typedef void beside_fn(const cJSON *real, const cJSON *model,
 void beside_each(const cJSON *doc, const cJSON *models, beside_fn *fn,
     void *arg);
 
+/*
+ * The cell of the first model beside a real runtime's cell that doc holds
+ * (its runtime's "beside" list in order), or NULL: a model's cell, or a
+ * runtime none of whose models doc measured. Pictures draw a runtime in
+ * that model's colour.
+ */
+const cJSON *beside_first(const cJSON *doc, const cJSON *cell);
+
 #endif /* BENCH_BESIDE_H */

@@ -2,7 +2,9 @@
  * compare.h - two results, cell by cell: what failed, the change NEW/BASE
  * with its interval, one test per cell, the family of cells under Holm's
  * correction, the smallest change the campaign could have seen, and a
- * verdict a CI job can act on.
+ * verdict a CI job can act on; each row says what it judged: the metric
+ * and its unit, the cell by what varies across the rows, each side's
+ * file (a plugin's too), the change signed, and which p it prints.
  */
 #ifndef BENCH_COMPARE_H
 #define BENCH_COMPARE_H
@@ -32,9 +34,15 @@ struct compare_opts {
 	 * in place of Holm over alpha; NULL for a fixed one.
 	 */
 	const double *levels;
+	/*
+	 * What BASE and NEW are, for people: their files, or ab's builds;
+	 * NULL: the word BASE or NEW alone.
+	 */
+	const char *sides[2];
 };
 
 #define COMPARE_BESIDE_MAX	4	/* models drawn beside one runtime */
+#define COMPARE_BUSY_APART	0.5	/* busy shares further apart: undecided */
 
 #define COMPARE_NO_REGRESSION	0
 #define COMPARE_REGRESSED	1	/* a cell regressed or is broken */

@@ -160,9 +160,10 @@ export_row(const cJSON *doc, const cJSON *cell)
 	cJSON_AddStringToObject(row, "ok_runs", buf);
 	buf[0] = '\0';
 	if (bi != NULL)
-		snprintf(buf, sizeof(buf), "two regimes: %.0f of %.0f runs above "
-		    "%.3g", results_num(bi, "runs_above"), results_num(s,
-		    "runs_ok"), results_num(bi, "boundary"));
+		snprintf(buf, sizeof(buf), "runs in two groups: %.0f of %.0f "
+		    "above %s", results_num(bi, "runs_above"), results_num(s,
+		    "runs_ok"), table_scaled(results_num(bi, "boundary"), "µs",
+		    a, sizeof(a)));
 	cJSON_AddStringToObject(row, "note", buf);
 	return row;
 }

@@ -50,7 +50,7 @@ const struct param params[] = {
 	    "LIST", "queues of shared and limited (`list`; first: lfseg)" },
 	{ "--workers", "workers", " w=", PARAM_WIDTH, P_LIST | P_KEY, 0, 1,
 	    4096, NULL, NULL, "1..64,inf", CELL(cfg.workers), "LIST",
-	    "the design's width (README); inf: no bound (rendezvous)" },
+	    "the design's width (docs/designs.md); inf: no bound (rendezvous)" },
 	{ "--lifo", "lifo", " lifo=", PARAM_CHOICE, P_LIST | P_KEY,
 	    DISP_STEALS, 0, 0, lifo_names, lifo_suffix, "on", CELL(cfg.lifo),
 	    "on|off[,..]", "stealing: a worker's own dispatch to its LIFO slot "
@@ -131,9 +131,17 @@ const struct param params[] = {
 	{ "--time", NULL, NULL, PARAM_SECONDS, P_SWEEP, 0, 0.01, 3600, NULL,
 	    NULL, "0.8", SWEEP(win.time_s), "S", "each measured window" },
 	{ "--reps", NULL, NULL, PARAM_COUNT, P_SWEEP, 0, 1, 1000, NULL, NULL,
-	    "6", SWEEP(reps), "N", "runs of each cell" },
+	    "6", SWEEP(reps), "N", "runs of each cell, at most; given without "
+	    "--precision, exactly" },
+	{ "--precision", NULL, NULL, PARAM_NUMBER, P_SWEEP, 0, 0, 1000, NULL,
+	    NULL, "10", SWEEP(precision_pct), "PCT", "a cell "
+	    "stops after 3 runs or more once its median's interval (its "
+	    "runs' order statistics: up to 6 runs, their lowest to highest) "
+	    "lies within PCT % of the median, either way (a factor of "
+	    "1 + PCT / 100); 0: every cell runs --reps" },
 	{ "--out", NULL, NULL, PARAM_PATH, P_SWEEP, 0, 0, 0, NULL, NULL,
-	    "results/sweep.json", SWEEP(out), "FILE.json", "the results file" },
+	    "results/sweep.json", SWEEP(out), "FILE.json", "the results file "
+	    "(from the source tree, under build/)" },
 	{ "--deadline", NULL, NULL, PARAM_SECONDS, P_SWEEP, 0, 1, 86400, NULL,
 	    NULL, "0", SWEEP(deadline_s), "S",
 	    "kill a run this late; 0: its window, stall and 30 more" },

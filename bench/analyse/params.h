@@ -15,6 +15,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include <cjson/cJSON.h>
 
@@ -88,7 +89,9 @@ struct sweep {
 		size_t n;
 	} lists[32];
 	struct cell_window win;
-	unsigned int reps;
+	unsigned int reps;		/* the most runs of a cell */
+	double precision_pct;		/* a cell may stop early (runner.h) */
+	uint64_t given;			/* bit i: params[i] on the command line */
 	const char *out;
 	double deadline_s;		/* per run; 0: cell_deadline + grace */
 	int format;			/* enum table_format */

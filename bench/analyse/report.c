@@ -1,10 +1,13 @@
 /*
  * report.c - the HTML report (see report.h).
+ *
+ * The page opens with what a reader asks of a sweep, in words computed
+ * from it (findings.h). Then the design by width grid, the figures with
+ * the headline first, every cell, and the context.
  */
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <errno.h>
-#include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,41 +15,154 @@
 #include <unistd.h>
 
 #include "export.h"
-#include "params.h"
-#include "plot.h"
+#include "figure.h"
+#include "findings.h"
 #include "report.h"
 #include "results.h"
+#include "series.h"
 #include "table.h"
+
+#define REPORT_HEADLINE	"cpu_per_dispatch.svg"
 
 static const char report_style[] =
     "body{font:14px/1.4 sans-serif;margin:2em;max-width:1200px}"
     "table{border-collapse:collapse;margin:1em 0}"
     "td,th{border:1px solid #ccc;padding:2px 8px;text-align:right}"
     "th{background:#eee}td:first-child,th:first-child{text-align:left}"
-    "#context td{text-align:left}#summary{font-size:12px}"
-    "figure{margin:2em 0}svg{max-width:100%;height:auto}";
+    "#context td{text-align:left}#context ul{margin:0;padding-left:1.2em}"
+    "#summary{font-size:12px}figure{margin:2em 0}"
+    "svg{max-width:100%;height:auto}";
+
+/* One series' row of the grid. */
+static void
+report_grid_row(FILE *out, const struct series *s, const double *w,
+    size_t nw)
+{
+	const cJSON *cell;
+	char v[32];
+	size_t i;
+
+	fputs("<tr><td>", out);
+	table_html_escape(out, s->name);
+	fputs(s->floor ? " (harness floor)" : s->local ?
+	    " (never crosses a thread)" : "", out);
+	fputs("</td>", out);
+	for (i = 0; i < nw; i++) {
+		fputs("<td>", out);
+		if ((cell = series_cell_at(s, w[i])) != NULL) {
+			fputs(table_scaled(series_cost(cell), "µs", v,
+			    sizeof(v)), out);
+			if (findings_starved(cell) > 0)
+				fputs(" starved", out);
+			if (findings_split(cell) != NULL)
+				fputs(" two groups", out);
+		}
+		fputs("</td>", out);
+	}
+	fputs("</tr>\n", out);
+	return;
+}
+
+/* Design by width: the pivot of the headline, before the long table. */
+static void
+report_grid(FILE *out, const struct series_set *d)
+{
+	double w[SERIES_WIDTHS * 4];
+	size_t i, nw = series_widths(d, w, sizeof(w) / sizeof(w[0]));
+	char at[32];
+
+	fputs("<h2>CPU time per dispatch, by design and width</h2>\n"
+	    "<table id=\"grid\">\n<tr><th>design</th>", out);
+	for (i = 0; i < nw; i++)
+		fprintf(out, "<th>%s</th>", series_width(w[i], at, sizeof(at)));
+	fputs("</tr>\n", out);
+	for (i = 0; i < d->ns; i++)
+		report_grid_row(out, &d->s[i], w, nw);
+	fputs("</table>\n", out);
+	return;
+}
+
+static void report_value(FILE *out, const cJSON *v, bool block);
+
+/*
+ * An object's fields ("name value, name value") or an array's items (" "
+ * between words, "; " between objects) in one line.
+ */
+static void
+report_inline(FILE *out, const cJSON *v)
+{
+	const cJSON *f;
+	bool scalars = true, nested;
+
+	cJSON_ArrayForEach(f, v)
+		scalars &= !cJSON_IsArray(f) && !cJSON_IsObject(f);
+	cJSON_ArrayForEach(f, v) {
+		if (f != v->child)
+			fputs(cJSON_IsObject(v) ? ", " : scalars ? " " : "; ",
+			    out);
+		if (cJSON_IsObject(v)) {
+			table_html_escape(out, f->string);
+			fputc(' ', out);
+		}
+		/* A field that holds fields or items: bracketed. */
+		nested = cJSON_IsObject(v) && (cJSON_IsObject(f) ||
+		    cJSON_IsArray(f)) && f->child != NULL;
+		fputs(nested ? "(" : "", out);
+		report_value(out, f, false);
+		fputs(nested ? ")" : "", out);
+	}
+	return;
+}
+
+/*
+ * A value of the context in words, none left blank: "none" for an empty
+ * object or array; an object's fields, or an array of objects' items, one
+ * a line at the top (block) and in one line below it.
+ */
+static void
+report_value(FILE *out, const cJSON *v, bool block)
+{
+	const cJSON *f;
+
+	if (cJSON_IsString(v))
+		table_html_escape(out, v->valuestring[0] != '\0' ?
+		    v->valuestring : "\"\"");
+	else if (cJSON_IsNumber(v))
+		fprintf(out, "%.15g", v->valuedouble);
+	else if (cJSON_IsBool(v))
+		fputs(cJSON_IsTrue(v) ? "true" : "false", out);
+	else if (v->child == NULL)
+		fputs("none", out);
+	else if (block && (cJSON_IsObject(v) || cJSON_IsArray(v->child) ||
+	    cJSON_IsObject(v->child))) {
+		fputs("<ul>", out);
+		cJSON_ArrayForEach(f, v) {
+			fputs("<li>", out);
+			if (cJSON_IsObject(v)) {
+				table_html_escape(out, f->string);
+				fputs(": ", out);
+			}
+			report_value(out, f, false);
+			fputs("</li>", out);
+		}
+		fputs("</ul>", out);
+	} else
+		report_inline(out, v);
+	return;
+}
 
 /* The context: what could skew a number, one row per field. */
 static void
 report_context(FILE *out, const cJSON *ctx)
 {
-	const cJSON *f, *w;
+	const cJSON *f;
 
 	fputs("<h2>Context</h2>\n<table id=\"context\">\n", out);
 	cJSON_ArrayForEach(f, ctx) {
 		fputs("<tr><th>", out);
 		table_html_escape(out, f->string);
 		fputs("</th><td>", out);
-		if (cJSON_IsString(f))
-			table_html_escape(out, f->valuestring);
-		else if (cJSON_IsNumber(f))
-			fprintf(out, "%g", f->valuedouble);
-		else if (cJSON_IsArray(f))
-			cJSON_ArrayForEach(w, f) {
-				table_html_escape(out, cJSON_IsString(w) ?
-				    w->valuestring : "?");
-				fputc(' ', out);
-			}
+		report_value(out, f, true);
 		fputs("</td></tr>\n", out);
 	}
 	fputs("</table>\n", out);
@@ -63,127 +179,6 @@ report_summary(FILE *out, const cJSON *doc)
 	fputs("<pre>", out);
 	export_memory_fits(out, doc);
 	fputs("</pre>\n", out);
-	return;
-}
-
-/* A cell's headline: median, min and max CPU µs per dispatch. */
-static bool
-report_cost(const cJSON *cell, double *med, double *lo, double *hi)
-{
-
-	*med = results_stat(cell, "cpu_us_per_dispatch", "median");
-	*lo = results_stat(cell, "cpu_us_per_dispatch", "min");
-	*hi = results_stat(cell, "cpu_us_per_dispatch", "max");
-	return isfinite(*med);
-}
-
-/* At each width, the cell that costs least, with its spread. */
-static void
-report_cheapest(FILE *out, const cJSON *cells)
-{
-	const cJSON *cell, *other, *best;
-	double med, lo, hi, m2, l2, h2, w;
-	char name[160], a[32], b[32], c[32];
-
-	cJSON_ArrayForEach(cell, cells) {
-		w = results_num(cell, "workers");
-		if (!report_cost(cell, &med, &lo, &hi))
-			continue;
-		best = cell;
-		cJSON_ArrayForEach(other, cells) {
-			if (results_num(other, "workers") != w ||
-			    !report_cost(other, &m2, &l2, &h2))
-				continue;
-			if (m2 < med) {
-				best = other;
-				med = m2;
-			}
-		}
-		/* Said once, at the first cell of that width. */
-		cJSON_ArrayForEach(other, cells)
-			if (results_num(other, "workers") == w)
-				break;
-		if (other != cell)
-			continue;
-		report_cost(best, &med, &lo, &hi);
-		params_series(best, name, sizeof(name));
-		fprintf(out, "<li>%s workers: <b>", w == 0 ? "unbounded" :
-		    table_sig3(w, c, sizeof(c)));
-		table_html_escape(out, name);
-		fprintf(out, "</b>, %s µs per dispatch [%s–", table_sig3(med, c,
-		    sizeof(c)), table_sig3(lo, a, sizeof(a)));
-		fprintf(out, "%s]</li>\n", table_sig3(hi, b, sizeof(b)));
-	}
-	return;
-}
-
-/*
- * Each series' cost from its narrowest to its widest cell, where it grows
- * by half or more; the cells in two regimes; the series where a coroutine
- * starved.
- */
-static void
-report_series(FILE *out, const cJSON *cells)
-{
-	const cJSON *cell, *first = NULL, *last = NULL;
-	char name[160], prev[160] = "", a[32], b[32], c[32];
-	double m0, m1, lo, hi;
-	bool starves = false;
-
-	cJSON_ArrayForEach(cell, cells) {
-		params_series(cell, name, sizeof(name));
-		if (strcmp(name, prev) != 0) {
-			if (first != NULL && first != last && report_cost(first,
-			    &m0, &lo, &hi) && report_cost(last, &m1, &lo, &hi) &&
-			    m1 > 1.5 * m0) {
-				fputs("<li>cost rises with workers: <b>", out);
-				table_html_escape(out, prev);
-				fprintf(out, "</b>, %s µs at %.0f workers to %s at "
-				    "%.0f (%s×)</li>\n", table_sig3(m0, a, sizeof(a)),
-				    results_num(first, "workers"), table_sig3(m1, b,
-				    sizeof(b)), results_num(last, "workers"),
-				    table_sig3(m1 / m0, c, sizeof(c)));
-			}
-			if (starves) {
-				fputs("<li>a coroutine starved: <b>", out);
-				table_html_escape(out, prev);
-				fputs("</b> (every picture marks it STARVES)</li>\n",
-				    out);
-			}
-			snprintf(prev, sizeof(prev), "%s", name);
-			first = cell;
-			starves = false;
-		}
-		last = cell;
-		starves |= results_runs_above_zero(cell, "starved") > 0;
-		if (results_obj(results_obj(results_obj(cell, "summary"),
-		    "cpu_us_per_dispatch"), "bimodal") != NULL) {
-			fputs("<li>two regimes: <b>", out);
-			table_html_escape(out, name);
-			fprintf(out, "</b> at %.0f workers (its median describes "
-			    "neither)</li>\n", results_num(cell, "workers"));
-		}
-	}
-	return;
-}
-
-/* What the data says, computed from it, before any figure or table. */
-static void
-report_findings(FILE *out, const cJSON *doc)
-{
-	const cJSON *cells = results_arr(doc, "cells");
-
-	char words[256];
-
-	fputs("<h2>What the data says</h2>\n<ul id=\"findings\">\n", out);
-	if (export_harness_words(doc, words, sizeof(words)) != NULL) {
-		fputs("<li>", out);
-		table_html_escape(out, words);
-		fputs("</li>\n", out);
-	}
-	report_cheapest(out, cells);
-	report_series(out, cells);
-	fputs("</ul>\n", out);
 	return;
 }
 
@@ -207,6 +202,16 @@ report_figure(FILE *out, const char *path, const char *name)
 	return;
 }
 
+/* The headline (CPU per dispatch against workers) first, then by name. */
+static int
+report_figure_order(const struct dirent **a, const struct dirent **b)
+{
+	int ha = strcmp((*a)->d_name, REPORT_HEADLINE) == 0;
+	int hb = strcmp((*b)->d_name, REPORT_HEADLINE) == 0;
+
+	return ha != hb ? hb - ha : alphasort(a, b);
+}
+
 /* Draws the figures into a folder of their own, inlines, removes them. */
 static int
 report_figures(FILE *out, const cJSON *doc, char *err, size_t errlen)
@@ -220,9 +225,9 @@ report_figures(FILE *out, const cJSON *doc, char *err, size_t errlen)
 		    strerror(errno));
 		return -1;
 	}
-	rc = plot_results(doc, dir, err, errlen);
+	rc = figure_results(doc, dir, err, errlen);
 	fputs("<h2>Figures</h2>\n", out);
-	n = scandir(dir, &names, NULL, alphasort);
+	n = scandir(dir, &names, NULL, report_figure_order);
 	for (i = 0; i < n; i++) {
 		snprintf(path, sizeof(path), "%s/%s", dir, names[i]->d_name);
 		if (rc == 0 && strstr(names[i]->d_name, ".svg") != NULL)
@@ -236,14 +241,10 @@ report_figures(FILE *out, const cJSON *doc, char *err, size_t errlen)
 	return rc;
 }
 
-int
-report_write(const cJSON *doc, const char *path, char *err, size_t errlen)
+/* The page's head and its first paragraph: what the figures are. */
+static void
+report_head(FILE *out, const cJSON *doc, const cJSON *ctx)
 {
-	const cJSON *ctx = results_obj(doc, "context");
-	char *text;
-	size_t len;
-	FILE *out = open_memstream(&text, &len);
-	int rc;
 
 	fprintf(out, "<!doctype html>\n<html lang=\"en\"><head><meta "
 	    "charset=\"utf-8\">\n<title>dispatchbench: ");
@@ -251,17 +252,38 @@ report_write(const cJSON *doc, const char *path, char *err, size_t errlen)
 	fputs(", ", out);
 	table_html_escape(out, results_str(ctx, "date", "?"));
 	fprintf(out, "</title>\n<style>%s</style></head><body>\n"
-	    "<h1>dispatchbench results</h1>\n<p>CPU microseconds per dispatch "
-	    "(process utime+stime over the window / dispatches), median of the "
-	    "ok runs; %s.</p>\n", report_style, results_true(doc, "complete") ?
-	    "the sweep is complete" :
+	    "<h1>dispatchbench results</h1>\n<p>CPU time per dispatch (the "
+	    "process's user and system time over the window / dispatches), "
+	    "median of the ok runs, lower is better; %s.</p>\n", report_style,
+	    results_true(doc, "complete") ? "the sweep is complete" :
 	    "<strong>the sweep is partial</strong>");
-	report_findings(out, doc);
+	return;
+}
+
+int
+report_write(const cJSON *doc, const char *path, char *err, size_t errlen)
+{
+	const cJSON *ctx = results_obj(doc, "context");
+	struct series_set d;
+	char *text;
+	size_t len;
+	FILE *out;
+	int rc;
+
+	if (series_collect(&d, doc) != 0) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	out = open_memstream(&text, &len);
+	report_head(out, doc, ctx);
+	findings_write(out, &d);
+	report_grid(out, &d);
 	rc = report_figures(out, doc, err, errlen);
 	report_summary(out, doc);
 	report_context(out, ctx);
 	fputs("</body></html>", out);
 	fclose(out);
+	free(d.s);
 	if (rc == 0 && (rc = results_write_text(text, path)) != 0)
 		snprintf(err, errlen, "cannot write %s: %s", path,
 		    strerror(-rc));

@@ -30,6 +30,45 @@ table_sig3(double v, char *buf, size_t len)
 	return buf;
 }
 
+/*
+ * Two significant figures, the whole number from 10 up; a figure that
+ * rounds to 1000 belongs to the next prefix, which the caller picks.
+ */
+static void
+table_fig2(double a, char *buf, size_t len)
+{
+
+	if (a >= 9.95)
+		snprintf(buf, len, "%.0f", a);
+	else if (a >= 0.995)
+		snprintf(buf, len, "%.1f", a);
+	else
+		snprintf(buf, len, "%.2g", a);
+	return;
+}
+
+const char *
+table_scaled(double v, const char *unit, char *buf, size_t len)
+{
+	static const char *const times[] = { "ns", "µs", "ms", "s" };
+	static const char *const prefixes[] = { "", "k ", "M ", "G ", "T " };
+	bool time = strcmp(unit, "µs") == 0;
+	size_t i = 0, top = time ? 3 : 4;
+	double a = fabs(v) * (time ? 1000 : 1);
+	char fig[32];
+
+	if (!isfinite(v)) {
+		snprintf(buf, len, "-");
+		return buf;
+	}
+	for (; i < top && a >= 999.5; i++)
+		a /= 1000;
+	table_fig2(a, fig, sizeof(fig));
+	snprintf(buf, len, "%s%s %s%s", v < 0 ? "-" : "", fig,
+	    time ? times[i] : prefixes[i], time ? "" : unit);
+	return buf;
+}
+
 /* One cell of a row, as its format writes it. */
 static const char *
 table_cell(const cJSON *row, const char *name, bool people, char *buf,

@@ -55,6 +55,14 @@ void table_write(FILE *out, enum table_format f, const struct table *t,
 /* A number to three significant figures, without an exponent when it fits. */
 const char *table_sig3(double v, char *buf, size_t len);
 
+/*
+ * v, a quantity in unit, scaled for reading: two significant figures (the
+ * whole number from 10 up: 650 ns); a time in µs to ns, µs, ms or s
+ * ("4.6 ns", not 0.00464 µs); any other unit with k, M, G or T before it
+ * ("4.9 M ops/s"). "-" when v is not a number.
+ */
+const char *table_scaled(double v, const char *unit, char *buf, size_t len);
+
 /* s with HTML's special characters escaped. */
 void table_html_escape(FILE *out, const char *s);
 

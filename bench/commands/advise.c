@@ -273,10 +273,14 @@ cmd_advise(struct call *c)
 	struct advise_load load;
 	struct advise_pick pick;
 	struct advise_sel sel;
+	static char out[4096];
 	char err[512], name[64];
 	cJSON *doc = NULL;
 	int rc, loaded;
 
+	/* As run's: from the source tree, under build/. */
+	if (!advise_given(c, "--out"))
+		c->sweep.out = cli_out_default(c->sweep.out, out, sizeof(out));
 	if (c->sweep.format == TABLE_GBENCH)
 		return command_bad("advise: --format gbench is for a sweep's "
 		    "runs; give table, csv, markdown, json or html");

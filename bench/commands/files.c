@@ -7,7 +7,7 @@
 
 #include "commands.h"
 #include "export.h"
-#include "plot.h"
+#include "figure.h"
 #include "report.h"
 #include "results.h"
 
@@ -75,7 +75,7 @@ static int
 cmd_plot(struct call *c)
 {
 
-	return file_draw(c, "", "plots", plot_results);
+	return file_draw(c, "", "plots", figure_results);
 }
 
 static int

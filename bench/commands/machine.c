@@ -14,9 +14,9 @@
 
 #include "commands.h"
 #include "context.h"
+#include "heatmap.h"
 #include "matrix.h"
 #include "pin.h"
-#include "plot.h"
 #include "plugin.h"
 #include "queue.h"
 #include "results.h"
@@ -343,7 +343,7 @@ cmd_matrix(struct call *c)
 	if (a->out != NULL)
 		status |= matrix_save(c, rows, groups);
 	if (a->plot != NULL && (mkdir(a->plot, 0777) == 0 || errno == EEXIST) &&
-	    plot_matrix(rows, a->queue, a->plot, err,
+	    heatmap_matrix(rows, a->queue, a->plot, err,
 	    sizeof(err)) != 0) {
 		fprintf(stderr, "dispatchbench: %s\n", err);
 		status = 1;

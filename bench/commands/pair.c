@@ -10,6 +10,9 @@
  * cancels (Koch's crossover); consecutive windows of one process are not
  * independent, so each process is one unit of the test (paired.h).
  * Processes are started afresh (exec), each with its own address layout.
+ * The verdict line names what it judged: the metric and its unit, the
+ * cell, each arm by its name or its plugin's file; --out keeps each arm's
+ * own cell, file and checksum beside the cell they share.
  *
  * What pairing cannot remove: both arms share the process's caches, its
  * allocator and its threads' placement, and a state one arm leaves that
@@ -26,7 +29,9 @@
 
 #include "commands.h"
 #include "context.h"
+#include "label.h"
 #include "measure.h"
+#include "metric.h"
 #include "paired.h"
 #include "plugin.h"
 #include "results.h"
@@ -208,6 +213,9 @@ struct pair_tally {
 	unsigned int busy[2];		/* windows beside other load, per arm */
 	char crashed[256];		/* the first process that failed */
 	char reason[2][256];		/* the first failed window of each arm */
+	char side[2][600];		/* each arm: its name, or its file */
+	char cell[600];			/* the arms' cell, a->b where apart */
+	char brief[128];		/* the design and width they share */
 };
 
 /*
@@ -287,15 +295,6 @@ pair_process(cJSON *windows, unsigned int pairs, struct pair_tally *t)
 	return some;
 }
 
-/* Throughput is better higher, as compare reads it. */
-static bool
-pair_higher_is_better(const char *metric)
-{
-
-	return strcmp(metric, "ops_per_s") == 0 ||
-	    strcmp(metric, "round_trips_per_s") == 0;
-}
-
 static double
 pair_median(double *v, size_t n)
 {
@@ -316,7 +315,7 @@ pair_sees(const struct pair_args *a, const struct pair_tally *t,
 
 	if (r->n < paired_min_units(a->alpha))
 		return INFINITY;
-	t_log = pair_higher_is_better(a->metric) ? -log1p(-thr) : log1p(thr);
+	t_log = metric_higher_is_better(a->metric) ? -log1p(-thr) : log1p(thr);
 	return exp(paired_verdict_mde(r->n, a->alpha, paired_spread(t->delta,
 	    t->n), t_log)) - 1;
 }
@@ -348,33 +347,128 @@ pair_arms(const struct pair_tally *t)
 	return;
 }
 
+/*
+ * The lines above the verdict: the metric and its better side, the cell,
+ * and each arm by its name and, a plugin, its file and checksum.
+ */
+static void
+pair_header(const struct call *c, const struct pair_tally *t,
+    const cJSON *doc)
+{
+	const char *metric = c->args.p.metric;
+	struct metric m;
+	const cJSON *side;
+	int k;
+
+	metric_of(metric, &m);
+	printf("pair: B against A, %s (%s), %s is better\n  cell: %s\n",
+	    m.quantity, metric, m.higher_is_better ? "higher" : "lower",
+	    t->cell);
+	for (k = 0; k < 2; k++) {
+		side = results_obj(doc, k ? "b_side" : "a_side");
+		printf("  %s: %s %s", k ? "B" : "A", results_str(side, "kind",
+		    "?"), results_str(side, "name", "?"));
+		if (results_str(side, "spec", NULL) != NULL)
+			printf(", %s (sha256 %.12s)", results_str(side, "path",
+			    "?"), results_str(side, "sha256", "unknown"));
+		printf("\n");
+	}
+	return;
+}
+
+/*
+ * The verdict line: B/A with its interval, then what it judged (the
+ * metric, the cell, each arm), the change signed with its interval, both
+ * medians with their unit, and what the p is.
+ */
+static void
+pair_line(const struct pair_args *a, const struct pair_tally *t,
+    const struct paired_test *r, double sees)
+{
+	struct metric m;
+	char change[96];
+	double med[2];
+
+	metric_of(a->metric, &m);
+	med[0] = pair_median(t->values[0], t->nvalues[0]);
+	med[1] = pair_median(t->values[1], t->nvalues[1]);
+	metric_signed(exp(r->shift) - 1, exp(r->lo) - 1, exp(r->hi) - 1,
+	    false, change, sizeof(change));
+	printf("B/A %.4f [%.4f, %.4f] (%.1f %%), %s%s%s, B %s against A %s: "
+	    "%s; medians A %.3g, B %.3g%s%s; p %.3g (exact signed rank over "
+	    "%zu processes, one test: not adjusted); could see changes of "
+	    "%.3g %%\n", exp(r->shift), exp(r->lo), exp(r->hi), 100 * r->conf,
+	    m.quantity, t->brief[0] ? " in " : "", t->brief, t->side[1],
+	    t->side[0], change, med[0], med[1], m.unit[0] ? " " : "", m.unit,
+	    r->p, r->n, 100 * sees);
+	return;
+}
+
+/* The result's labels for programs: what the text lines say. */
+static void
+pair_result_labels(const struct pair_args *a, const struct pair_tally *t,
+    const struct paired_test *r, cJSON *o)
+{
+	struct metric m;
+	char buf[200];
+	bool some = r->n > 0;
+
+	metric_of(a->metric, &m);
+	cJSON_AddStringToObject(o, "metric", a->metric);
+	cJSON_AddStringToObject(o, "metric_words", m.quantity);
+	cJSON_AddStringToObject(o, "unit", m.unit);
+	cJSON_AddStringToObject(o, "better", m.higher_is_better ? "higher" :
+	    "lower");
+	cJSON_AddStringToObject(o, "cell_shown", t->cell);
+	cJSON_AddStringToObject(o, "a_shown", t->side[0]);
+	cJSON_AddStringToObject(o, "b_shown", t->side[1]);
+	cJSON_AddNumberToObject(o, "median_a", pair_median(t->values[0],
+	    t->nvalues[0]));
+	cJSON_AddNumberToObject(o, "median_b", pair_median(t->values[1],
+	    t->nvalues[1]));
+	cJSON_AddNumberToObject(o, "change_pct", some ? 100 * (exp(r->shift) -
+	    1) : NAN);
+	cJSON_AddNumberToObject(o, "change_pct_lo", some ? 100 * (exp(r->lo) -
+	    1) : NAN);
+	cJSON_AddNumberToObject(o, "change_pct_hi", some ? 100 * (exp(r->hi) -
+	    1) : NAN);
+	cJSON_AddStringToObject(o, "p_kind", "exact signed rank over the "
+	    "processes, one test: not adjusted");
+	cJSON_AddStringToObject(o, "in_words", some ? metric_in_words(
+	    a->metric, "B", exp(r->shift) - 1, false, buf, sizeof(buf)) : "-");
+	return;
+}
+
 static cJSON *
-pair_report(const struct call *c, struct pair_tally *t, const char **verdict)
+pair_report(const struct call *c, struct pair_tally *t, const cJSON *doc,
+    const char **verdict)
 {
 	const struct pair_args *a = &c->args.p;
 	struct paired_test r;
 	cJSON *o = cJSON_CreateObject();
-	char why[256];
+	char why[256], words[160];
 	double sees;
 
 	t->ends.crashed = t->crashed[0] != '\0';
 	t->ends.interrupted = runner_stopped();
 	*verdict = paired_verdict(t->delta, t->n, &t->ends, a->threshold_pct /
-	    100, a->alpha, pair_higher_is_better(a->metric), &r, why,
+	    100, a->alpha, metric_higher_is_better(a->metric), &r, why,
 	    sizeof(why));
 	sees = pair_sees(a, t, &r);
 	pair_arms(t);
+	pair_header(c, t, doc);
 	if (r.n == 0)
 		printf("B/A: no process gave an estimate (each pair needs both "
 		    "windows ok)\n");
 	else
-		printf("B/A %.4f [%.4f, %.4f] (%.1f %%), p %.3g, signed rank over "
-		    "%zu processes; could see changes of %.3g %%\n", exp(r.shift),
-		    exp(r.lo), exp(r.hi), 100 * r.conf, r.p, r.n, 100 * sees);
+		pair_line(a, t, &r, sees);
 	if (t->crashed[0] != '\0')
 		printf("%s\n", t->crashed);
-	printf("verdict: %s%s%s (threshold %g %%, alpha %g)\n", *verdict,
-	    why[0] ? ": " : "", why, a->threshold_pct, a->alpha);
+	metric_verdict_words(a->metric, *verdict, "B", r.n > 0 ? exp(r.shift) -
+	    1 : NAN, false, words, sizeof(words));
+	printf("verdict: %s%s%s%s%s (threshold %g %%, alpha %g)\n", *verdict,
+	    words[0] || why[0] ? ": " : "", words, words[0] && why[0] ? "; " :
+	    "", why, a->threshold_pct, a->alpha);
 	cJSON_AddStringToObject(o, "verdict", *verdict);
 	cJSON_AddStringToObject(o, "why", why);
 	cJSON_AddNumberToObject(o, "ratio", exp(r.shift));
@@ -385,6 +479,7 @@ pair_report(const struct call *c, struct pair_tally *t, const char **verdict)
 	cJSON_AddNumberToObject(o, "processes", (double)r.n);
 	if (isfinite(sees))
 		cJSON_AddNumberToObject(o, "could_see", sees);
+	pair_result_labels(a, t, &r, o);
 	return o;
 }
 
@@ -393,7 +488,8 @@ pair_save(const struct call *c, cJSON *doc)
 {
 	char *text;
 
-	if (c->sweep.out == NULL)
+	/* Only where asked: run's default file is a sweep's, not a pair's. */
+	if (!cli_given(&c->sweep, "--out"))
 		return;
 	text = cJSON_Print(doc);
 	if (results_write_text(text, c->sweep.out) != 0)
@@ -443,6 +539,92 @@ pair_run(const struct call *c, struct pair_tally *t, cJSON *units, cJSON *doc)
 	return;
 }
 
+/*
+ * Arm k as the files record it: its kind and name and, a plugin, the
+ * spec it was loaded by, its file and checksum (the context's entry);
+ * into shown, as the verdict line names it.
+ */
+static cJSON *
+pair_side(const cJSON *doc, const struct cell *arm, int design, char *shown,
+    size_t len)
+{
+	const void *ops = design ? (const void *)arm->disp :
+	    (const void *)arm->cfg.queue;
+	const char *name = design ? arm->disp->name : arm->cfg.queue->name;
+	const char *spec = plugin_spec(ops);
+	cJSON *o = cJSON_CreateObject();
+	const cJSON *p;
+
+	cJSON_AddStringToObject(o, "kind", design ? "dispatcher" : "queue");
+	cJSON_AddStringToObject(o, "name", name);
+	snprintf(shown, len, "%s", spec != NULL ? spec : name);
+	if (spec == NULL)
+		return o;
+	cJSON_AddStringToObject(o, "spec", spec);
+	cJSON_ArrayForEach(p, results_arr(results_obj(doc, "context"),
+	    "plugins"))
+		if (strcmp(results_str(p, "spec", ""), spec) == 0) {
+			cJSON_AddStringToObject(o, "path", results_str(p,
+			    "path", "?"));
+			cJSON_AddStringToObject(o, "sha256", results_str(p,
+			    "sha256", "unknown"));
+		}
+	return o;
+}
+
+/*
+ * The cell as the verdict line names it beside the arms: the design two
+ * queues share and the width ("shared w=2"); the width of two designs.
+ */
+static void
+pair_brief(const char *cell, int design, char *buf, size_t len)
+{
+	const char *w = strstr(cell, " w=");
+	size_t used = 0;
+
+	buf[0] = '\0';
+	if (!design)
+		used = (size_t)snprintf(buf, len, "%.*s", (int)strcspn(cell,
+		    "/ "), cell);
+	if (w != NULL && used < len)
+		snprintf(buf + used, len - used, "%s%.*s", used ? " " : "",
+		    (int)strcspn(w + 1, " "), w + 1);
+	return;
+}
+
+/*
+ * What each arm really was: its side (a plugin by its file and checksum)
+ * and its cell, and the cell they share, without the fields in which
+ * they differ (the queue or the design).
+ */
+static void
+pair_sides(cJSON *doc, const struct cell arms[2], const int kind[2],
+    struct pair_tally *t)
+{
+	cJSON *cells[2], *shared, *f, *next;
+	int k;
+
+	for (k = 0; k < 2; k++) {
+		cJSON_AddItemToObject(doc, k ? "b_side" : "a_side",
+		    pair_side(doc, &arms[k], kind[k], t->side[k],
+		    sizeof(t->side[k])));
+		cells[k] = cli_cell_json(&arms[k]);
+	}
+	label_cells(cells[0], cells[1], t->cell, sizeof(t->cell));
+	pair_brief(t->cell, kind[0], t->brief, sizeof(t->brief));
+	shared = cJSON_Duplicate(cells[0], 1);
+	for (f = shared->child; f != NULL; f = next) {
+		next = f->next;
+		if (!cJSON_Compare(f, cJSON_GetObjectItemCaseSensitive(cells[1],
+		    f->string), true))
+			cJSON_Delete(cJSON_DetachItemViaPointer(shared, f));
+	}
+	cJSON_AddItemToObject(doc, "cell", shared);
+	cJSON_AddItemToObject(doc, "a_cell", cells[0]);
+	cJSON_AddItemToObject(doc, "b_cell", cells[1]);
+	return;
+}
+
 static int
 cmd_pair(struct call *c)
 {
@@ -484,7 +666,7 @@ cmd_pair(struct call *c)
 	cJSON_AddItemToObject(doc, "context", context_read(c->argc, c->argv));
 	cJSON_AddStringToObject(doc, "a", a->a);
 	cJSON_AddStringToObject(doc, "b", a->b);
-	cJSON_AddItemToObject(doc, "cell", cli_cell_json(&c->cells[0]));
+	pair_sides(doc, arms, kind, &t);
 	cJSON_AddStringToObject(doc, "metric", a->metric);
 	cJSON_AddNumberToObject(doc, "warmup_s", c->sweep.win.warmup_s);
 	cJSON_AddNumberToObject(doc, "time_s", c->sweep.win.time_s);
@@ -492,7 +674,8 @@ cmd_pair(struct call *c)
 	cJSON_AddFalseToObject(doc, "complete");
 	units = cJSON_AddArrayToObject(doc, "processes");
 	pair_run(c, &t, units, doc);
-	cJSON_AddItemToObject(doc, "result", pair_report(c, &t, &verdict));
+	cJSON_AddItemToObject(doc, "result", pair_report(c, &t, doc,
+	    &verdict));
 	cJSON_ReplaceItemInObject(doc, "complete", cJSON_CreateBool(
 	    !runner_stopped()));
 	pair_save(c, doc);

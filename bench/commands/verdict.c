@@ -93,6 +93,8 @@ cmd_compare(struct call *c)
 	for (i = 0; i < 2; i++)
 		if (results_read(c->words[i], &docs[i], err, sizeof(err)) != 0)
 			goto out;
+	o.sides[0] = c->words[0];
+	o.sides[1] = c->words[1];
 	cmp = compare_docs(docs[0], docs[1], &o, stdout, err, sizeof(err));
 out:
 	cJSON_Delete(docs[0]);
@@ -274,6 +276,12 @@ ab_plan(const struct call *c, char *err, size_t errlen)
 	double level = c->args.v.alpha / (double)c->ncells;
 	size_t reps = c->sweep.reps;
 
+	/* A cell stopped early in one arm would leave its runs unpaired. */
+	if (cli_given(&c->sweep, "--precision")) {
+		snprintf(err, errlen, "--precision: ab runs every cell --reps "
+		    "times in both builds, A B B A; give --reps or --budget");
+		return -1;
+	}
 	if (c->args.v.budget_s > 0 || rank_p_min(reps, reps) < level)
 		return 0;
 	snprintf(err, errlen, "--reps %zu: no p of %zu runs a side can go below "
@@ -283,6 +291,22 @@ ab_plan(const struct call *c, char *err, size_t errlen)
 	return -1;
 }
 
+/* An arm as people name it: "A: BIN OPTS, results FILE". */
+static const char *
+ab_side(const struct runner_arm *arm, char *buf, size_t len)
+{
+	size_t used;
+	int w;
+
+	used = (size_t)snprintf(buf, len, "%c:", arm->label[0] - 'a' + 'A');
+	for (w = 0; w < arm->nwords && used < len; w++)
+		used += (size_t)snprintf(buf + used, len - used, " %s",
+		    arm->words[w]);
+	if (used < len)
+		snprintf(buf + used, len - used, ", results %s", arm->out);
+	return buf;
+}
+
 /* Two builds, interleaved run by run, then compared: exit as compare. */
 static int
 cmd_ab(struct call *c)
@@ -290,7 +314,7 @@ cmd_ab(struct call *c)
 	struct runner_arm arms[2];
 	struct compare_opts co;
 	double *levels = NULL;
-	char err[512], outs[2][4096];
+	char err[512], outs[2][4096], sides[2][1024];
 	int rc, cmp;
 
 	memset(arms, 0, sizeof(arms));
@@ -308,6 +332,8 @@ cmd_ab(struct call *c)
 	rc = c->args.v.budget_s > 0 ? ab_sequential(c, &co, arms, levels) :
 	    runner_sweep(&c->sweep, c->ncells, arms, 2, c->argc, c->argv);
 	co.levels = c->args.v.budget_s > 0 ? levels : NULL;
+	co.sides[0] = ab_side(&arms[0], sides[0], sizeof(sides[0]));
+	co.sides[1] = ab_side(&arms[1], sides[1], sizeof(sides[1]));
 	if (rc < RUNNER_INTERRUPTED) {
 		fprintf(runner_talk(&c->sweep), "\n");
 		cmp = compare_docs(arms[0].doc, arms[1].doc, &co, stdout, err,

@@ -84,7 +84,7 @@ enum disp_floor {
 #define DISP_SPINS_DEFAULT	(-1)	/* the design's own default */
 
 struct disp_config {
-	unsigned int workers;		/* the design's width: see README */
+	unsigned int workers;		/* the design's width: see docs/designs.md */
 	unsigned int pool;		/* the scheduler's core size; 0: max(CPUs, 2) */
 	const struct queue_ops *queue;	/* shared, limited */
 	const struct queue_ops *pool_queue;	/* the scheduler's global queues */

@@ -1,0 +1,603 @@
+/*
+ * findings.c - what the data says, in words computed from it (see
+ * findings.h).
+ */
+#include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "findings.h"
+#include "params.h"
+#include "results.h"
+#include "stats.h"
+#include "table.h"
+
+#define FINDINGS_LISTED	8		/* cells a finding lists */
+/*
+ * A series is flat when its dearest width costs at most this much more
+ * than its cheapest: the spread of one cell's runs on the reference
+ * 2-vCPU guests is about as wide (stealing 0.038 to 0.045 µs).
+ */
+#define FINDINGS_FLAT	1.2
+
+/* "at 1 worker", "at 8 workers", "with no bound". */
+static const char *
+findings_at(double workers, char *buf, size_t len)
+{
+	char w[24];
+
+	snprintf(buf, len, "%s %s", workers == 0 ? "with" : "at",
+	    series_width(workers, w, sizeof(w)));
+	return buf;
+}
+
+/* A ratio: 1.5×, 135×, 5860000×. */
+static const char *
+findings_factor(double f, char *buf, size_t len)
+{
+	char fig[32];
+
+	if (f < 9.95)
+		snprintf(buf, len, "%.1f×", f);
+	else if (f < 999.5)
+		snprintf(buf, len, "%.0f×", f);
+	else
+		snprintf(buf, len, "%s×", table_sig3(f, fig, sizeof(fig)));
+	return buf;
+}
+
+/*
+ * Where the series' cost is highest or lowest between its ends, when that
+ * is more than a flat series' spread beyond both ends.
+ */
+static void
+findings_inside(const struct series *s, char *buf, size_t len)
+{
+	double first = series_cost(s->cell[0]);
+	double last = series_cost(s->cell[s->n - 1]), m;
+	size_t i, hi = 0, lo = 0, used = 0;
+	char w[32], v[32];
+
+	for (i = 1; i + 1 < s->n; i++) {
+		m = series_cost(s->cell[i]);
+		if (m > FINDINGS_FLAT * fmax(first, last) && (hi == 0 ||
+		    m > series_cost(s->cell[hi])))
+			hi = i;
+		if (m * FINDINGS_FLAT < fmin(first, last) && (lo == 0 ||
+		    m < series_cost(s->cell[lo])))
+			lo = i;
+	}
+	buf[0] = '\0';
+	if (hi != 0)
+		used = (size_t)snprintf(buf, len, ", highest %s (%s)",
+		    findings_at(results_num(s->cell[hi], "workers"), w,
+		    sizeof(w)), table_scaled(series_cost(s->cell[hi]), "µs", v,
+		    sizeof(v)));
+	if (lo != 0 && used < len)
+		snprintf(buf + used, len - used, ", lowest %s (%s)",
+		    findings_at(results_num(s->cell[lo], "workers"), w,
+		    sizeof(w)),
+		    table_scaled(series_cost(s->cell[lo]), "µs", v,
+		    sizeof(v)));
+	return;
+}
+
+/* The widest step from one width to the next, of a rising series. */
+static void
+findings_steepest(const struct series *s, char *buf, size_t len)
+{
+	double step, best = 0;
+	size_t i, at = 0;
+	char f[32];
+
+	for (i = 1; i < s->n; i++) {
+		step = series_cost(s->cell[i]) / series_cost(s->cell[i - 1]);
+		if (step > best) {
+			best = step;
+			at = i;
+		}
+	}
+	buf[0] = '\0';
+	if (s->n >= 3 && best >= FINDINGS_FLAT)
+		snprintf(buf, len, ", most steeply from %.0f to %.0f (%s)",
+		    results_num(s->cell[at - 1], "workers"),
+		    results_num(s->cell[at], "workers"),
+		    findings_factor(best, f, sizeof(f)));
+	return;
+}
+
+/*
+ * How a series' cost moves from its narrowest width to its widest: flat
+ * (within FINDINGS_FLAT), rises or falls N×, with where it peaks or dips
+ * between its ends.
+ */
+static void
+findings_shape(const struct series *s, char *buf, size_t len)
+{
+	double lo = INFINITY, hi = 0, first, last, m;
+	char span[64], f[32], more[160], steep[96];
+	size_t i;
+
+	if (s->n < 2) {
+		snprintf(buf, len, "its only width");
+		return;
+	}
+	for (i = 0; i < s->n; i++) {
+		m = series_cost(s->cell[i]);
+		lo = fmin(lo, m);
+		hi = fmax(hi, m);
+	}
+	first = series_cost(s->cell[0]);
+	last = series_cost(s->cell[s->n - 1]);
+	snprintf(span, sizeof(span), "from %.0f to %.0f workers",
+	    results_num(s->cell[0], "workers"),
+	    results_num(s->cell[s->n - 1], "workers"));
+	if (hi <= FINDINGS_FLAT * lo) {
+		snprintf(buf, len, "flat %s (within %.0f %%)", span,
+		    (hi / lo - 1) * 100);
+		return;
+	}
+	findings_inside(s, more, sizeof(more));
+	findings_steepest(s, steep, sizeof(steep));
+	if (last >= FINDINGS_FLAT * first)
+		snprintf(buf, len, "rises %s %s%s%s", findings_factor(last /
+		    first, f, sizeof(f)), span, steep, more);
+	else if (first >= FINDINGS_FLAT * last)
+		snprintf(buf, len, "falls %s %s%s", findings_factor(first /
+		    last, f, sizeof(f)), span, more);
+	else
+		snprintf(buf, len, "about the same at %.0f and %.0f workers%s",
+		    results_num(s->cell[0], "workers"),
+		    results_num(s->cell[s->n - 1], "workers"), more);
+	return;
+}
+
+/*
+ * One design's line: its cost at its narrowest width, at one worker per
+ * CPU and at its widest, each said once, then its shape.
+ */
+static void
+findings_design(FILE *out, const struct series_set *d,
+    const struct series *s)
+{
+	const cJSON *at[3] = { s->cell[0], series_cell_at(s, d->cpus),
+	    s->cell[s->n - 1] };
+	char v[32], w[32], shape[320];
+	size_t i, j;
+
+	fputs("<li><b>", out);
+	table_html_escape(out, s->name);
+	fputs("</b>:", out);
+	for (i = 0; i < 3; i++) {
+		for (j = 0; j < i && at[j] != at[i]; j++)
+			;
+		if (at[i] == NULL || j < i)
+			continue;
+		fprintf(out, "%s %s %s", i > 0 ? "," : "", table_scaled(
+		    series_cost(at[i]), "µs", v, sizeof(v)), findings_at(
+		    results_num(at[i], "workers"), w, sizeof(w)));
+		if (i == 1 || (at[i] == at[1] && d->cpus > 1))
+			fprintf(out, " (one per CPU)");
+	}
+	findings_shape(s, shape, sizeof(shape));
+	fprintf(out, "; %s.</li>\n", shape);
+	return;
+}
+
+/* What a handoff costs, per design that makes one. */
+static void
+findings_designs(FILE *out, const struct series_set *d)
+{
+	size_t i, n = 0;
+
+	fputs("<li id=\"cost\">What a cross-thread handoff costs, per design "
+	    "(CPU time per dispatch, median of the runs):\n<ul>\n", out);
+	for (i = 0; i < d->ns; i++)
+		if (!d->s[i].floor && !d->s[i].local) {
+			findings_design(out, d, &d->s[i]);
+			n++;
+		}
+	if (n == 0)
+		fputs("<li>no design in this file hands a resumption to "
+		    "another thread</li>\n", out);
+	fputs("</ul></li>\n", out);
+	return;
+}
+
+/* Each width's cheapest handoff: the floor and the loops make none. */
+static void
+findings_cheapest(FILE *out, const struct series_set *d)
+{
+	double w[SERIES_WIDTHS * 4];
+	size_t i, k, nw = series_widths(d, w, sizeof(w) / sizeof(w[0])), n = 0;
+	const struct series *best = NULL;
+	const cJSON *cell, *b;
+	char v[32], at[32];
+
+	fputs("<li id=\"cheapest\">The cheapest handoff at each width, the "
+	    "floor and the designs that never cross aside:", out);
+	for (i = 0; i < nw; i++) {
+		for (k = 0, b = NULL; k < d->ns; k++)
+			if (!d->s[k].floor && !d->s[k].local &&
+			    (cell = series_cell_at(&d->s[k], w[i])) != NULL &&
+			    (b == NULL || series_cost(cell) < series_cost(b))) {
+				best = &d->s[k];
+				b = cell;
+			}
+		if (b == NULL)
+			continue;
+		fprintf(out, "%s %s, <b>", n++ > 0 ? ";" : "",
+		    series_width(w[i], at, sizeof(at)));
+		table_html_escape(out, best->name);
+		fprintf(out, "</b> %s", table_scaled(series_cost(b), "µs", v,
+		    sizeof(v)));
+	}
+	fputs(n == 0 ? " none.</li>\n" : ".</li>\n", out);
+	return;
+}
+
+/* "a", "a and b", "a, b and c": the i-th of n names' separator. */
+static const char *
+findings_and(size_t i, size_t n)
+{
+
+	return i == 0 ? "" : i + 1 == n ? " and " : ", ";
+}
+
+/*
+ * Two times joined by and: "0.12 and 0.61 µs" when they share a unit,
+ * else "45 ns and 1.2 µs"; one when they read the same.
+ */
+static void
+findings_two(FILE *out, double lo, double hi, const char *and)
+{
+	char a[32], b[32];
+	const char *ua, *ub;
+
+	table_scaled(lo, "µs", a, sizeof(a));
+	table_scaled(hi, "µs", b, sizeof(b));
+	ua = strchr(a, ' ');
+	ub = strchr(b, ' ');
+	if (strcmp(a, b) == 0)
+		fputs(a, out);
+	else if (ua != NULL && ub != NULL && strcmp(ua, ub) == 0)
+		fprintf(out, "%.*s%s%s", (int)(ua - a), a, and, b);
+	else
+		fprintf(out, "%s%s%s", a, and, b);
+	return;
+}
+
+/* The designs that never cross a thread in this workload, and why. */
+static void
+findings_local(FILE *out, const struct series_set *d)
+{
+	double lo = INFINITY, hi = 0;
+	size_t i, j, n = 0, k = 0;
+
+	for (i = 0; i < d->ns; i++)
+		if (d->s[i].local && !d->s[i].floor)
+			n++;
+	if (n == 0) {
+		fputs("<li id=\"local\">Every design here hands resumptions to "
+		    "other threads: none is an event loop resuming a coroutine "
+		    "from its own loop.</li>\n", out);
+		return;
+	}
+	fputs("<li id=\"local\">", out);
+	for (i = 0; i < d->ns; i++) {
+		if (!d->s[i].local || d->s[i].floor)
+			continue;
+		fprintf(out, "%s<b>", findings_and(k++, n));
+		table_html_escape(out, d->s[i].name);
+		fputs("</b>", out);
+		for (j = 0; j < d->s[i].n; j++) {
+			lo = fmin(lo, series_cost(d->s[i].cell[j]));
+			hi = fmax(hi, series_cost(d->s[i].cell[j]));
+		}
+	}
+	fprintf(out, " never hand%s a resumption to another thread in this "
+	    "workload: %s threads are event loops, and a coroutine resumed "
+	    "from its own loop (from=home) runs there, in place: ",
+	    n == 1 ? "s" : "", n == 1 ? "its" : "their");
+	findings_two(out, lo, hi, "–");
+	fputs(" a dispatch at every width, no handoff's cost.</li>\n", out);
+	return;
+}
+
+/* The median over the cells of a figure, NAN when no cell has it. */
+static double
+findings_over_cells(const struct series_set *d, const char *field,
+    bool floor_only)
+{
+	const cJSON *cells = results_arr(d->doc, "cells"), *cell;
+	size_t n = 0, size = (size_t)cJSON_GetArraySize(cells) + 1;
+	double *v = malloc(size * sizeof(*v)), m = NAN;
+	struct stats_summary sum;
+
+	if (v == NULL)
+		return NAN;
+	cJSON_ArrayForEach(cell, cells)
+		if (!floor_only || series_is_floor(cell)) {
+			v[n] = results_stat(cell, field, "median");
+			n += isfinite(v[n]) != 0;
+		}
+	if (n > 0) {
+		stats_summarize(v, n, &sum);
+		m = sum.median;
+	}
+	free(v);
+	return m;
+}
+
+/* The harness's floor, named as such: a control, never ranked. */
+static void
+findings_floor(FILE *out, const struct series_set *d)
+{
+	double bare = findings_over_cells(d, "bare_loop_us_per_dispatch",
+	    false);
+	double inl = findings_over_cells(d, "cpu_us_per_dispatch", true);
+	char a[32];
+
+	if (!isfinite(inl) && !isfinite(bare)) {
+		fputs("<li id=\"floor\">No harness floor in this file: no "
+		    "inline cell, and no run measured the bare loop.</li>\n",
+		    out);
+		return;
+	}
+	fputs("<li id=\"floor\">The harness floor: ", out);
+	if (isfinite(inl))
+		fprintf(out, "<b>inline</b> runs each resumption on the thread "
+		    "that makes it, %s a dispatch%s", table_scaled(inl, "µs",
+		    a, sizeof(a)), isfinite(bare) ? "; " : "");
+	if (isfinite(bare))
+		fprintf(out, "the bare loop, a dispatch with none of the "
+		    "harness in it, %s%s", table_scaled(bare, "µs", a,
+		    sizeof(a)), isfinite(inl) ? "" :
+		    " (no inline cell in this file)");
+	fputs(". A control, not a design: it is never ranked, and every "
+	    "figure above includes it.</li>\n", out);
+	return;
+}
+
+/* "shared/lfseg at 8 workers", a cell as the findings name it. */
+static void
+findings_cell_name(FILE *out, const cJSON *cell)
+{
+	char name[160], at[32];
+
+	params_series(cell, name, sizeof(name));
+	fputs("<b>", out);
+	table_html_escape(out, name);
+	fprintf(out, "</b> %s", findings_at(results_num(cell, "workers"), at,
+	    sizeof(at)));
+	return;
+}
+
+unsigned int
+findings_starved(const cJSON *cell)
+{
+
+	return results_runs_above_zero(cell, "starved");
+}
+
+/*
+ * A cell's runs of a kind its summary counts (from files before it did:
+ * the runs in which field is true, or whose status is field).
+ */
+static unsigned int
+findings_counted(const cJSON *cell, const char *count, const char *field)
+{
+	double n = results_num(results_obj(cell, "summary"), count);
+	const cJSON *run;
+	unsigned int k = 0;
+
+	if (isfinite(n))
+		return (unsigned int)n;
+	cJSON_ArrayForEach(run, results_arr(cell, "runs"))
+		k += results_true(run, field) || strcmp(results_str(run,
+		    "status", ""), field) == 0;
+	return k;
+}
+
+/* A cell's runs beside other load. */
+static unsigned int
+findings_busy(const cJSON *cell)
+{
+
+	return findings_counted(cell, "runs_host_busy", "host_busy");
+}
+
+/* A cell's windows with no dispatch. */
+static unsigned int
+findings_stalled(const cJSON *cell)
+{
+
+	return findings_counted(cell, "runs_stalled", "stalled");
+}
+
+/*
+ * The cells where count finds runs, after what, each with its share of
+ * the runs (of the ok runs: of); false, and nothing said, if none.
+ */
+static bool
+findings_cells(FILE *out, const cJSON *cells, unsigned int (*count)(
+    const cJSON *), const char *of, const char *what)
+{
+	const cJSON *cell;
+	unsigned int c;
+	size_t n = 0;
+
+	cJSON_ArrayForEach(cell, cells) {
+		if ((c = count(cell)) == 0)
+			continue;
+		if (n == 0)
+			fputs(what, out);
+		if (n++ >= FINDINGS_LISTED)
+			continue;
+		fputs(n > 1 ? "; " : " ", out);
+		findings_cell_name(out, cell);
+		fprintf(out, " (%u of %.0f runs)", c, results_num(results_obj(
+		    cell, "summary"), of));
+	}
+	if (n > FINDINGS_LISTED)
+		fprintf(out, "; and %zu cells more", n - FINDINGS_LISTED);
+	return n > 0;
+}
+
+/* Whether count finds runs in any cell. */
+static bool
+findings_any(const cJSON *cells, unsigned int (*count)(const cJSON *))
+{
+	const cJSON *cell;
+
+	cJSON_ArrayForEach(cell, cells)
+		if (count(cell) > 0)
+			return true;
+	return false;
+}
+
+/* Where a coroutine starved. */
+static void
+findings_starving(FILE *out, const struct series_set *d)
+{
+
+	fputs("<li id=\"starved\">", out);
+	if (findings_cells(out, results_arr(d->doc, "cells"), findings_starved,
+	    "runs_ok", "A coroutine starved (made no progress over a whole "
+	    "window) in"))
+		fputs(".</li>\n", out);
+	else
+		fputs("No coroutine starved: each made progress in every "
+		    "run.</li>\n", out);
+	return;
+}
+
+/* A cell's runs that say whether the machine was busy (all, since it was). */
+static unsigned int
+findings_watched(const cJSON *cell)
+{
+	const cJSON *run;
+	unsigned int k = 0;
+
+	cJSON_ArrayForEach(run, results_arr(cell, "runs"))
+		k += cJSON_IsBool(cJSON_GetObjectItemCaseSensitive(run,
+		    "host_busy"));
+	return k;
+}
+
+/* Where the machine was busy with other work, or a window stalled. */
+static void
+findings_host(FILE *out, const struct series_set *d)
+{
+	const cJSON *cells = results_arr(d->doc, "cells");
+
+	fputs("<li id=\"host\">", out);
+	if (!findings_any(cells, findings_watched)) {
+		fputs("These runs predate the host_busy and stalled marks: "
+		    "whether other load shared the machine, or a window made "
+		    "no progress, was not recorded.</li>\n", out);
+		return;
+	}
+	if (!findings_any(cells, findings_busy) && !findings_any(cells,
+	    findings_stalled))
+		fputs("No run was marked host_busy (other load on the machine) "
+		    "or stalled (no dispatch in its window).", out);
+	if (findings_cells(out, cells, findings_busy, "runs", "Runs marked "
+	    "host_busy (other processes kept the machine's CPUs busy, so the "
+	    "figure is not the design's alone) in"))
+		fputs(findings_any(cells, findings_stalled) ? ". " : ".", out);
+	if (findings_cells(out, cells, findings_stalled, "runs", "Runs stalled "
+	    "(no dispatch in the window; no figure takes them) in"))
+		fputs(".", out);
+	fputs("</li>\n", out);
+	return;
+}
+
+const cJSON *
+findings_split(const cJSON *cell)
+{
+
+	return results_obj(results_obj(results_obj(cell, "summary"),
+	    "cpu_us_per_dispatch"), "bimodal");
+}
+
+/* The medians of a cell's ok runs below and above its groups' boundary. */
+static void
+findings_groups_of(const cJSON *cell, double boundary, double *lo, double *hi)
+{
+	const cJSON *runs = results_arr(cell, "runs"), *run;
+	size_t size = (size_t)cJSON_GetArraySize(runs) + 1, n[2] = { 0, 0 };
+	double *v[2] = { malloc(size * sizeof(double)),
+	    malloc(size * sizeof(double)) }, x;
+	struct stats_summary sum;
+	int g;
+
+	*lo = *hi = NAN;
+	if (v[0] == NULL || v[1] == NULL)
+		abort();
+	cJSON_ArrayForEach(run, runs) {
+		x = results_num(run, "cpu_us_per_dispatch");
+		if (strcmp(results_str(run, "status", ""), "ok") != 0 ||
+		    !isfinite(x))
+			continue;
+		g = x > boundary;
+		v[g][n[g]++] = x;
+	}
+	for (g = 0; g < 2; g++)
+		if (n[g] > 0) {
+			stats_summarize(v[g], n[g], &sum);
+			*(g ? hi : lo) = sum.median;
+		}
+	free(v[0]);
+	free(v[1]);
+	return;
+}
+
+/* The cells whose runs fell into two groups, which a median hides. */
+static void
+findings_groups(FILE *out, const struct series_set *d)
+{
+	const cJSON *cell, *bi;
+	double lo, hi;
+	size_t n = 0;
+
+	cJSON_ArrayForEach(cell, results_arr(d->doc, "cells")) {
+		if ((bi = findings_split(cell)) == NULL ||
+		    n++ >= FINDINGS_LISTED)
+			continue;
+		findings_groups_of(cell, results_num(bi, "boundary"), &lo, &hi);
+		fputs("<li class=\"groups\">", out);
+		findings_cell_name(out, cell);
+		fputs(": runs fell into two groups, ", out);
+		findings_two(out, lo, hi, " and ");
+		fprintf(out, " (%.0f of %.0f runs in the slower); the median "
+		    "hides both.</li>\n", results_num(bi, "runs_above"),
+		    results_num(results_obj(cell, "summary"), "runs_ok"));
+	}
+	if (n > FINDINGS_LISTED)
+		fprintf(out, "<li class=\"groups\">%zu cells more whose runs "
+		    "fell into two groups: the table's notes name them.</li>\n",
+		    n - FINDINGS_LISTED);
+	if (n == 0)
+		fputs("<li class=\"groups\">No cell's runs fell into two "
+		    "groups.</li>\n", out);
+	return;
+}
+
+void
+findings_write(FILE *out, const struct series_set *d)
+{
+
+	fputs("<h2>What the data says</h2>\n<ul id=\"findings\">\n", out);
+	findings_designs(out, d);
+	findings_cheapest(out, d);
+	findings_local(out, d);
+	findings_floor(out, d);
+	findings_starving(out, d);
+	findings_groups(out, d);
+	findings_host(out, d);
+	fputs("</ul>\n", out);
+	return;
+}

@@ -1,0 +1,372 @@
+/*
+ * test_report.c - the HTML report answers in words what a reader asks of
+ * a sweep, from a results file made for it: a design whose cost rises
+ * with the width and one that stays flat, event loops resuming at home
+ * (which never cross a thread) and one resuming from outside (which
+ * does), the harness's floor, a cell where a coroutine starved, one whose
+ * runs fell into two groups, and runs beside other load or stalled. Then
+ * the grid before the long table, the headline figure first, every
+ * context field shown, and figures scaled for reading.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <criterion/criterion.h>
+#include <cjson/cJSON.h>
+
+#include "report.h"
+#include "results.h"
+#include "table.h"
+#include "tmpdir.h"
+
+/* Six runs around a median of exactly 1: each cell's median is its cost. */
+static const double spread[6] = { 0.98, 0.99, 1.0, 1.0, 1.01, 1.02 };
+
+/*
+ * A run per mark: '.' ok, 's' ok with a starved coroutine, 'b' ok beside
+ * other load (host_busy), 'x' stalled; us[i] its CPU µs per dispatch.
+ */
+static cJSON *
+runs_of(const double *us, const char *marks)
+{
+	cJSON *runs = cJSON_CreateArray(), *r;
+	size_t i;
+
+	for (i = 0; marks[i] != '\0'; i++) {
+		r = cJSON_CreateObject();
+		cJSON_AddStringToObject(r, "status", marks[i] == 'x' ?
+		    "stalled" : "ok");
+		cJSON_AddNumberToObject(r, "cpu_us_per_dispatch", us[i]);
+		cJSON_AddNumberToObject(r, "bare_loop_us_per_dispatch", 0.0012);
+		cJSON_AddNumberToObject(r, "starved", marks[i] == 's');
+		cJSON_AddBoolToObject(r, "host_busy", marks[i] == 'b');
+		cJSON_AddNumberToObject(r, "rep", (double)i);
+		cJSON_AddItemToArray(runs, r);
+	}
+	return runs;
+}
+
+/* A cell of the resume-only workload; from: NULL unless an event loop. */
+static void
+add_cell(cJSON *cells, const char *design, const char *queue, double workers,
+    const char *from, const double *us, const char *marks)
+{
+	cJSON *c = cJSON_CreateObject(), *runs = runs_of(us, marks);
+
+	cJSON_AddStringToObject(c, "dispatcher", design);
+	cJSON_AddStringToObject(c, "queue", queue);
+	cJSON_AddNumberToObject(c, "workers", workers);
+	if (from != NULL)
+		cJSON_AddStringToObject(c, "from", from);
+	cJSON_AddNumberToObject(c, "coroutines", 64);
+	cJSON_AddStringToObject(c, "workload", "resume");
+	cJSON_AddItemToObject(c, "summary", results_summary(runs));
+	cJSON_AddItemToObject(c, "runs", runs);
+	cJSON_AddItemToArray(cells, c);
+	return;
+}
+
+/* A cell whose six runs are cost times spread[]. */
+static void
+add_even(cJSON *cells, const char *design, const char *queue, double workers,
+    const char *from, double cost, const char *marks)
+{
+	double us[6];
+	size_t i;
+
+	for (i = 0; i < 6; i++)
+		us[i] = cost * spread[i];
+	add_cell(cells, design, queue, workers, from, us, marks);
+	return;
+}
+
+/* A context with every kind of field a machine records. */
+static cJSON *
+context(void)
+{
+	cJSON *ctx = cJSON_Parse("{\"date\": \"2026-12-02T08:33:15Z\", "
+	    "\"host\": \"vm\", \"cpu_model\": \"Test CPU\", "
+	    "\"online_cpus\": 2, "
+	    "\"machine\": {\"packages\": 1, \"cores\": 2, \"caches\": "
+	    "[{\"name\": \"L1d\", \"count\": 2, \"size_kb\": 48}]}, "
+	    "\"runtimes\": {\"uv\": {\"kind\": \"dispatcher\", \"real\": "
+	    "\"libuv 1.44.2\", \"beside\": \"eventloop\"}}, "
+	    "\"environment\": {}, \"counters\": {\"events\": []}, "
+	    "\"plugins\": [], \"command\": [\"dispatchbench\", \"run\"], "
+	    "\"note\": \"\", \"schema\": 1}");
+
+	cr_assert_not_null(ctx);
+	return ctx;
+}
+
+/*
+ * The file: inline (the floor); shared/lfseg rising 100× from 1 to 64
+ * workers, 2 of its runs at 64 beside other load and 1 stalled; stealing
+ * flat within 18 %; eventloop at home and from outside, and libuv's loops
+ * (a real runtime beside eventloop, so a figure that sorts before the
+ * headline is drawn); rendezvous with a
+ * coroutine starved in 2 of 6 runs at 2 workers; glib-pool's runs at 2
+ * workers in two groups, 0.05 and 0.9 µs.
+ */
+static cJSON *
+crafted(void)
+{
+	static const double groups[6] = { 0.05, 0.05, 0.05, 0.9, 0.9, 0.9 };
+	cJSON *doc = cJSON_CreateObject(), *cells;
+
+	cJSON_AddItemToObject(doc, "context", context());
+	cJSON_AddBoolToObject(doc, "complete", true);
+	cells = cJSON_AddArrayToObject(doc, "cells");
+	add_even(cells, "inline", "-", 1, NULL, 0.00464, "......");
+	add_even(cells, "shared", "lfseg", 1, NULL, 0.05, "......");
+	add_even(cells, "shared", "lfseg", 2, NULL, 0.6, "......");
+	add_even(cells, "shared", "lfseg", 64, NULL, 5.0, "bb...x");
+	add_even(cells, "stealing", "-", 1, NULL, 0.045, "......");
+	add_even(cells, "stealing", "-", 2, NULL, 0.040, "......");
+	add_even(cells, "stealing", "-", 64, NULL, 0.038, "......");
+	add_even(cells, "eventloop", "-", 1, "home", 0.0055, "......");
+	add_even(cells, "eventloop", "-", 2, "home", 0.0060, "......");
+	add_even(cells, "eventloop", "-", 64, "home", 0.0058, "......");
+	add_even(cells, "uv", "-", 1, "home", 0.011, "......");
+	add_even(cells, "uv", "-", 2, "home", 0.012, "......");
+	add_even(cells, "uv", "-", 64, "home", 0.011, "......");
+	add_even(cells, "eventloop", "-", 1, "outside", 0.5, "......");
+	add_even(cells, "eventloop", "-", 2, "outside", 0.55, "......");
+	add_even(cells, "rendezvous", "-", 1, NULL, 0.03, "......");
+	add_even(cells, "rendezvous", "-", 2, NULL, 0.2, "ss....");
+	add_even(cells, "glib-pool", "-", 1, NULL, 0.056, "......");
+	add_cell(cells, "glib-pool", "-", 2, NULL, groups, "......");
+	return doc;
+}
+
+/* The report of the crafted file, as text. */
+static const char *
+page(void)
+{
+	static char html[1 << 20];
+	char err[512];
+	cJSON *doc = crafted();
+	FILE *f;
+	size_t n;
+
+	cr_assert_eq(report_write(doc, tmp("report.html"), err, sizeof(err)),
+	    0, "%s", err);
+	cJSON_Delete(doc);
+	cr_assert_not_null(f = fopen(tmp("report.html"), "r"));
+	n = fread(html, 1, sizeof(html) - 1, f);
+	html[n] = '\0';
+	fclose(f);
+	return html;
+}
+
+/* The opening: from its heading to the grid's, as its own string. */
+static const char *
+findings(void)
+{
+	static char text[1 << 16];
+	const char *html = page(), *from, *to;
+
+	from = strstr(html, "<h2>What the data says</h2>");
+	to = strstr(html, "<table id=\"grid\">");
+	cr_assert(from != NULL && to != NULL && from < to, "%.2000s", html);
+	snprintf(text, sizeof(text), "%.*s", (int)(to - from), from);
+	return text;
+}
+
+#define HAS(text, s)	cr_assert_not_null(strstr((text), (s)), \
+			    "missing: %s\nin: %s", (s), (text))
+
+/* One line per design that hands over: its figures, then its shape. */
+Test(report, each_design_says_its_cost_at_1_the_cpus_and_the_widest)
+{
+	const char *f = findings();
+
+	HAS(f, "<li><b>shared/lfseg</b>: 50 ns at 1 worker, 600 ns at 2 "
+	    "workers (one per CPU), 5.0 µs at 64 workers; rises 100× from 1 "
+	    "to 64 workers, most steeply from 1 to 2 (12×).</li>");
+	HAS(f, "<li><b>stealing</b>: 45 ns at 1 worker, 40 ns at 2 workers "
+	    "(one per CPU), 38 ns at 64 workers; flat from 1 to 64 workers "
+	    "(within 18 %).</li>");
+	HAS(f, "<li><b>rendezvous</b>: 30 ns at 1 worker, 200 ns at 2 workers "
+	    "(one per CPU); rises 6.7× from 1 to 2 workers.</li>");
+	cr_assert_null(strstr(f, "1 workers"), "%s", f);
+	cr_assert_null(strstr(f, "regime"), "%s", f);
+}
+
+/*
+ * An event loop resuming a coroutine from its own loop never crosses a
+ * thread, and is said to; from outside it hands over like any design.
+ */
+Test(report, event_loops_resuming_at_home_never_cross_a_thread)
+{
+	const char *f = findings(), *local, *cost;
+
+	HAS(f, "<li id=\"local\"><b>eventloop</b> and <b>uv</b> never hand a "
+	    "resumption to another thread in this workload: their threads are "
+	    "event loops, and a coroutine resumed from its own loop "
+	    "(from=home) runs there, in place: 5.5–12 ns a dispatch at every "
+	    "width, no handoff's cost.</li>");
+	cost = strstr(f, "<li id=\"cost\">");
+	local = strstr(f, "<li id=\"local\">");
+	cr_assert(cost != NULL && local != NULL);
+	HAS(f, "<li><b>eventloop-execute</b>: 500 ns at 1 worker, 550 ns at 2 "
+	    "workers (one per CPU); flat from 1 to 2 workers (within 10 %).");
+	cr_assert_null(strstr(cost, "<li><b>eventloop</b>"), "%s", f);
+	cr_assert_null(strstr(cost, "<li><b>uv</b>"), "%s", f);
+}
+
+/* inline and the bare loop are the floor: named, and never the cheapest. */
+Test(report, the_floor_is_named_and_never_ranked)
+{
+	const char *f = findings();
+
+	HAS(f, "<li id=\"floor\">The harness floor: <b>inline</b> runs each "
+	    "resumption on the thread that makes it, 4.6 ns a dispatch; the "
+	    "bare loop, a dispatch with none of the harness in it, 1.2 ns. A "
+	    "control, not a design: it is never ranked, and every figure above "
+	    "includes it.</li>");
+	HAS(f, "<li id=\"cheapest\">The cheapest handoff at each width, the "
+	    "floor and the designs that never cross aside: 1 worker, "
+	    "<b>rendezvous</b> 30 ns; 2 workers, <b>stealing</b> 40 ns; 64 "
+	    "workers, <b>stealing</b> 38 ns.</li>");
+	cr_assert_null(strstr(strstr(f, "<li id=\"cost\">"), "<b>inline</b>: "),
+	    "%s", f);
+}
+
+/* Starved, two groups, busy and stalled: each cell named with its runs. */
+Test(report, starved_split_busy_and_stalled_cells_are_named)
+{
+	const char *f = findings();
+
+	HAS(f, "<li id=\"starved\">A coroutine starved (made no progress over "
+	    "a whole window) in <b>rendezvous</b> at 2 workers (2 of 6 "
+	    "runs).</li>");
+	HAS(f, "<li class=\"groups\"><b>glib-pool</b> at 2 workers: runs fell "
+	    "into two groups, 50 and 900 ns (3 of 6 runs in the slower); the "
+	    "median hides both.</li>");
+	HAS(f, "<li id=\"host\">Runs marked host_busy (other processes kept "
+	    "the machine's CPUs busy, so the figure is not the design's alone) "
+	    "in <b>shared/lfseg</b> at 64 workers (2 of 6 runs). Runs stalled "
+	    "(no dispatch in the window; no figure takes them) in "
+	    "<b>shared/lfseg</b> at 64 workers (1 of 6 runs).</li>");
+}
+
+/* The pivot comes before the long table, its heads in words. */
+Test(report, the_grid_comes_before_the_long_table)
+{
+	const char *html = page();
+	const char *grid = strstr(html, "<table id=\"grid\">");
+	const char *summary = strstr(html, "<table id=\"summary\">");
+
+	cr_assert(grid != NULL && summary != NULL && grid < summary);
+	HAS(grid, "<tr><th>design</th><th>1 worker</th><th>2 workers</th>"
+	    "<th>64 workers</th></tr>");
+	HAS(grid, "<tr><td>shared/lfseg</td><td>50 ns</td><td>600 ns</td>"
+	    "<td>5.0 µs</td></tr>");
+	HAS(grid, "<tr><td>inline (harness floor)</td><td>4.6 ns</td>");
+	HAS(grid, "<tr><td>eventloop (never crosses a thread)</td>");
+}
+
+/*
+ * Of the figures, CPU per dispatch against workers comes first, before
+ * beside.svg, which its name sorts first.
+ */
+Test(report, the_headline_figure_comes_first, .timeout = 120)
+{
+	const char *html = page(), *fig = strstr(html, "<figure id=\"");
+
+	cr_assert_not_null(fig, "no figure");
+	HAS(html, "<figure id=\"beside.svg\">");
+	cr_assert(strncmp(fig, "<figure id=\"cpu_per_dispatch.svg\"", 33) == 0,
+	    "%.60s", fig);
+}
+
+/* Each field of the context has words in its row, an empty one "none". */
+Test(report, no_context_field_renders_empty)
+{
+	const char *row = strstr(page(), "<table id=\"context\">"), *td, *end;
+	char text[4096];
+	size_t n = 0, k, fields = 0;
+	const cJSON *f;
+	cJSON *ctx = context();
+
+	cr_assert_not_null(row);
+	cJSON_ArrayForEach(f, ctx)
+		fields++;
+	cJSON_Delete(ctx);
+	while ((td = strstr(row, "<td>")) != NULL && (end = strstr(td,
+	    "</td>")) != NULL && strstr(row, "</table>") > td) {
+		/* The cell's words without its tags. */
+		for (k = 0, td += 4; td < end && k + 1 < sizeof(text); td++) {
+			if (*td == '<')
+				td = strchr(td, '>');
+			else if (*td != ' ')
+				text[k++] = *td;
+		}
+		text[k] = '\0';
+		cr_assert(k > 0, "context row %zu is empty", n);
+		row = end;
+		n++;
+	}
+	cr_assert_eq(n, fields);
+	HAS(page(), "<tr><th>environment</th><td>none</td></tr>");
+	HAS(page(), "<tr><th>runtimes</th><td><ul><li>uv: kind dispatcher, "
+	    "real libuv 1.44.2, beside eventloop</li></ul></td></tr>");
+	HAS(page(), "<li>events: none</li>");
+	HAS(page(), "<li>caches: name L1d, count 2, size_kb 48</li>");
+}
+
+/* Times to ns, µs, ms; rates with k and M; two figures. */
+Test(report, figures_are_scaled_for_reading)
+{
+	char b[32];
+
+	cr_assert_str_eq(table_scaled(0.00464, "µs", b, sizeof(b)), "4.6 ns");
+	cr_assert_str_eq(table_scaled(1.2, "µs", b, sizeof(b)), "1.2 µs");
+	cr_assert_str_eq(table_scaled(0.65, "µs", b, sizeof(b)), "650 ns");
+	cr_assert_str_eq(table_scaled(0.9996, "µs", b, sizeof(b)), "1.0 µs");
+	cr_assert_str_eq(table_scaled(6036.7, "µs", b, sizeof(b)), "6.0 ms");
+	cr_assert_str_eq(table_scaled(0.0003, "µs", b, sizeof(b)), "0.3 ns");
+	cr_assert_str_eq(table_scaled(4968261, "ops/s", b, sizeof(b)),
+	    "5.0 M ops/s");
+	cr_assert_str_eq(table_scaled(12345, "ops/s", b, sizeof(b)),
+	    "12 k ops/s");
+	cr_assert_str_eq(table_scaled(830, "ops/s", b, sizeof(b)), "830 ops/s");
+	cr_assert_str_eq(table_scaled(NAN, "µs", b, sizeof(b)), "-");
+}
+
+/* No word of the page is jargon: the long table says two groups too. */
+Test(report, the_page_speaks_of_groups_not_regimes)
+{
+	const char *html = page();
+
+	cr_assert_null(strstr(html, "regime"), "%s", strstr(html, "regime"));
+	HAS(html, "<td>runs in two groups: 3 of 6 above 212 ns</td>");
+}
+
+/*
+ * A file from before runs were marked host_busy says that nothing was
+ * recorded, not that the machine was quiet.
+ */
+Test(report, a_file_before_the_busy_mark_does_not_call_the_machine_quiet)
+{
+	cJSON *doc = crafted(), *cell, *run;
+	char err[512], html[1 << 16];
+	FILE *f;
+	size_t n;
+
+	cJSON_ArrayForEach(cell, cJSON_GetObjectItem(doc, "cells"))
+		cJSON_ArrayForEach(run, cJSON_GetObjectItem(cell, "runs"))
+			cJSON_DeleteItemFromObject(run, "host_busy");
+	cr_assert_eq(report_write(doc, tmp("old.html"), err, sizeof(err)), 0,
+	    "%s", err);
+	cJSON_Delete(doc);
+	cr_assert_not_null(f = fopen(tmp("old.html"), "r"));
+	n = fread(html, 1, sizeof(html) - 1, f);
+	html[n] = '\0';
+	fclose(f);
+	HAS(html, "<li id=\"host\">These runs predate the host_busy and "
+	    "stalled marks: whether other load shared the machine, or a "
+	    "window made no progress, was not recorded.</li>");
+}
