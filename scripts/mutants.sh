@@ -115,6 +115,7 @@ advise-out-under-build | bench/commands/advise.c | s/c->sweep.out = cli_out_defa
 mkdir-one-level | bench/runner.c | s/\tfor \(slash = strchr\(dir \+ 1, '\/'\); slash != NULL;\n\t    slash = strchr\(slash \+ 1, '\/'\)\) \{/\tfor (slash = strrchr(dir, '\/'); slash != NULL; slash = NULL) {/ | test_cli | cli/a_results_file_gets_every_folder_it_needs
 pair-writes-default | bench/commands/pair.c | s/if \(!cli_given\(&c->sweep, "--out"\)\)/if (0)/ | test_cli | cli/pair_and_ab_keep_to_their_own_files
 ab-precision-taken | bench/commands/verdict.c | s/if \(cli_given\(&c->sweep, "--precision"\)\) \{/if (0) {/ | test_cli | cli/pair_and_ab_keep_to_their_own_files
+report-kept-ranked | bench/analyse/series.c | s/\t\ts->kept &= series_keeps_local\(cell\);/\t\ts->kept = false;/ | test_report | report/a_design_that_keeps_its_work_local_is_said_to
 EOF
 }
 

@@ -195,7 +195,7 @@ findings_designs(FILE *out, const struct series_set *d)
 	fputs("<li id=\"cost\">What a cross-thread handoff costs, per design "
 	    "(CPU time per dispatch, median of the runs):\n<ul>\n", out);
 	for (i = 0; i < d->ns; i++)
-		if (!d->s[i].floor && !d->s[i].local) {
+		if (!d->s[i].floor && !d->s[i].local && !d->s[i].kept) {
 			findings_design(out, d, &d->s[i]);
 			n++;
 		}
@@ -217,10 +217,10 @@ findings_cheapest(FILE *out, const struct series_set *d)
 	char v[32], at[32];
 
 	fputs("<li id=\"cheapest\">The cheapest handoff at each width, the "
-	    "floor and the designs that never cross aside:", out);
+	    "floor and the designs that do not hand over aside:", out);
 	for (i = 0; i < nw; i++) {
 		for (k = 0, b = NULL; k < d->ns; k++)
-			if (!d->s[k].floor && !d->s[k].local &&
+			if (!d->s[k].floor && !d->s[k].local && !d->s[k].kept &&
 			    (cell = series_cell_at(&d->s[k], w[i])) != NULL &&
 			    (b == NULL || series_cost(cell) < series_cost(b))) {
 				best = &d->s[k];
@@ -303,6 +303,48 @@ findings_local(FILE *out, const struct series_set *d)
 	    n == 1 ? "s" : "", n == 1 ? "its" : "their");
 	findings_two(out, lo, hi, "–");
 	fputs(" a dispatch at every width, no handoff's cost.</li>\n", out);
+	return;
+}
+
+/*
+ * The designs whose resumptions stay on their worker's own queue, with
+ * the most any of their cells saw taken by another thread or injected.
+ */
+static void
+findings_kept(FILE *out, const struct series_set *d)
+{
+	double lo = INFINITY, hi = 0, most = 0, st, in;
+	size_t i, j, n = 0, k = 0;
+	const cJSON *c;
+
+	for (i = 0; i < d->ns; i++)
+		n += d->s[i].kept && !d->s[i].floor && !d->s[i].local;
+	if (n == 0)
+		return;
+	fputs("<li id=\"kept\">", out);
+	for (i = 0; i < d->ns; i++) {
+		if (!d->s[i].kept || d->s[i].floor || d->s[i].local)
+			continue;
+		fprintf(out, "%s<b>", findings_and(k++, n));
+		table_html_escape(out, d->s[i].name);
+		fputs("</b>", out);
+		for (j = 0; j < d->s[i].n; j++) {
+			c = d->s[i].cell[j];
+			lo = fmin(lo, series_cost(c));
+			hi = fmax(hi, series_cost(c));
+			st = results_stat(c, "steals_per_dispatch", "median");
+			in = results_stat(c, "injected_per_dispatch", "median");
+			most = fmax(most, st + (isfinite(in) ? in : 0));
+		}
+	}
+	fprintf(out, " keep%s each resumption on the worker that made it, "
+	    "in that worker's own queue: another thread took one, or one came "
+	    "from outside, in at most 1 of %.0f dispatches (steals and "
+	    "injections, counted): ", n == 1 ? "s" : "", most > 0 ?
+	    pow(10, floor(log10(1 / most))) : 1 / SERIES_KEPT);
+	findings_two(out, lo, hi, "–");
+	fputs(" a dispatch at every width, no handoff's cost in this "
+	    "workload.</li>\n", out);
 	return;
 }
 
@@ -594,6 +636,7 @@ findings_write(FILE *out, const struct series_set *d)
 	findings_designs(out, d);
 	findings_cheapest(out, d);
 	findings_local(out, d);
+	findings_kept(out, d);
 	findings_floor(out, d);
 	findings_starving(out, d);
 	findings_groups(out, d);

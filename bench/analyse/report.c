@@ -45,7 +45,8 @@ report_grid_row(FILE *out, const struct series *s, const double *w,
 	fputs("<tr><td>", out);
 	table_html_escape(out, s->name);
 	fputs(s->floor ? " (harness floor)" : s->local ?
-	    " (never crosses a thread)" : "", out);
+	    " (never crosses a thread)" : s->kept ?
+	    " (keeps its work on its worker)" : "", out);
 	fputs("</td>", out);
 	for (i = 0; i < nw; i++) {
 		fputs("<td>", out);

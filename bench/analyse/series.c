@@ -53,6 +53,24 @@ series_stays_home(const cJSON *cell)
 	    strcmp(results_str(cell, "workload", "resume"), "resume") == 0;
 }
 
+/*
+ * Whether a cell's resumptions stay on the worker that made them: a
+ * design of a queue per worker that counts what other threads took from
+ * it (steals) and what came from outside (injected), both, measured, under
+ * SERIES_KEPT a dispatch on the resume-only workload: a coroutine that
+ * dispatches itself again lands on its own worker's queue and runs there.
+ */
+static bool
+series_keeps_local(const cJSON *cell)
+{
+	double steals = results_stat(cell, "steals_per_dispatch", "median");
+	double in = results_stat(cell, "injected_per_dispatch", "median");
+
+	return isfinite(steals) && steals + (isfinite(in) ? in : 0) <
+	    SERIES_KEPT && strcmp(results_str(cell, "workload", "resume"),
+	    "resume") == 0;
+}
+
 bool
 series_is_floor(const cJSON *cell)
 {
@@ -77,6 +95,7 @@ series_of(struct series_set *d, const cJSON *cell)
 	snprintf(s->name, sizeof(s->name), "%s", name);
 	s->floor = series_is_floor(cell);
 	s->local = true;
+	s->kept = true;
 	return s;
 }
 
@@ -101,6 +120,7 @@ series_collect(struct series_set *d, const cJSON *doc)
 		if (s->n == SERIES_WIDTHS)
 			continue;
 		s->local &= series_stays_home(cell);
+		s->kept &= series_keeps_local(cell);
 		w = series_rank(results_num(cell, "workers"));
 		for (i = s->n++; i > 0 && series_rank(results_num(
 		    s->cell[i - 1], "workers")) > w; i--)

@@ -1,8 +1,8 @@
 /*
  * series.h - a results file's measured cells as the lines a worker sweep
  * draws: one series per design (params_series), its cells narrowest
- * width first, each marked when it is the harness's floor or never hands
- * a resumption to another thread. The report's findings and its design by
+ * width first, each marked when it is the harness's floor, never hands
+ * a resumption to another thread, or keeps it on its worker's own queue. The report's findings and its design by
  * width grid read them.
  */
 #ifndef BENCH_SERIES_H
@@ -14,6 +14,7 @@
 #include <cjson/cJSON.h>
 
 #define SERIES_WIDTHS	32		/* widths a series keeps */
+#define SERIES_KEPT	1e-3		/* steals a dispatch, at most, to keep */
 
 /* The cells a worker sweep draws as one line, narrowest first. */
 struct series {
@@ -22,6 +23,7 @@ struct series {
 	size_t n;
 	bool floor;			/* inline: a control, no design */
 	bool local;			/* never hands a resumption over */
+	bool kept;			/* keeps it on the worker's own queue */
 };
 
 /* A results file's series. */

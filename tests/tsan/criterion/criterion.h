@@ -61,6 +61,7 @@ void crs_check(int ok, const char *file, int line, const char *expr,
 #define cr_assert(Cond, ...)						\
 	crs_check((Cond) != 0, __FILE__, __LINE__, #Cond, " " __VA_ARGS__)
 #define cr_assert_not(Cond, ...)	cr_assert(!(Cond), __VA_ARGS__)
+#define cr_assert_fail(...)		cr_assert(0, __VA_ARGS__)
 #define cr_assert_eq(A, B, ...)		cr_assert((A) == (B), __VA_ARGS__)
 #define cr_assert_neq(A, B, ...)	cr_assert((A) != (B), __VA_ARGS__)
 #define cr_assert_null(P, ...)		cr_assert((P) == NULL, __VA_ARGS__)
