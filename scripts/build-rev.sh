@@ -3,16 +3,26 @@
 # builds can be measured against each other with `dispatchbench ab`:
 #   sh scripts/build-rev.sh main            -> build-rev/main/bench/dispatchbench
 #   sh scripts/build-rev.sh HEAD~3 /tmp/old -> /tmp/old/bench/dispatchbench
+# A folder that holds a build of the same commit already is reused (its
+# .revision names the commit): bisect builds each revision once.
 set -eu
 
 rev=${1:?usage: build-rev.sh REVISION [DIR]}
 dir=${2:-build-rev/$(printf '%s' "$rev" | tr '/~^' '___')}
 top=$(git rev-parse --show-toplevel)
-src=$(mktemp -d)
+sha=$(git -C "$top" rev-parse --verify "$rev^{commit}")
 
-git -C "$top" archive --format=tar "$rev" | tar -x -C "$src"
+if [ -x "$dir/bench/dispatchbench" ] && [ "$(cat "$dir/.revision" 2>/dev/null)" = "$sha" ]; then
+	echo "$dir/bench/dispatchbench"
+	exit 0
+fi
+src=$(mktemp -d)
+trap 'rm -rf "$src"' EXIT
+git -C "$top" archive --format=tar "$sha" | tar -x -C "$src"
+# A folder built from another commit is configured again from this one.
+rm -rf "$dir/.revision" "$dir/CMakeCache.txt" "$dir/CMakeFiles"
 cmake -S "$src" -B "$dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DDB_TESTS=OFF \
-	-DDB_GIT_REV="$(git -C "$top" rev-parse --short "$rev")" >/dev/null
+	-DDB_GIT_REV="$(git -C "$top" rev-parse --short "$sha")" >/dev/null
 cmake --build "$dir" -j2 --target dispatchbench >/dev/null
-rm -rf "$src"
+echo "$sha" >"$dir/.revision"
 echo "$dir/bench/dispatchbench"

@@ -8,7 +8,7 @@
 # the gbench export, and headless Chromium loads the HTML report.
 set -eu
 
-need="cmake make gcc pkg-config git libck-dev libhwloc-dev libcjson-dev libpfm4-dev libcriterion-dev gnuplot-nox gdb libglib2.0-dev libuv1-dev liburcu-dev"
+need="cmake make gcc pkg-config git libck-dev libhwloc-dev libcjson-dev libsqlite3-dev libpfm4-dev libcriterion-dev gnuplot-nox gdb libglib2.0-dev libuv1-dev liburcu-dev"
 if [ "${1:-}" = tests ]; then
 	need="$need libbenchmark-tools python3-scipy chromium"
 fi

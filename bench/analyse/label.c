@@ -1,6 +1,7 @@
 /*
  * label.c - cells and plugins in words (see label.h).
  */
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -110,4 +111,53 @@ label_plugins_json(const cJSON *cell, const cJSON *doc)
 		cJSON_AddItemToArray(a, o);
 	}
 	return a;
+}
+
+/* "shared/lfseg w=8 c=64", and the workload when it blocks, of a key. */
+void
+label_short_cell(const char *key, char *buf, size_t len)
+{
+	const char *pin = strstr(key, " pin="), *last = strrchr(key, ' ');
+	int head = pin != NULL ? (int)(pin - key) : (int)strlen(key);
+
+	if (pin != NULL && strcmp(last, " resume") != 0)
+		snprintf(buf, len, "%.*s%s", head, key, last);
+	else
+		snprintf(buf, len, "%.*s", head, key);
+	return;
+}
+
+/* A word of the key, or one side of its design/queue ("shared", "lfseg"). */
+static bool
+label_word_in(const char *word, size_t n, const char *key)
+{
+	const char *w = key, *slash;
+	size_t k;
+
+	while (*w != '\0') {
+		k = strcspn(w, " ");
+		slash = memchr(w, '/', k);
+		if ((k == n && strncmp(w, word, n) == 0) || (slash != NULL &&
+		    (((size_t)(slash - w) == n && strncmp(w, word, n) == 0) ||
+		    (k - (size_t)(slash - w) - 1 == n &&
+		    strncmp(slash + 1, word, n) == 0))))
+			return true;
+		w += k + (w[k] == ' ');
+	}
+	return false;
+}
+
+bool
+label_key_holds(const char *filter, const char *key)
+{
+	size_t n;
+
+	while (filter != NULL && *filter != '\0') {
+		filter += strspn(filter, " ");
+		n = strcspn(filter, " ");
+		if (n > 0 && !label_word_in(filter, n, key))
+			return false;
+		filter += n;
+	}
+	return true;
 }

@@ -7,6 +7,7 @@
 #ifndef BENCH_LABEL_H
 #define BENCH_LABEL_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include <cjson/cJSON.h>
@@ -31,5 +32,15 @@ const char *label_plugin_param(const cJSON *f, char *buf, size_t len);
 
 /* A cell's plugins: [{param, name, spec, path, sha256}], for the JSON. */
 cJSON *label_plugins_json(const cJSON *cell, const cJSON *doc);
+
+/* "shared/lfseg w=8 c=64", and the workload when it blocks, of a key. */
+void label_short_cell(const char *key, char *buf, size_t len);
+
+/*
+ * Whether a cell's key holds every word of filter (NULL: any), each as a
+ * word of the key or one side of its design/queue: "shared w=8" names
+ * shared/lfseg w=8 and shared/vyukov w=8, never w=80.
+ */
+bool label_key_holds(const char *filter, const char *key);
 
 #endif /* BENCH_LABEL_H */

@@ -6,23 +6,10 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "label.h"
 #include "plot.h"
 #include "ratio.h"
 #include "results.h"
-
-/* "shared/lfseg w=8 c=64", and the workload when it blocks, of a key. */
-static void
-ratio_short_cell(const char *key, char *buf, size_t len)
-{
-	const char *pin = strstr(key, " pin="), *last = strrchr(key, ' ');
-	int head = pin != NULL ? (int)(pin - key) : (int)strlen(key);
-
-	if (pin != NULL && strcmp(last, " resume") != 0)
-		snprintf(buf, len, "%.*s%s", head, key, last);
-	else
-		snprintf(buf, len, "%.*s", head, key);
-	return;
-}
 
 /* Why a row has no ratio to draw, said under its tic; "" when it has. */
 static const char *
@@ -53,7 +40,7 @@ ratio_data(const cJSON *rows, FILE *data, char *tics, size_t len,
 
 	*longest = 0;
 	cJSON_ArrayForEach(row, rows) {
-		ratio_short_cell(results_str(row, "cell", "?"), label,
+		label_short_cell(results_str(row, "cell", "?"), label,
 		    sizeof(label));
 		why = ratio_why(row);
 		if (why[0] == '\0') {

@@ -70,6 +70,13 @@ struct pair_args {
 	int accept_undecided;		/* undecided exits 0, not 3 */
 };
 
+struct history_args {			/* store, history and bisect */
+	const char *db, *cell, *metric, *out;
+	double threshold_pct, alpha, budget_s;
+	int format;
+	int fail_on_step;
+};
+
 union command_args {
 	struct verdict_args v;
 	struct verify_args y;
@@ -77,6 +84,7 @@ union command_args {
 	struct plan_args l;
 	struct advise_args a;
 	struct file_args f;
+	struct history_args h;
 };
 
 /* A command line as parsed for its command. */
@@ -124,6 +132,9 @@ extern const struct command command_plot, command_report,
     command_export;				/* files.c */
 extern const struct command command_verify;		/* verify.c */
 extern const struct command command_pair;		/* pair.c */
+extern const struct command command_store,
+    command_history;				/* history.c */
+extern const struct command command_bisect;		/* bisect.c */
 
 /*
  * The call a command line makes, and its command in *cmdp; or NULL when

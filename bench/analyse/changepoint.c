@@ -1,0 +1,370 @@
+/*
+ * changepoint.c - see changepoint.h.
+ */
+#include <math.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "changepoint.h"
+#include "rank.h"
+#include "stats.h"
+
+/*
+ * The revisions that have runs, their logs end to end, so the pooled
+ * runs of revisions [s, e) are x[off[s]] .. x[off[e]] with no copy.
+ */
+struct cp_series {
+	size_t n;		/* revisions with at least one run kept */
+	size_t *rev;		/* each one's index in the input */
+	size_t *off;		/* n + 1 offsets into x */
+	double *x;		/* the logs of the runs */
+	double *tmp;		/* scratch as long as x: a median, or runs */
+};
+
+/* The cuts (the first revision of each new level), in order. */
+struct cp_cuts {
+	size_t *at;
+	size_t n;
+};
+
+void
+cp_opts_default(struct cp_opts *o)
+{
+
+	o->threshold = 0.05;
+	o->alpha = 0.01;
+	o->min_size = 2;
+	return;
+}
+
+static void *
+cp_alloc(size_t n, size_t size)
+{
+	void *p = calloc(n ? n : 1, size);
+
+	if (p == NULL)
+		abort();
+	return p;
+}
+
+static bool
+cp_valid(double v)
+{
+
+	return isfinite(v) && v > 0;
+}
+
+static void
+cp_series_init(struct cp_series *ser, const struct cp_point *pts, size_t n)
+{
+	size_t i, j, runs = 0;
+
+	for (i = 0; i < n; i++)
+		for (j = 0; j < pts[i].n; j++)
+			runs += cp_valid(pts[i].v[j]);
+	ser->rev = cp_alloc(n, sizeof(*ser->rev));
+	ser->off = cp_alloc(n + 1, sizeof(*ser->off));
+	ser->x = cp_alloc(runs, sizeof(*ser->x));
+	ser->tmp = cp_alloc(runs, sizeof(*ser->tmp));
+	ser->n = 0;
+	runs = 0;
+	for (i = 0; i < n; i++) {
+		ser->off[ser->n] = runs;
+		for (j = 0; j < pts[i].n; j++)
+			if (cp_valid(pts[i].v[j]))
+				ser->x[runs++] = log(pts[i].v[j]);
+		if (runs > ser->off[ser->n])
+			ser->rev[ser->n++] = i;
+	}
+	ser->off[ser->n] = runs;
+	return;
+}
+
+static void
+cp_series_fini(struct cp_series *ser)
+{
+
+	free(ser->rev);
+	free(ser->off);
+	free(ser->x);
+	free(ser->tmp);
+	return;
+}
+
+/* The median of the pooled runs of revisions [s, e), as a value. */
+static double
+cp_median(const struct cp_series *ser, size_t s, size_t e)
+{
+	size_t i, n = ser->off[e] - ser->off[s];
+
+	for (i = 0; i < n; i++)
+		ser->tmp[i] = exp(ser->x[ser->off[s] + i]);
+	return stats_select_median(ser->tmp, n);
+}
+
+/* b against a, logs: the ratio, its interval and p of a step. */
+static void
+cp_test(const double *a, size_t na, const double *b, size_t nb, double alpha,
+    struct cp_step *st)
+{
+	struct rank_test r;
+
+	rank_compare(a, na, b, nb, NAN, alpha, &r);
+	st->ratio = exp(r.shift);
+	st->lo = exp(r.lo);
+	st->hi = exp(r.hi);
+	st->p = r.p;
+	return;
+}
+
+/* The runs of revisions [t, e) against those of [s, t): a step at t. */
+static void
+cp_judge(const struct cp_series *ser, size_t s, size_t t, size_t e,
+    double alpha, struct cp_step *st)
+{
+	const double *x = ser->x;
+	size_t a = ser->off[s], b = ser->off[t], c = ser->off[e];
+
+	cp_test(x + a, b - a, x + b, c - b, alpha, st);
+	st->at = t;
+	st->before = cp_median(ser, s, t);
+	st->after = cp_median(ser, t, e);
+	st->n_before = t - s;
+	st->n_after = e - t;
+	st->confirmed = true;
+	return;
+}
+
+/* Smaller p, then the larger shift; an equal one keeps the earlier. */
+static bool
+cp_better(const struct cp_step *a, const struct cp_step *b)
+{
+
+	if (a->p != b->p)
+		return a->p < b->p;
+	return fabs(log(a->ratio)) > fabs(log(b->ratio));
+}
+
+static bool
+cp_big(const struct cp_step *st, double threshold)
+{
+
+	return fabs(st->ratio - 1) >= threshold;
+}
+
+static bool
+cp_passes(const struct cp_step *st, double level, double threshold)
+{
+
+	return st->p < level && cp_big(st, threshold);
+}
+
+/* No step yet: anything a test gives is better. */
+static void
+cp_none(struct cp_step *st)
+{
+
+	st->p = INFINITY;
+	st->ratio = 1;
+	return;
+}
+
+/*
+ * The runs of revisions [s, e) but r's into tmp, in order; how many of
+ * them come before t.
+ */
+static size_t
+cp_without(const struct cp_series *ser, size_t s, size_t t, size_t e,
+    size_t r)
+{
+	size_t i, k = 0, before = 0;
+
+	for (i = ser->off[s]; i < ser->off[e]; i++) {
+		if (i >= ser->off[r] && i < ser->off[r + 1])
+			continue;
+		before += i < ser->off[t];
+		ser->tmp[k++] = ser->x[i];
+	}
+	return before;
+}
+
+/*
+ * No one revision carries the step at t, from [s, t) to [t, e): without
+ * any one of the m revisions either side of it, it still passes, the same
+ * way. One noisy commit in a side of two revisions is half its runs, and
+ * the median of the differences then falls in the gap between the two; a
+ * level of one revision (m of 1) is what the caller asked for.
+ */
+static bool
+cp_persists(const struct cp_series *ser, const struct cp_step *st, size_t s,
+    size_t e, size_t m, double level, const struct cp_opts *o)
+{
+	size_t t = st->at, r, na, nb;
+	struct cp_step w;
+
+	for (r = t - m; m > 1 && r < t + m; r++) {
+		na = cp_without(ser, s, t, e, r);
+		nb = ser->off[e] - ser->off[s] - (ser->off[r + 1] -
+		    ser->off[r]) - na;
+		cp_test(ser->tmp, na, ser->tmp + na, nb, o->alpha, &w);
+		if (!cp_passes(&w, level, o->threshold) ||
+		    (w.ratio > 1) != (st->ratio > 1))
+			return false;
+	}
+	return true;
+}
+
+/* The right side's widths: m, 2m, 4m, ... then all that is left. */
+static size_t
+cp_wider(size_t w, size_t rest)
+{
+
+	if (w == rest)
+		return rest + 1;
+	return 2 * w < rest ? 2 * w : rest;
+}
+
+/*
+ * Binary segmentation of [s, e): the left side runs from s to tau, the
+ * right one m, 2m, 4m ... revisions on from tau, or to e; the cuts are
+ * appended in order.
+ */
+static void
+cp_split(const struct cp_series *ser, size_t s, size_t e, size_t m,
+    const struct cp_opts *o, struct cp_cuts *c)
+{
+	struct cp_step best, st;
+	size_t t, w, tried = 0;
+	double level;
+
+	cp_none(&best);
+	for (t = s + m; t + m <= e; t++)
+		for (w = m; w <= e - t; w = cp_wider(w, e - t)) {
+			cp_judge(ser, s, t, t + w, o->alpha, &st);
+			tried++;
+			if (cp_better(&st, &best))
+				best = st;
+		}
+	if (tried == 0)
+		return;
+	level = o->alpha / (double)tried;
+	if (!cp_passes(&best, level, o->threshold) ||
+	    !cp_persists(ser, &best, s, best.at + best.n_after, m, level, o))
+		return;
+	cp_split(ser, s, best.at, m, o, c);
+	c->at[c->n++] = best.at;
+	cp_split(ser, best.at, e, m, o, c);
+	return;
+}
+
+/* Each cut judged between its neighbours: st[i] for cut i. */
+static void
+cp_judge_cuts(const struct cp_series *ser, const struct cp_cuts *c,
+    double alpha, struct cp_step *st)
+{
+	size_t i, s, e;
+
+	for (i = 0; i < c->n; i++) {
+		s = i > 0 ? c->at[i - 1] : 0;
+		e = i + 1 < c->n ? c->at[i + 1] : ser->n;
+		cp_judge(ser, s, c->at[i], e, alpha, &st[i]);
+	}
+	return;
+}
+
+/*
+ * The step to drop: the largest p if it fails; else, of those under
+ * the threshold, the smallest shift; n when every one passes.
+ */
+static size_t
+cp_weakest(const struct cp_step *st, size_t n, const struct cp_opts *o)
+{
+	size_t i, w = n;
+
+	for (i = 0; i < n; i++)
+		if (st[i].p >= o->alpha && (w == n || st[i].p > st[w].p))
+			w = i;
+	if (w < n)
+		return w;
+	for (i = 0; i < n; i++)
+		if (!cp_big(&st[i], o->threshold) && (w == n ||
+		    fabs(log(st[i].ratio)) < fabs(log(st[w].ratio))))
+			w = i;
+	return w;
+}
+
+/* Drops the weakest failing cut until every one holds; st as judged. */
+static void
+cp_merge(const struct cp_series *ser, struct cp_cuts *c,
+    const struct cp_opts *o, struct cp_step *st)
+{
+	size_t w;
+
+	cp_judge_cuts(ser, c, o->alpha, st);
+	while ((w = cp_weakest(st, c->n, o)) < c->n) {
+		memmove(c->at + w, c->at + w + 1, (c->n - w - 1) *
+		    sizeof(*c->at));
+		c->n--;
+		cp_judge_cuts(ser, c, o->alpha, st);
+	}
+	return;
+}
+
+/*
+ * The newest k < m revisions against the level before them, from
+ * revision from, where that level has m revisions at least: the best k
+ * (the earliest of equals), if it passes.
+ */
+static bool
+cp_newest(const struct cp_series *ser, size_t from, size_t m,
+    const struct cp_opts *o, struct cp_step *out)
+{
+	struct cp_step best, st;
+	size_t k, tried = 0;
+
+	cp_none(&best);
+	for (k = m - 1; k > 0; k--) {
+		if (from + m + k > ser->n)
+			continue;
+		cp_judge(ser, from, ser->n - k, ser->n, o->alpha, &st);
+		tried++;
+		if (cp_better(&st, &best))
+			best = st;
+	}
+	if (tried == 0 || !cp_passes(&best, o->alpha / (double)tried,
+	    o->threshold))
+		return false;
+	best.confirmed = false;
+	*out = best;
+	return true;
+}
+
+size_t
+cp_find(const struct cp_point *pts, size_t n, const struct cp_opts *o,
+    struct cp_step *steps, size_t max)
+{
+	size_t m = o->min_size > 0 ? o->min_size : 1, i, k;
+	struct cp_series ser;
+	struct cp_cuts c;
+	struct cp_step *st;
+
+	/* Longer than the series finds nothing, and s + m cannot wrap. */
+	m = m > n ? n + 1 : m;
+	cp_series_init(&ser, pts, n);
+	c.at = cp_alloc(ser.n, sizeof(*c.at));
+	c.n = 0;
+	st = cp_alloc(ser.n + 1, sizeof(*st));
+	cp_split(&ser, 0, ser.n, m, o, &c);
+	cp_merge(&ser, &c, o, st);
+	k = c.n + cp_newest(&ser, c.n > 0 ? c.at[c.n - 1] : 0, m, o,
+	    &st[c.n]);
+	for (i = 0; i < k && i < max; i++) {
+		steps[i] = st[i];
+		steps[i].at = ser.rev[st[i].at];
+	}
+	free(c.at);
+	free(st);
+	cp_series_fini(&ser);
+	return i;
+}

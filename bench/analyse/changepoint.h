@@ -1,0 +1,100 @@
+/*
+ * changepoint.h - the steps in a metric's history: revisions in commit
+ * order, each with its runs, cut where the level moves past the
+ * run-to-run spread and stays moved, not where one noisy commit sits.
+ *
+ * The split and merge of Hunter / Apache Otava (Fleming et al., ICPE
+ * 2023) and MongoDB's E-Divisive (Matteson and James), with each split
+ * judged by the exact rank-sum test of rank.h on the pooled runs of the
+ * revisions either side, instead of a t-test or random permutations:
+ * benchmark runs are not normal, some cells are bimodal, and permutations
+ * make two reruns of one history disagree. Everything is on logs, so a
+ * shift is a log-ratio:
+ *
+ *  1. Split [s, e): the runs of [s, tau) against those of [tau, kappa),
+ *     for every tau with min_size revisions or more each side and kappa
+ *     min_size, 2 min_size, 4 min_size ... revisions past tau, or e. The
+ *     right side ending before e is E-Divisive's kappa: a level that
+ *     comes for two revisions and goes is found as two steps, which a
+ *     right side to e dilutes away; its widths double so that the tests
+ *     a segment costs grow as n log n, not n^2. The smallest p wins
+ *     (ties: the larger |shift|, then the earlier tau, then the shorter
+ *     right side); it is a step if p < alpha / (the pairs tried:
+ *     Bonferroni over the search, so a series' false steps stay near
+ *     alpha), |exp(shift) - 1| >= threshold (asv's regressions
+ *     threshold: a floor on what is worth a step), and both still hold,
+ *     the same way, without any one of the min_size revisions either
+ *     side of tau (one noisy commit is half the runs of a side of two
+ *     revisions, and would put the median of the differences in the gap
+ *     between it and the others). Then [s, tau) and [tau, e) are split
+ *     in turn.
+ *  2. Merge: each step is judged again between its neighbours only (the
+ *     steps before and after it, or the ends), p < alpha and the
+ *     threshold; while one fails, the weakest goes (the largest failing
+ *     p; else, of those under the threshold, the smallest |shift|) and
+ *     the rest are judged again, so the steps kept do not depend on the
+ *     order the splits found them, and each one reported holds against
+ *     the levels it separates.
+ *  3. The newest: a change in the last k < min_size revisions cannot be
+ *     confirmed yet. Perfherder and the Chromium dashboard wait for a
+ *     window after a change before they call it; a merge's CI has to see
+ *     the newest commit's change at once. So the last k revisions are
+ *     judged against the level before them (from the last step, at
+ *     least min_size revisions); the smallest p of the k tried, if it
+ *     passes with Bonferroni over them and the threshold, is a step with
+ *     confirmed false.
+ *
+ * A minimum segment of min_size revisions a side, because a single spike
+ * made change points (otava PR #150). A revision with no runs is skipped
+ * (segments count the revisions with runs); values that are NaN,
+ * infinite or not above 0 are ignored. p is exact below RANK_EXACT_MAX
+ * runs a side and from the normal approximation above, as rank_compare
+ * gives it. A segment of n revisions costs n log n rank tests, each
+ * sorting every difference between its two sides' runs: about 0.2 s for 20
+ * revisions of 6 runs, 1.4 s for 60 of 10, 7 s for 100 of 10.
+ *
+ * The cp_* namespace: pure functions of arrays; deterministic (the same
+ * history always gives the same steps); nothing prints.
+ */
+#ifndef BENCH_CHANGEPOINT_H
+#define BENCH_CHANGEPOINT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+struct cp_point {		/* one revision's runs, in commit order */
+	const double *v;
+	size_t n;
+};
+
+struct cp_opts {
+	double threshold;	/* the smallest change a step is (0.05) */
+	double alpha;		/* false steps allowed per series (0.01) */
+	size_t min_size;	/* revisions each side of a step (2); 0 is 1 */
+};
+
+/*
+ * A step's segments run from the step before it (or the first revision) to
+ * the step after it (or the newest revision); an unconfirmed step's from
+ * the last confirmed one, whose after segment holds its revisions too.
+ */
+struct cp_step {
+	size_t at;		/* the first revision of the new level */
+	double ratio;		/* new / old: exp(Hodges-Lehmann, logs) */
+	double lo, hi;		/* its Moses interval at 1 - alpha, as ratios */
+	double p;		/* rank-sum p of the two segments' runs */
+	double before, after;	/* each segment's median of its runs */
+	size_t n_before, n_after; /* revisions with runs in each */
+	bool confirmed;		/* false: under min_size revisions after */
+};
+
+void cp_opts_default(struct cp_opts *o);	/* 0.05, 0.01, 2 */
+
+/*
+ * Steps of pts[0..n), in order of at; returns how many it wrote, at most
+ * max (the first max of those found). Never more than n are found.
+ */
+size_t cp_find(const struct cp_point *pts, size_t n, const struct cp_opts *o,
+    struct cp_step *steps, size_t max);
+
+#endif /* BENCH_CHANGEPOINT_H */

@@ -1,0 +1,449 @@
+/*
+ * bisect.c - the first commit between GOOD and BAD whose verdict against
+ * GOOD is `regressed`: each revision built into a folder of its own by
+ * scripts/build-rev.sh (a build made before is reused), each step an `ab`
+ * of GOOD's build against the step's, interleaved, with a budget of A B B
+ * A rounds for a cell still undecided. As `git bisect`, a revision whose
+ * build fails is skipped; unlike it, a step that stays inconclusive is
+ * reported as such, never guessed (Chromium's pinpoint re-measures the
+ * same way; research note on history, §2).
+ */
+#include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "commands.h"
+#include "label.h"
+#include "measure.h"
+#include "metric.h"
+#include "results.h"
+#include "store.h"
+
+#define BISECT_MAX	1024	/* commits between GOOD and BAD */
+
+static const struct param bisect_opts[] = {
+	OPT("--db", PARAM_PATH, 0, 0, 0, "results/history.db", h.db, "FILE",
+	    "the store that keeps every step and its runs (from the source "
+	    "tree, under build/)"),
+	OPT("--cell", PARAM_TEXT, 0, 0, 0, NULL, h.cell, "WORDS",
+	    "the cells whose verdicts decide (their keys hold every word); "
+	    "default: all the run options make"),
+	OPT("--threshold", PARAM_NUMBER, P_POSITIVE, 0, 99, "5",
+	    h.threshold_pct, "PCT", "the smallest change worth a verdict"),
+	OPT("--budget", PARAM_DURATION, 0, 1, 7 * 86400, "60", h.budget_s,
+	    "DURATION", "each step's A B B A rounds for an undecided cell"),
+	OPT("-o", PARAM_PATH, 0, 0, 0, "build-rev", h.out, "DIR",
+	    "where revisions are built and the steps' results go"),
+};
+
+/* A step's revision and what ab said of it. */
+enum bisect_mark { BISECT_UNTESTED, BISECT_GOOD, BISECT_SLOWER,
+    BISECT_SKIP, BISECT_OPEN };
+
+struct bisect {
+	struct call *c;
+	char top[4096], self[4096], dir[4096];
+	char sha[BISECT_MAX][48], good[48], goodbin[4200];
+	enum bisect_mark mark[BISECT_MAX];
+	int n, steps, built;
+	long long id;			/* the store's record; 0: none */
+	struct store *store;
+	double started;
+};
+
+/*
+ * Runs argv with its stdout into out (its stderr is the user's); returns
+ * its exit status, or 128 + the signal that ended it.
+ */
+static int
+bisect_spawn(char *const argv[], char *out, size_t len)
+{
+	char drop[512];
+	int fd[2], st;
+	size_t used = 0, room;
+	ssize_t r;
+	pid_t pid;
+
+	if (pipe(fd) != 0 || (pid = fork()) < 0)
+		abort();
+	if (pid == 0) {
+		dup2(fd[1], STDOUT_FILENO);
+		close(fd[0]);
+		close(fd[1]);
+		execvp(argv[0], argv);
+		_exit(127);
+	}
+	close(fd[1]);
+	/* Past len - 1 the rest is read and dropped: the child never blocks. */
+	for (;;) {
+		room = len - 1 - used;
+		if ((r = read(fd[0], room > 0 ? out + used : drop, room > 0 ?
+		    room : sizeof(drop))) <= 0)
+			break;
+		used += room > 0 ? (size_t)r : 0;
+	}
+	out[used] = '\0';
+	close(fd[0]);
+	while (waitpid(pid, &st, 0) < 0)
+		continue;
+	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+/* A git command's first line of output (up to four words); -1: it failed. */
+static int
+bisect_git(char *line, size_t len, const char *a, const char *b,
+    const char *c, const char *d)
+{
+	char *argv[] = { "git", (char *)a, (char *)b, (char *)c, (char *)d,
+	    NULL };
+
+	if (bisect_spawn(argv, line, len) != 0)
+		return -1;
+	line[strcspn(line, "\n")] = '\0';
+	return 0;
+}
+
+/* The commits GOOD..BAD along first parents, oldest first. */
+static int
+bisect_range(struct bisect *b, char *err, size_t errlen)
+{
+	static char list[BISECT_MAX * 48];
+	char range[256], bad[48], *argv[] = { "git", "rev-list",
+	    "--first-parent", "--reverse", range, NULL };
+	char *line, *save;
+
+	if (bisect_git(b->top, sizeof(b->top), "rev-parse", "--show-toplevel",
+	    NULL, NULL) != 0)
+		return snprintf(err, errlen, "bisect runs in a git clone of "
+		    "dispatchbench"), -1;
+	snprintf(range, sizeof(range), "%s^{commit}", b->c->words[0]);
+	if (bisect_git(b->good, sizeof(b->good), "rev-parse", "--verify",
+	    range, NULL) != 0)
+		return snprintf(err, errlen, "GOOD: '%s' is not a commit",
+		    b->c->words[0]), -1;
+	snprintf(range, sizeof(range), "%s^{commit}", b->c->words[1]);
+	if (bisect_git(bad, sizeof(bad), "rev-parse", "--verify", range,
+	    NULL) != 0)
+		return snprintf(err, errlen, "BAD: '%s' is not a commit",
+		    b->c->words[1]), -1;
+	snprintf(range, sizeof(range), "%s..%s", b->good, bad);
+	if (bisect_spawn(argv, list, sizeof(list)) != 0 || *list == '\0')
+		return snprintf(err, errlen, "no commit from GOOD to BAD: is "
+		    "GOOD an ancestor of BAD?"), -1;
+	for (line = strtok_r(list, "\n", &save); line != NULL && b->n <
+	    BISECT_MAX; line = strtok_r(NULL, "\n", &save))
+		snprintf(b->sha[b->n++], sizeof(b->sha[0]), "%s", line);
+	return line == NULL ? 0 : (snprintf(err, errlen, "more than %d commits "
+	    "from GOOD to BAD: give a narrower range", BISECT_MAX), -1);
+}
+
+/* The revision's binary, built (or found built) by build-rev.sh; -1: none. */
+static int
+bisect_build(struct bisect *b, const char *sha, char *bin, size_t len)
+{
+	char script[4200], where[4120], line[4200];
+	char *argv[] = { "sh", script, (char *)sha, where, NULL };
+	bool had;
+	int rc;
+
+	snprintf(script, sizeof(script), "%s/scripts/build-rev.sh", b->top);
+	snprintf(where, sizeof(where), "%s/%.12s", b->dir, sha);
+	snprintf(bin, len, "%s/bench/dispatchbench", where);
+	had = access(bin, X_OK) == 0;
+	rc = bisect_spawn(argv, line, sizeof(line));
+	b->built += !had;
+	if (rc == 0 && access(bin, X_OK) == 0)
+		return 0;
+	fprintf(stderr, "%.12s: its build failed (exit %d): skipped\n", sha,
+	    rc);
+	return -1;
+}
+
+/* What one ab step said, for the cells --cell names. */
+struct bisect_step {
+	enum bisect_mark mark;
+	char verdict[32], why[512], cell[512];
+	double ratio, lo, hi, p, seconds;
+	int runs, rc;
+};
+
+/*
+ * The step's mark from ab's rows: slower if a named cell regressed; not
+ * slower if every one is equivalent or improved; skipped if a run broke;
+ * else inconclusive. The row told is the one that decided.
+ */
+static void
+bisect_judge(const cJSON *rows, const char *filter, struct bisect_step *st)
+{
+	const cJSON *row, *told = NULL;
+	int rank, worst = -1;
+	const char *v;
+
+	cJSON_ArrayForEach(row, rows) {
+		if (!label_key_holds(filter, results_str(row, "cell", "")))
+			continue;
+		v = results_str(row, "verdict", "");
+		rank = strcmp(v, "broken") == 0 ? 3 : strcmp(v, "regressed") == 0 ?
+		    2 : strcmp(v, "equivalent") != 0 && strcmp(v, "improved") != 0;
+		if (rank > worst) {
+			worst = rank;
+			told = row;
+		}
+	}
+	st->mark = worst < 0 ? BISECT_OPEN : (enum bisect_mark[]){ BISECT_GOOD,
+	    BISECT_OPEN, BISECT_SLOWER, BISECT_SKIP }[worst];
+	snprintf(st->verdict, sizeof(st->verdict), "%s", told == NULL ?
+	    "no such cell" : results_str(told, "verdict", "?"));
+	snprintf(st->why, sizeof(st->why), "%s", results_str(told, "why", ""));
+	snprintf(st->cell, sizeof(st->cell), "%s", results_str(told, "cell", ""));
+	st->ratio = results_num(told, "ratio");
+	st->lo = results_num(told, "ratio_lo");
+	st->hi = results_num(told, "ratio_hi");
+	st->p = results_num(told, "p");
+	st->runs = (int)results_num(told, "runs_new");
+	return;
+}
+
+/* The step's two arms' results, into the store: the history of each. */
+static void
+bisect_keep(struct bisect *b, const char *path)
+{
+	char arm[4300], what[1024], err[1024];
+	int k;
+
+	for (k = 0; k < 2 && b->store != NULL; k++) {
+		snprintf(arm, sizeof(arm), "%.*s-%c.json", (int)strlen(path) - 5,
+		    path, 'a' + k);
+		if (access(arm, R_OK) == 0 && store_add(b->store, arm, what,
+		    sizeof(what), err, sizeof(err)) != 0)
+			fprintf(stderr, "dispatchbench: %s\n", err);
+	}
+	return;
+}
+
+/* ab of GOOD's build against bin, its rows judged into st. */
+static int
+bisect_ab(struct bisect *b, const char *bin, struct bisect_step *st)
+{
+	static char out[1 << 22];
+	char thr[32], budget[32], path[4200], **argv;
+	const struct history_args *h = &b->c->args.h;
+	const char *fixed[] = { b->self, "ab", "--a", b->goodbin, "--b", bin,
+	    "--format", "json", "--quiet", "--threshold", thr, "--budget",
+	    budget, "--out", path };
+	double started = measure_now();
+	cJSON *rows;
+	int i, n = 0;
+
+	if ((argv = calloc(sizeof(fixed) / sizeof(fixed[0]) + 16 +
+	    (size_t)b->c->nrest, sizeof(*argv))) == NULL)
+		abort();
+	snprintf(thr, sizeof(thr), "%g", h->threshold_pct);
+	snprintf(budget, sizeof(budget), "%g", h->budget_s);
+	snprintf(path, sizeof(path), "%s/bisect-%.7s/step-%d.json", b->dir,
+	    b->good, b->steps + 1);
+	for (i = 0; i < (int)(sizeof(fixed) / sizeof(fixed[0])); i++)
+		argv[n++] = (char *)fixed[i];
+	for (i = 0; command_bisect.sweep[i] != NULL; i++)
+		argv[n++] = (char *)command_bisect.sweep[i];
+	for (i = 0; i < b->c->nrest; i++)
+		argv[n++] = b->c->rest[i];
+	argv[n] = NULL;
+	st->rc = bisect_spawn(argv, out, sizeof(out));
+	st->seconds = measure_now() - started;
+	rows = cJSON_Parse(out);
+	bisect_judge(rows, h->cell, st);
+	cJSON_Delete(rows);
+	free(argv);
+	bisect_keep(b, path);
+	return st->rc;
+}
+
+/* A step's line, and its record in the store. */
+static void
+bisect_tell(struct bisect *b, int i, const struct bisect_step *st)
+{
+	struct store_step rec = { b->sha[i], st->verdict, st->why, st->ratio,
+	    st->lo, st->hi, st->p, st->seconds, st->runs };
+	char change[128], err[1024];
+
+	metric_signed(st->ratio - 1, st->lo - 1, st->hi - 1, false, change,
+	    sizeof(change));
+	printf("step %-2d %.7s%s %-12s %-26s p %-8.2g %2d runs a side %4.0f s "
+	    " %s\n", b->steps, b->sha[i], i == b->n - 1 ? " (BAD)" : "      ",
+	    st->verdict, isfinite(st->ratio) ? change : "-", st->p, st->runs,
+	    st->seconds, st->mark == BISECT_GOOD || st->mark == BISECT_SLOWER ?
+	    st->cell : st->why);
+	fflush(stdout);
+	if (b->store != NULL && store_bisect_step(b->store, b->id, b->steps,
+	    &rec, err, sizeof(err)) != 0)
+		fprintf(stderr, "dispatchbench: %s\n", err);
+	return;
+}
+
+/*
+ * Marks commit i: built, then measured against GOOD. An ab that was
+ * interrupted or refused its input ends the bisection (its status).
+ */
+static int
+bisect_test(struct bisect *b, int i)
+{
+	struct bisect_step st = { .mark = BISECT_SKIP, .verdict = "no build",
+	    .ratio = NAN, .lo = NAN, .hi = NAN, .p = NAN };
+	char bin[4200];
+
+	b->steps++;
+	if (bisect_build(b, b->sha[i], bin, sizeof(bin)) == 0 &&
+	    bisect_ab(b, bin, &st) >= EXIT_USAGE && st.rc != EXIT_UNDECIDED) {
+		fprintf(stderr, "dispatchbench: bisect: ab of %.7s ended with "
+		    "status %d\n", b->sha[i], st.rc);
+		return st.rc;
+	}
+	b->mark[i] = st.mark;
+	bisect_tell(b, i, &st);
+	return 0;
+}
+
+/* The untested commit between good and bad nearest their middle; -1: none. */
+static int
+bisect_next(const struct bisect *b, int good, int bad)
+{
+	int mid = good + (bad - good) / 2, d, i;
+
+	for (d = 0; d < bad - good; d++)
+		for (i = mid - d; i <= mid + d; i += 2 * d + (d == 0)) {
+			if (i > good && i < bad && b->mark[i] == BISECT_UNTESTED)
+				return i;
+		}
+	return -1;
+}
+
+/* Why no single commit is named, when none is; NULL when one is. */
+static const char *
+bisect_search(struct bisect *b, int *good, int *bad, int *rc)
+{
+	int i;
+
+	*good = -1;
+	*bad = b->n - 1;
+	if ((*rc = bisect_test(b, b->n - 1)) != 0)
+		return "an ab failed";
+	if (b->mark[b->n - 1] != BISECT_SLOWER)
+		return b->mark[b->n - 1] == BISECT_GOOD ? "BAD is not slower "
+		    "than GOOD: nothing to bisect" : "BAD against GOOD has no "
+		    "answer (see its step): give --budget more time, or the "
+		    "cell that moved";
+	while ((i = bisect_next(b, *good, *bad)) >= 0) {
+		if ((*rc = bisect_test(b, i)) != 0)
+			return "an ab failed";
+		if (b->mark[i] == BISECT_GOOD)
+			*good = i;
+		else if (b->mark[i] == BISECT_SLOWER)
+			*bad = i;
+		else if (b->mark[i] == BISECT_OPEN)
+			return "a step stayed inconclusive after its budget: "
+			    "the first slower commit is not told apart; give "
+			    "--budget more time";
+	}
+	return *bad - *good > 1 ? "the commits before it could not be built "
+	    "(skipped): the first slower one is among them" : NULL;
+}
+
+static void
+bisect_summary(struct bisect *b, int good, int bad, const char *why)
+{
+	char subject[512] = "", err[1024];
+	const char *outcome = why == NULL ? "found" : "undecided";
+	double took = measure_now() - b->started;
+	int i;
+
+	bisect_git(subject, sizeof(subject), "show", "-s", "--format=%s",
+	    b->sha[bad]);
+	if (why == NULL)
+		printf("\nfirst slower commit: %.7s %s\n", b->sha[bad], subject);
+	else {
+		printf("\nno single commit named: %s.\nthe first slower commit "
+		    "is in:", why);
+		for (i = good + 1; i <= bad; i++)
+			printf(" %.7s", b->sha[i]);
+		printf("\n");
+	}
+	printf("%d of %d commits measured in %d steps, %d builds made (the "
+	    "rest reused), %.0f min %02.0f s\n", b->steps, b->n, b->steps,
+	    b->built, floor(took / 60), fmod(took, 60));
+	if (b->store != NULL && store_bisect_end(b->store, b->id, outcome,
+	    why == NULL ? b->sha[bad] : NULL, took, err, sizeof(err)) != 0)
+		fprintf(stderr, "dispatchbench: %s\n", err);
+	return;
+}
+
+/* The options the steps share, as a line for the store's record. */
+static void
+bisect_options(const struct call *c, char *buf, size_t len)
+{
+	size_t used = 0;
+	int i;
+
+	for (i = 2; i < c->argc && used < len; i++)
+		used += (size_t)snprintf(buf + used, len - used, "%s%s",
+		    i > 2 ? " " : "", c->argv[i]);
+	return;
+}
+
+static int
+cmd_bisect(struct call *c)
+{
+	struct bisect *b = calloc(1, sizeof(*b));
+	char err[1024], options[4096], dbpath[4096];
+	int good, bad, rc;
+	const char *why;
+	ssize_t n;
+
+	if (b == NULL)
+		abort();
+	b->c = c;
+	b->started = measure_now();
+	if (bisect_range(b, err, sizeof(err)) != 0) {
+		free(b);
+		return command_bad("%s", err);
+	}
+	snprintf(b->dir, sizeof(b->dir), "%s", c->args.h.out);
+	if ((n = readlink("/proc/self/exe", b->self, sizeof(b->self) - 1)) > 0)
+		b->self[n] = '\0';
+	if (strcmp(c->args.h.db, "results/history.db") == 0)
+		c->args.h.db = cli_out_default(c->args.h.db, dbpath,
+		    sizeof(dbpath));
+	bisect_options(c, options, sizeof(options));
+	if (store_open(c->args.h.db, true, &b->store, err, sizeof(err)) != 0 ||
+	    (b->id = store_bisect_begin(b->store, b->good, b->sha[b->n - 1],
+	    options, err, sizeof(err))) < 0) {
+		store_close(b->store);
+		free(b);
+		return command_bad("%s", err);
+	}
+	printf("bisect: %d commits from GOOD %.7s to BAD %.7s; each step an ab "
+	    "against GOOD (--budget %g s, --threshold %g %%), the steps kept in "
+	    "%s\n\n", b->n, b->good, b->sha[b->n - 1], c->args.h.budget_s,
+	    c->args.h.threshold_pct, c->args.h.db);
+	if (bisect_build(b, b->good, b->goodbin, sizeof(b->goodbin)) != 0)
+		why = "GOOD could not be built", rc = 0, good = -1, bad = b->n - 1;
+	else
+		why = bisect_search(b, &good, &bad, &rc);
+	if (rc == 0)
+		bisect_summary(b, good, bad, why);
+	store_close(b->store);
+	free(b);
+	return rc != 0 ? rc : why == NULL ? 0 : EXIT_UNDECIDED;
+}
+
+/* The steps' cell by default: seed 003's, the shared queue at 8 workers. */
+static const char *const bisect_sweep[] = { "--dispatcher", "shared",
+    "--workers", "8", "--time", "0.3", "--warmup", "0.2", NULL };
+
+const struct command command_bisect = { "bisect", "GOOD BAD [run options] "
+    "[options]", "the first commit from GOOD to BAD that made a cell slower, "
+    "by ab at each step", OPTS(bisect_opts), 2, 2, bisect_sweep, cmd_bisect };

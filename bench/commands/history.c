@@ -1,0 +1,118 @@
+/*
+ * history.c - store (results files into the history store, and what it
+ * holds) and history (each series against commit order, with its steps).
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "commands.h"
+#include "store.h"
+#include "table.h"
+#include "trend.h"
+
+#define HISTORY_DB_HELP	"the history store (from the source tree, under " \
+	"build/)"
+
+static const struct param store_opts[] = {
+	OPT("--db", PARAM_PATH, 0, 0, 0, "results/history.db", h.db, "FILE",
+	    HISTORY_DB_HELP),
+	OPT("--format", PARAM_FORMAT, 0, 0, 0, "table", h.format, "F",
+	    "list's format"),
+};
+
+static const struct param history_opts[] = {
+	OPT("--db", PARAM_PATH, 0, 0, 0, "results/history.db", h.db, "FILE",
+	    HISTORY_DB_HELP),
+	OPT("--cell", PARAM_TEXT, 0, 0, 0, NULL, h.cell, "WORDS",
+	    "the cells whose keys hold every word (shared w=8, "
+	    "shared/lfseg w=8 c=64); default: those with a step"),
+	OPT("--metric", PARAM_TEXT, 0, 0, 0, "cpu_us_per_dispatch", h.metric,
+	    "FIELD", "the run field followed"),
+	OPT("--threshold", PARAM_NUMBER, P_POSITIVE, 0, 99, "5",
+	    h.threshold_pct, "PCT", "the smallest shift that is a step"),
+	OPT("--alpha", PARAM_NUMBER, P_POSITIVE, 0, 0.5, "0.01", h.alpha, "A",
+	    "false steps allowed in a series"),
+	OPT("--format", PARAM_FORMAT, 0, 0, 0, "table", h.format, "F",
+	    "the tables' format (markdown: a pull request's comment)"),
+	OPT("-o", PARAM_PATH, 0, 0, 0, NULL, h.out, "DIR",
+	    "draw the shown series there (trend.png, trend.svg)"),
+	OPT("--fail-on-step", PARAM_SWITCH, 0, 0, 0, NULL, h.fail_on_step, NULL,
+	    "exit 1 when a series gets worse at one of its two newest "
+	    "revisions (a merge's CI)"),
+};
+
+/* The store --db names; the default under build/ from the source tree. */
+static int
+history_open(struct call *c, bool create, struct store **s, char *err,
+    size_t errlen)
+{
+	static char path[PATH_MAX];
+
+	if (strcmp(c->args.h.db, "results/history.db") == 0)
+		c->args.h.db = cli_out_default(c->args.h.db, path, sizeof(path));
+	return store_open(c->args.h.db, create, s, err, errlen);
+}
+
+static int
+cmd_store(struct call *c)
+{
+	const char *verb = c->words[0];
+	struct store *s;
+	char err[1024], what[1024];
+	int rc;
+
+	if (strcmp(verb, "add") != 0 && strcmp(verb, "list") != 0)
+		return command_bad("store: '%s' is not add or list", verb);
+	if ((strcmp(verb, "add") == 0) != (c->nwords == 2))
+		return command_bad("usage: dispatchbench store add RESULTS.json "
+		    "| store list");
+	if (history_open(c, strcmp(verb, "add") == 0, &s, err,
+	    sizeof(err)) != 0)
+		return command_bad("%s", err);
+	if (strcmp(verb, "list") == 0)
+		rc = store_list(s, stdout, c->args.h.format, err, sizeof(err));
+	else if ((rc = store_add(s, c->words[1], what, sizeof(what), err,
+	    sizeof(err))) == 0)
+		printf("added to %s: %s\n", c->args.h.db, what);
+	store_close(s);
+	return rc == 0 ? 0 : command_bad("%s", err);
+}
+
+static int
+cmd_history(struct call *c)
+{
+	struct trend_opts o = { .metric = c->args.h.metric,
+	    .cell = c->args.h.cell, .format = c->args.h.format,
+	    .dir = c->args.h.out };
+	struct store *s;
+	char err[4096];
+	int fresh = 0, rc;
+
+	cp_opts_default(&o.cp);
+	o.cp.threshold = c->args.h.threshold_pct / 100;
+	o.cp.alpha = c->args.h.alpha;
+	if (o.dir != NULL && mkdir(o.dir, 0777) != 0 && errno != EEXIST)
+		return command_bad("-o %s: %s", o.dir, strerror(errno));
+	if (history_open(c, false, &s, err, sizeof(err)) != 0)
+		return command_bad("%s", err);
+	rc = trend_write(s, &o, stdout, &fresh, err, sizeof(err));
+	store_close(s);
+	if (rc != 0)
+		return command_bad("%s", err);
+	if (o.dir != NULL)
+		fprintf(stderr, "drew %s/trend.png and trend.svg\n", o.dir);
+	if (fresh > 0 && c->args.h.fail_on_step)
+		fprintf(stderr, "dispatchbench: %d series got worse at one of "
+		    "their newest revisions\n", fresh);
+	return fresh > 0 && c->args.h.fail_on_step ? 1 : 0;
+}
+
+const struct command command_store = { "store", "add RESULTS.json | list "
+    "[--db FILE]", "keep a results file in the history store (SQLite), or "
+    "list what it holds", OPTS(store_opts), 1, 2, NULL, cmd_store };
+const struct command command_history = { "history", "[--db FILE] [options]",
+    "each cell's metric against commit order, with its steps",
+    OPTS(history_opts), 0, 0, NULL, cmd_history };

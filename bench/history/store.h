@@ -1,0 +1,78 @@
+/*
+ * store.h - the history store: results files of many revisions and
+ * machines in one SQLite database a user can query with sqlite3(1)
+ * (docs/history.md gives its schema, versioned by PRAGMA user_version).
+ * Every run of every cell is kept with each of its numeric fields, beside
+ * the whole file it came from; an import is one transaction, so a crash
+ * or Ctrl-C during one leaves the store as it was.
+ *
+ * The store_* namespace: each call returns 0 or -1 with one line in err.
+ */
+#ifndef BENCH_STORE_H
+#define BENCH_STORE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#define STORE_SCHEMA	1	/* PRAGMA user_version of a store this build writes */
+
+struct store;
+
+/* Opens path, made (with its schema) when missing and create says so. */
+int store_open(const char *path, bool create, struct store **sp, char *err,
+    size_t errlen);
+void store_close(struct store *s);
+
+/*
+ * Imports the results file at path: its machine, revision (the commit's
+ * order and date as git knows them here, when it does), options, and
+ * every run. A file already imported (the same bytes) is refused, as is
+ * one of a newer results schema. what gets a line for people.
+ */
+int store_add(struct store *s, const char *path, char *what, size_t whatlen,
+    char *err, size_t errlen);
+
+/* What the store holds, an import a row, in a table format (table.h). */
+int store_list(struct store *s, FILE *out, int format, char *err,
+    size_t errlen);
+
+/* One run's value of the metric, as history reads them, in series order. */
+struct store_value {
+	long long machine;		/* the machine's row */
+	const char *machine_name;	/* "vm (AMD EPYC, 2 CPUs)" */
+	const char *cell;		/* the cell's key */
+	const char *build;		/* the build type */
+	const char *revision;		/* as the build named it ("80f8a6b") */
+	const char *date;		/* the revision's commit date, else the run's */
+	double value;
+};
+
+/*
+ * Calls fn for every ok run's value of metric, ordered by machine, cell,
+ * build and then the revisions' commit order (first-parent depth, then
+ * date): each series' points in order. A copy of nothing outlives the
+ * call. Returns the values seen, or -1.
+ */
+long store_values(struct store *s, const char *metric,
+    int (*fn)(const struct store_value *, void *), void *arg, char *err,
+    size_t errlen);
+
+/* Every metric the store holds, comma-separated, for an error's line. */
+void store_metrics(struct store *s, char *buf, size_t len);
+
+/* A bisection's record and each of its steps (the route, replayable). */
+struct store_step {
+	const char *revision, *verdict, *why;
+	double ratio, lo, hi, p, seconds;
+	int runs;
+};
+
+long long store_bisect_begin(struct store *s, const char *good,
+    const char *bad, const char *options, char *err, size_t errlen);
+int store_bisect_step(struct store *s, long long bisect, int n,
+    const struct store_step *st, char *err, size_t errlen);
+int store_bisect_end(struct store *s, long long bisect, const char *outcome,
+    const char *first_bad, double seconds, char *err, size_t errlen);
+
+#endif /* BENCH_STORE_H */

@@ -1,0 +1,551 @@
+/*
+ * trend.c - a metric's history, series by series (see trend.h).
+ */
+#include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "label.h"
+#include "metric.h"
+#include "plot.h"
+#include "stats.h"
+#include "table.h"
+#include "trend.h"
+
+#define TREND_MAX_STEPS	32
+
+struct trend_rev {
+	char *name, *date;
+	double *v;
+	size_t n, cap;
+};
+
+struct trend_series {
+	long long machine;
+	char *machine_name, *cell, *build;
+	struct trend_rev *r;
+	size_t n, cap;
+	struct cp_step steps[TREND_MAX_STEPS];
+	size_t nsteps;
+	bool shown;
+};
+
+struct trend {
+	const struct trend_opts *o;
+	struct trend_series *s;
+	size_t n, cap;
+};
+
+static void *
+trend_grow(void *p, size_t *cap, size_t n, size_t size)
+{
+
+	if (n < *cap)
+		return p;
+	*cap = *cap ? *cap * 2 : 8;
+	if ((p = realloc(p, *cap * size)) == NULL)
+		abort();
+	return p;
+}
+
+static char *
+trend_dup(const char *s)
+{
+	char *d = strdup(s != NULL ? s : "");
+
+	if (d == NULL)
+		abort();
+	return d;
+}
+
+static struct trend_series *
+trend_series_of(struct trend *t, const struct store_value *v)
+{
+	struct trend_series *s = t->n ? &t->s[t->n - 1] : NULL;
+
+	if (s != NULL && s->machine == v->machine &&
+	    strcmp(s->cell, v->cell) == 0 && strcmp(s->build, v->build) == 0)
+		return s;
+	t->s = trend_grow(t->s, &t->cap, t->n, sizeof(*t->s));
+	s = &t->s[t->n++];
+	memset(s, 0, sizeof(*s));
+	s->machine = v->machine;
+	s->machine_name = trend_dup(v->machine_name);
+	s->cell = trend_dup(v->cell);
+	s->build = trend_dup(v->build);
+	return s;
+}
+
+static int
+trend_collect(const struct store_value *v, void *arg)
+{
+	struct trend *t = arg;
+	struct trend_series *s;
+	struct trend_rev *r;
+
+	if (!label_key_holds(t->o->cell, v->cell))
+		return 0;
+	s = trend_series_of(t, v);
+	r = s->n ? &s->r[s->n - 1] : NULL;
+	if (r == NULL || strcmp(r->name, v->revision) != 0) {
+		s->r = trend_grow(s->r, &s->cap, s->n, sizeof(*s->r));
+		r = &s->r[s->n++];
+		memset(r, 0, sizeof(*r));
+		r->name = trend_dup(v->revision);
+		r->date = trend_dup(v->date);
+	}
+	r->v = trend_grow(r->v, &r->cap, r->n, sizeof(*r->v));
+	r->v[r->n++] = v->value;
+	return 0;
+}
+
+static void
+trend_free(struct trend *t)
+{
+	size_t i, j;
+
+	for (i = 0; i < t->n; i++) {
+		for (j = 0; j < t->s[i].n; j++) {
+			free(t->s[i].r[j].name);
+			free(t->s[i].r[j].date);
+			free(t->s[i].r[j].v);
+		}
+		free(t->s[i].r);
+		free(t->s[i].machine_name);
+		free(t->s[i].cell);
+		free(t->s[i].build);
+	}
+	free(t->s);
+	return;
+}
+
+/* Each series' steps; returns how many begin where a merge's CI sees them. */
+static int
+trend_steps(struct trend *t)
+{
+	bool higher = metric_higher_is_better(t->o->metric);
+	struct cp_point *pts;
+	struct trend_series *s;
+	int fresh = 0;
+	size_t i, j;
+
+	for (i = 0; i < t->n; i++) {
+		s = &t->s[i];
+		if ((pts = calloc(s->n, sizeof(*pts))) == NULL)
+			abort();
+		for (j = 0; j < s->n; j++) {
+			pts[j].v = s->r[j].v;
+			pts[j].n = s->r[j].n;
+		}
+		s->nsteps = cp_find(pts, s->n, &t->o->cp, s->steps,
+		    TREND_MAX_STEPS);
+		for (j = 0; j < s->nsteps; j++)
+			fresh += s->steps[j].at + t->o->cp.min_size >= s->n &&
+			    (s->steps[j].ratio > 1) != higher;
+		free(pts);
+	}
+	return fresh;
+}
+
+/* The step beginning at revision j of s, or NULL. */
+static const struct cp_step *
+trend_step_at(const struct trend_series *s, size_t j)
+{
+	size_t k;
+
+	for (k = 0; k < s->nsteps; k++)
+		if (s->steps[k].at == j)
+			return &s->steps[k];
+	return NULL;
+}
+
+/*
+ * The series a person is shown: those --cell names, else those with a
+ * step, with two revisions or more; at most TREND_SHOWN. How many
+ * qualified.
+ */
+static size_t
+trend_pick(struct trend *t)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < t->n; i++) {
+		if (t->s[i].n < 2 || (t->o->cell == NULL && t->s[i].nsteps == 0))
+			continue;
+		t->s[i].shown = n < TREND_SHOWN;
+		n++;
+	}
+	return n;
+}
+
+static const struct table_col trend_step_cols[] = {
+	{ "cell", "cell" }, { "machine", "machine" }, { "build", "build" },
+	{ "revision", "from revision" }, { "before", "before" },
+	{ "after", "after" }, { "change", "change [interval]" },
+	{ "p", "p" }, { "status", "status" },
+};
+
+static const struct table_col trend_point_cols[] = {
+	{ "machine", "machine" }, { "cell", "cell" }, { "build", "build" },
+	{ "revision", "revision" }, { "date", "committed" },
+	{ "runs", "runs" }, { "median", "median" }, { "min", "min" },
+	{ "max", "max" }, { "step", "step" }, { "step_ratio", "ratio" },
+	{ "step_lo", "ratio lo" }, { "step_hi", "ratio hi" },
+	{ "step_p", "p" },
+};
+
+static const char *
+trend_status(const struct cp_step *st)
+{
+
+	return st->confirmed ? "step" : "unconfirmed (newest)";
+}
+
+/* "+12.3 % [+9.0, +15.1]". */
+static const char *
+trend_change(const struct cp_step *st, char *buf, size_t len)
+{
+
+	return metric_signed(st->ratio - 1, st->lo - 1, st->hi - 1, false, buf,
+	    len);
+}
+
+static cJSON *
+trend_step_row(const struct trend_series *s, const struct cp_step *st,
+    const char *unit)
+{
+	cJSON *row = cJSON_CreateObject();
+	char buf[128], cell[256];
+
+	label_short_cell(s->cell, cell, sizeof(cell));
+	cJSON_AddStringToObject(row, "cell", cell);
+	cJSON_AddStringToObject(row, "machine", s->machine_name);
+	cJSON_AddStringToObject(row, "build", s->build);
+	cJSON_AddStringToObject(row, "revision", s->r[st->at].name);
+	cJSON_AddStringToObject(row, "before", table_scaled(st->before, unit,
+	    buf, sizeof(buf)));
+	cJSON_AddStringToObject(row, "after", table_scaled(st->after, unit,
+	    buf, sizeof(buf)));
+	cJSON_AddStringToObject(row, "change", trend_change(st, buf,
+	    sizeof(buf)));
+	cJSON_AddNumberToObject(row, "p", st->p);
+	cJSON_AddStringToObject(row, "status", trend_status(st));
+	return row;
+}
+
+/* A figure: for people, scaled with its unit ("4.6 ns"); else every digit. */
+static void
+trend_figure(cJSON *row, const char *name, double v, const char *unit)
+{
+	char buf[64];
+
+	if (unit == NULL)
+		cJSON_AddNumberToObject(row, name, v);
+	else
+		cJSON_AddStringToObject(row, name, table_scaled(v, unit, buf,
+		    sizeof(buf)));
+	return;
+}
+
+/*
+ * One revision of a series: its runs' median and range, and its step;
+ * for people (unit not NULL) without the series' own columns.
+ */
+static cJSON *
+trend_point_row(const struct trend_series *s, size_t j, const char *unit)
+{
+	bool people = unit != NULL;
+	const struct cp_step *st = trend_step_at(s, j);
+	struct stats_summary sum;
+	cJSON *row = cJSON_CreateObject();
+	char buf[128];
+
+	stats_summarize(s->r[j].v, s->r[j].n, &sum);
+	if (!people) {
+		cJSON_AddStringToObject(row, "machine", s->machine_name);
+		cJSON_AddStringToObject(row, "cell", s->cell);
+		cJSON_AddStringToObject(row, "build", s->build);
+	}
+	cJSON_AddStringToObject(row, "revision", s->r[j].name);
+	cJSON_AddStringToObject(row, "date", s->r[j].date);
+	cJSON_AddNumberToObject(row, "runs", (double)s->r[j].n);
+	trend_figure(row, "median", sum.median, people ? unit : NULL);
+	trend_figure(row, "min", sum.min, people ? unit : NULL);
+	trend_figure(row, "max", sum.max, people ? unit : NULL);
+	if (st == NULL)
+		return row;
+	if (people) {
+		trend_change(st, buf, sizeof(buf));
+		if (!st->confirmed)
+			strncat(buf, " (unconfirmed)", sizeof(buf) - strlen(buf) - 1);
+		cJSON_AddStringToObject(row, "step", buf);
+		return row;
+	}
+	cJSON_AddStringToObject(row, "step", trend_status(st));
+	cJSON_AddNumberToObject(row, "step_ratio", st->ratio);
+	cJSON_AddNumberToObject(row, "step_lo", st->lo);
+	cJSON_AddNumberToObject(row, "step_hi", st->hi);
+	cJSON_AddNumberToObject(row, "step_p", st->p);
+	return row;
+}
+
+/* Every revision of every series, one table (CSV, JSON). */
+static void
+trend_rows(const struct trend *t, FILE *out)
+{
+	static const struct table tab = { "history", trend_point_cols,
+	    sizeof(trend_point_cols) / sizeof(trend_point_cols[0]) };
+	cJSON *rows = cJSON_CreateArray();
+	size_t i, j;
+
+	for (i = 0; i < t->n; i++)
+		for (j = 0; j < t->s[i].n; j++)
+			cJSON_AddItemToArray(rows, trend_point_row(&t->s[i], j,
+			    NULL));
+	table_write(out, (enum table_format)t->o->format, &tab, rows);
+	cJSON_Delete(rows);
+	return;
+}
+
+static void
+trend_steps_table(const struct trend *t, FILE *out, const char *unit)
+{
+	static const struct table tab = { "steps", trend_step_cols,
+	    sizeof(trend_step_cols) / sizeof(trend_step_cols[0]) };
+	cJSON *rows = cJSON_CreateArray();
+	size_t i, j;
+
+	for (i = 0; i < t->n; i++)
+		for (j = 0; j < t->s[i].nsteps; j++)
+			cJSON_AddItemToArray(rows, trend_step_row(&t->s[i],
+			    &t->s[i].steps[j], unit));
+	if (cJSON_GetArraySize(rows) > 0)
+		table_write(out, (enum table_format)t->o->format, &tab, rows);
+	cJSON_Delete(rows);
+	return;
+}
+
+/* A shown series: its name, then a row per revision. */
+static void
+trend_series_table(const struct trend_series *s, FILE *out, int format,
+    const struct metric *m)
+{
+	static const struct table tab = { "trend", trend_point_cols + 3,
+	    sizeof(trend_point_cols) / sizeof(trend_point_cols[0]) - 7 };
+	bool md = format == TABLE_MARKDOWN;
+	cJSON *rows = cJSON_CreateArray();
+	size_t j;
+
+	for (j = 0; j < s->n; j++)
+		cJSON_AddItemToArray(rows, trend_point_row(s, j, m->unit));
+	fprintf(out, "\n%s%s%s on %s, %s build (%s):\n\n", md ? "**" : "",
+	    s->cell, md ? "**" : "", s->machine_name, s->build, m->quantity);
+	table_write(out, (enum table_format)format, &tab, rows);
+	cJSON_Delete(rows);
+	return;
+}
+
+/* For people: what was looked at and found, the steps, each shown trend. */
+static void
+trend_people(const struct trend *t, FILE *out, size_t picked)
+{
+	const struct cp_opts *cp = &t->o->cp;
+	struct metric m;
+	size_t i, steps = 0, unconfirmed = 0;
+
+	metric_of(t->o->metric, &m);
+	for (i = 0; i < t->n; i++)
+		for (size_t j = 0; j < t->s[i].nsteps; j++) {
+			steps++;
+			unconfirmed += !t->s[i].steps[j].confirmed;
+		}
+	fprintf(out, "%s of %zu series (a cell on a machine, one build): %zu "
+	    "step%s, %zu of them unconfirmed. A step is a shift of the pooled "
+	    "runs past ±%.0f %% with an exact rank-sum p below %g over the "
+	    "splits tried, and at least %zu revisions each side; one newer "
+	    "than that is unconfirmed.\n\n", m.quantity, t->n, steps,
+	    steps == 1 ? "" : "s", unconfirmed, cp->threshold * 100,
+	    cp->alpha, cp->min_size);
+	trend_steps_table(t, out, m.unit);
+	for (i = 0; i < t->n; i++)
+		if (t->s[i].shown)
+			trend_series_table(&t->s[i], out, t->o->format, &m);
+	if (picked > TREND_SHOWN)
+		fprintf(out, "\n%zu more series %s: narrow them with --cell.\n",
+		    picked - TREND_SHOWN, t->o->cell ? "match" : "have a step");
+	else if (picked == 0)
+		fprintf(out, "\nNo series %s with two revisions or more.\n",
+		    t->o->cell ? "matches --cell" : "has a step");
+	return;
+}
+
+/* The shown series' revisions, in commit order: the picture's x axis. */
+struct trend_axis {
+	const struct trend_rev **r;
+	size_t n;
+};
+
+static int
+trend_rev_cmp(const void *a, const void *b)
+{
+	const struct trend_rev *x = *(const struct trend_rev *const *)a;
+	const struct trend_rev *y = *(const struct trend_rev *const *)b;
+	int c = strcmp(x->date, y->date);
+
+	return c != 0 ? c : strcmp(x->name, y->name);
+}
+
+static size_t
+trend_x(const struct trend_axis *ax, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < ax->n; i++)
+		if (strcmp(ax->r[i]->name, name) == 0)
+			return i;
+	return 0;
+}
+
+static void
+trend_axis(const struct trend *t, struct trend_axis *ax)
+{
+	size_t i, j, cap = 0;
+
+	ax->r = NULL;
+	ax->n = 0;
+	for (i = 0; i < t->n; i++)
+		for (j = 0; t->s[i].shown && j < t->s[i].n; j++) {
+			if (ax->n > 0 && strcmp(ax->r[trend_x(ax,
+			    t->s[i].r[j].name)]->name, t->s[i].r[j].name) == 0)
+				continue;
+			ax->r = trend_grow(ax->r, &cap, ax->n, sizeof(*ax->r));
+			ax->r[ax->n++] = &t->s[i].r[j];
+		}
+	qsort(ax->r, ax->n, sizeof(*ax->r), trend_rev_cmp);
+	return;
+}
+
+/*
+ * Series k's data: block 2k its medians with their min and max, block
+ * 2k+1 every run; its steps as dashed lines before their revision, the
+ * change written at the top.
+ */
+static void
+trend_plot_series(const struct trend_series *s, int k,
+    const struct trend_axis *ax, FILE *data, char *arrows, size_t len,
+    size_t *used, struct plot_span *sp)
+{
+	struct stats_summary sum;
+	char buf[128];
+	size_t j, i;
+
+	for (j = 0; j < s->n; j++) {
+		stats_summarize(s->r[j].v, s->r[j].n, &sum);
+		fprintf(data, "%zu %g %g %g\n", trend_x(ax, s->r[j].name),
+		    sum.median, sum.min, sum.max);
+		plot_span_add(sp, sum.min);
+		plot_span_add(sp, sum.max);
+	}
+	fprintf(data, "\n\n");
+	for (j = 0; j < s->n; j++)
+		for (i = 0; i < s->r[j].n; i++)
+			fprintf(data, "%zu %g\n", trend_x(ax, s->r[j].name),
+			    s->r[j].v[i]);
+	fprintf(data, "\n\n");
+	for (j = 0; j < s->nsteps; j++) {
+		i = trend_x(ax, s->r[s->steps[j].at].name);
+		plot_cat(arrows, len, used, "set arrow from %g, graph 0 to %g, "
+		    "graph 1 nohead dt 2 lw 1.5 lc rgb '%s'\nset label \"%s\" at "
+		    "%g, graph %g left offset 0.3,0 tc rgb '%s'\n", i - 0.5,
+		    i - 0.5, plot_colours[1 + k], trend_change(&s->steps[j], buf,
+		    sizeof(buf)), i - 0.5, 0.96 - 0.05 * k, plot_colours[1 + k]);
+	}
+	return;
+}
+
+/* trend.png and .svg of the shown series. */
+static int
+trend_plot(const struct trend *t, char *err, size_t errlen)
+{
+	static char tics[32768], arrows[16384], plots[16384], yaxis[8192];
+	struct plot_span sp = { 0, INFINITY, 0 };
+	size_t i, at = 0, ut = 0, up = 0, longest = 0;
+	struct trend_axis ax;
+	char datpath[4096], title[256], size[32], key[256];
+	struct metric m;
+	FILE *data;
+	int k = 0;
+
+	if ((data = plot_data_open(t->o->dir, "trend", datpath, sizeof(datpath),
+	    err, errlen)) == NULL)
+		return -1;
+	trend_axis(t, &ax);
+	for (i = 0; i < ax.n; i++)
+		plot_cat(tics, sizeof(tics), &ut, "%s\"%s\" %zu", i ? ", " : "",
+		    ax.r[i]->name, i);
+	for (i = 0; i < t->n; i++) {
+		if (!t->s[i].shown)
+			continue;
+		trend_plot_series(&t->s[i], k, &ax, data, arrows, sizeof(arrows),
+		    &at, &sp);
+		label_short_cell(t->s[i].cell, title, sizeof(title));
+		longest = strlen(title) + strlen(t->s[i].machine_name) + 4 >
+		    longest ? strlen(title) + strlen(t->s[i].machine_name) + 4 :
+		    longest;
+		plot_cat(plots, sizeof(plots), &up, "%s'%s' index %d using 1:2:3:4 "
+		    "with yerrorlines lc rgb '%s' pt %d lw 2 title '%s on %s', "
+		    "'%s' index %d using 1:2 with points lc rgb '%s' pt 1 ps 0.6 "
+		    "notitle", k ? ", " : "", datpath, 2 * k, plot_colours[1 + k],
+		    5 + 2 * k, title, t->s[i].machine_name, datpath, 2 * k + 1,
+		    plot_colours[1 + k]);
+		k++;
+	}
+	fclose(data);
+	free(ax.r);
+	metric_of(t->o->metric, &m);
+	plot_log_axis("y", sp.ymin, sp.ymax, yaxis, sizeof(yaxis));
+	plot_key(k, longest, 560, size, sizeof(size), key, sizeof(key));
+	return plot_draw(t->o->dir, "trend", size, err, errlen,
+	    "set title \"%s against commit order: each revision's median "
+	    "and range (its runs as crosses);\\ndashed: a step, from that "
+	    "revision on\"\nset xrange [-0.5:%g]\nset xtics (%s) rotate by 45 "
+	    "right\nset xlabel 'revisions, in commit order'\nset ylabel '%s'\n"
+	    "%sset grid ytics\n%s"
+	    "%splot %s\n", m.quantity, ax.n - 0.5, tics, m.quantity, yaxis, key,
+	    arrows, plots);
+}
+
+int
+trend_write(struct store *s, const struct trend_opts *o, FILE *out,
+    int *fresh, char *err, size_t errlen)
+{
+	struct trend t = { o, NULL, 0, 0 };
+	char metrics[2048];
+	size_t picked;
+	long n;
+	int rc = 0;
+
+	if ((n = store_values(s, o->metric, trend_collect, &t, err,
+	    errlen)) < 0)
+		return -1;
+	if (t.n == 0) {
+		store_metrics(s, metrics, sizeof(metrics));
+		snprintf(err, errlen, n == 0 ? "no run in the store has %s (it "
+		    "holds: %s)" : "no cell of %s matches --cell '%s'", o->metric,
+		    n == 0 ? metrics : o->cell);
+		trend_free(&t);
+		return -1;
+	}
+	*fresh = trend_steps(&t);
+	picked = trend_pick(&t);
+	if (table_for_people((enum table_format)o->format))
+		trend_people(&t, out, picked);
+	else
+		trend_rows(&t, out);
+	if (o->dir != NULL && picked > 0)
+		rc = trend_plot(&t, err, errlen);
+	trend_free(&t);
+	return rc;
+}

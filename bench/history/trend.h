@@ -1,0 +1,35 @@
+/*
+ * trend.h - a store's history of one metric: per series (a cell on one
+ * machine, from one build type) each revision's runs against commit
+ * order, its steps found by changepoint.h, as tables (Markdown for a pull
+ * request's comment) and a picture, trend.png.
+ */
+#ifndef BENCH_TREND_H
+#define BENCH_TREND_H
+
+#include <stdio.h>
+
+#include "changepoint.h"
+#include "store.h"
+
+/* The most series a table or the picture shows (--cell narrows). */
+#define TREND_SHOWN	8
+
+struct trend_opts {
+	const char *metric;
+	const char *cell;	/* words each cell's key must hold; NULL: any */
+	struct cp_opts cp;
+	int format;		/* enum table_format */
+	const char *dir;	/* where trend.png goes; NULL: no picture */
+};
+
+/*
+ * Writes the history to out. *fresh gets the steps the wrong way (slower,
+ * or less throughput) that begin at one of a series' newest
+ * cp.min_size revisions: news for a merge's CI, before and as they are
+ * confirmed. 0, or -1 with err (nothing of the metric in the store).
+ */
+int trend_write(struct store *s, const struct trend_opts *o, FILE *out,
+    int *fresh, char *err, size_t errlen);
+
+#endif /* BENCH_TREND_H */

@@ -1,0 +1,430 @@
+/*
+ * test_changepoint.c - the steps of a metric's history (changepoint.h),
+ * in histories made from fixed seeds: 6 runs a revision with 3 % noise
+ * unless a test says otherwise. What a user is told: where a level
+ * began, which way it went and how sure that is; nothing for the noise,
+ * one noisy commit or a change under the threshold; the newest commit's
+ * change at once, unconfirmed.
+ */
+#include <math.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+#include <criterion/criterion.h>
+
+#include "changepoint.h"
+
+#define REVS	40
+#define RUNS	8
+
+struct history {
+	double v[REVS][RUNS];
+	struct cp_point pts[REVS];
+	size_t n;
+};
+
+/* xorshift64, in [0, 1). */
+static double
+uniform(uint64_t *x)
+{
+
+	*x ^= *x << 13;
+	*x ^= *x >> 7;
+	*x ^= *x << 17;
+	return (double)(*x >> 11) / 9007199254740992.0;
+}
+
+/* Near normal, sd 1: twelve uniforms less 6. */
+static double
+noise(uint64_t *x)
+{
+	double s = -6;
+	int i;
+
+	for (i = 0; i < 12; i++)
+		s += uniform(x);
+	return s;
+}
+
+/* Revision i's runs about 100 level[i], with relative spread sd. */
+static void
+make(struct history *h, const double *level, size_t n, size_t runs,
+    double sd, uint64_t seed)
+{
+	uint64_t x = seed * 0x9e3779b97f4a7c15u + 1;
+	size_t i, j;
+
+	for (i = 0; i < n; i++) {
+		for (j = 0; j < runs; j++)
+			h->v[i][j] = 100 * level[i] * (1 + sd * noise(&x));
+		h->pts[i].v = h->v[i];
+		h->pts[i].n = runs;
+	}
+	h->n = n;
+	return;
+}
+
+/* level[i] = 1, times up from revision from on. */
+static void
+levels(double *level, size_t n, size_t from, double up)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		level[i] = i >= from ? up : 1;
+	return;
+}
+
+static size_t
+find(const struct history *h, struct cp_step *st, size_t max)
+{
+	struct cp_opts o;
+
+	cp_opts_default(&o);
+	return cp_find(h->pts, h->n, &o, st, max);
+}
+
+/* 20 revisions, 6 runs of 3 % noise each. */
+static size_t
+find_in(const double *level, uint64_t seed, struct cp_step *st, size_t max)
+{
+	static struct history h;
+
+	make(&h, level, 20, 6, 0.03, seed);
+	return find(&h, st, max);
+}
+
+Test(changepoint, defaults)
+{
+	struct cp_opts o;
+
+	cp_opts_default(&o);
+	cr_assert_float_eq(o.threshold, 0.05, 1e-12);
+	cr_assert_float_eq(o.alpha, 0.01, 1e-12);
+	cr_assert_eq(o.min_size, 2);
+}
+
+Test(changepoint, flat_history_has_no_step)
+{
+	double level[20];
+	struct cp_step st[8];
+	uint64_t seed;
+	size_t n;
+
+	levels(level, 20, 20, 1);
+	for (seed = 1; seed <= 4; seed++) {
+		n = find_in(level, seed, st, 8);
+		cr_assert_eq(n, 0, "seed %d: %zu steps", (int)seed, n);
+	}
+}
+
+Test(changepoint, rise_is_one_confirmed_step_where_it_began)
+{
+	double level[20];
+	struct cp_step st[8];
+	size_t n;
+
+	levels(level, 20, 10, 1.2);
+	n = find_in(level, 1, st, 8);
+	cr_assert_eq(n, 1, "%zu steps", n);
+	cr_assert_eq(st[0].at, 10, "at %zu", st[0].at);
+	cr_assert(st[0].confirmed);
+	cr_assert(st[0].ratio >= 1.15 && st[0].ratio <= 1.25, "ratio %g",
+	    st[0].ratio);
+	cr_assert(st[0].lo < st[0].ratio && st[0].ratio < st[0].hi,
+	    "%g [%g, %g]", st[0].ratio, st[0].lo, st[0].hi);
+	cr_assert(st[0].lo > 1.1 && st[0].hi < 1.3, "[%g, %g]", st[0].lo,
+	    st[0].hi);
+	cr_assert_lt(st[0].p, 1e-6, "p %g", st[0].p);
+	cr_assert_float_eq(st[0].before, 100, 3, "before %g", st[0].before);
+	cr_assert_float_eq(st[0].after, 120, 4, "after %g", st[0].after);
+	cr_assert_eq(st[0].n_before, 10);
+	cr_assert_eq(st[0].n_after, 10);
+}
+
+Test(changepoint, fall_is_found_too)
+{
+	double level[20];
+	struct cp_step st[8];
+	size_t n;
+
+	levels(level, 20, 10, 0.8);
+	n = find_in(level, 1, st, 8);
+	cr_assert_eq(n, 1, "%zu steps", n);
+	cr_assert_eq(st[0].at, 10, "at %zu", st[0].at);
+	cr_assert(st[0].ratio >= 0.75 && st[0].ratio <= 0.85, "ratio %g",
+	    st[0].ratio);
+	cr_assert_lt(st[0].hi, 1, "hi %g", st[0].hi);
+	cr_assert(st[0].confirmed);
+}
+
+/* Revision 7 at twice the rest, then back: a spike, not a level. */
+Test(changepoint, one_noisy_revision_is_no_step)
+{
+	double level[20];
+	struct cp_step st[8];
+	uint64_t seed;
+	size_t n;
+
+	levels(level, 20, 20, 1);
+	level[7] = 2;
+	for (seed = 1; seed <= 12; seed++) {
+		n = find_in(level, seed, st, 8);
+		cr_assert_eq(n, 0, "seed %d: %zu steps, the first at %zu",
+		    (int)seed, n, n > 0 ? st[0].at : 0);
+	}
+}
+
+/*
+ * alpha is the false steps of a whole series, not of each split tried:
+ * 40 flat histories of 40 revisions, one run each and no threshold, give
+ * no confirmed step, and the newest revision's test (at alpha alone) at
+ * most one unconfirmed.
+ */
+Test(changepoint, alpha_holds_over_the_whole_search)
+{
+	static struct history h;
+	double level[40];
+	struct cp_opts o;
+	struct cp_step st[8];
+	size_t n, i, confirmed = 0, unconfirmed = 0;
+	uint64_t seed;
+
+	cp_opts_default(&o);
+	o.threshold = 0;
+	levels(level, 40, 40, 1);
+	for (seed = 1; seed <= 40; seed++) {
+		make(&h, level, 40, 1, 0.03, seed);
+		n = cp_find(h.pts, h.n, &o, st, 8);
+		for (i = 0; i < n; i++) {
+			confirmed += st[i].confirmed;
+			unconfirmed += !st[i].confirmed;
+		}
+	}
+	cr_assert_eq(confirmed, 0, "%zu confirmed", confirmed);
+	cr_assert_leq(unconfirmed, 1, "%zu unconfirmed", unconfirmed);
+}
+
+/* Two revisions are the minimum segment: a level of its own. */
+Test(changepoint, two_high_revisions_are_two_steps)
+{
+	double level[20];
+	struct cp_step st[8];
+	size_t n;
+
+	levels(level, 20, 20, 1);
+	level[7] = level[8] = 1.3;
+	n = find_in(level, 1, st, 8);
+	cr_assert_eq(n, 2, "%zu steps", n);
+	cr_assert_eq(st[0].at, 7, "at %zu", st[0].at);
+	cr_assert_eq(st[1].at, 9, "at %zu", st[1].at);
+	cr_assert_gt(st[0].ratio, 1.2, "up %g", st[0].ratio);
+	cr_assert_lt(st[1].ratio, 1 / 1.2, "down %g", st[1].ratio);
+	cr_assert(st[0].confirmed && st[1].confirmed);
+	cr_assert_eq(st[0].n_after, 2);
+}
+
+/* 3 % with 3 % noise over 60 runs a side is real, but not a step. */
+Test(changepoint, change_under_the_threshold_is_no_step)
+{
+	static struct history h;
+	double level[20];
+	struct cp_opts o;
+	struct cp_step st[8];
+	size_t n;
+
+	levels(level, 20, 10, 1.03);
+	make(&h, level, 20, 6, 0.03, 1);
+	n = find(&h, st, 8);
+	cr_assert_eq(n, 0, "%zu steps", n);
+	cp_opts_default(&o);
+	o.threshold = 0.02;
+	n = cp_find(h.pts, h.n, &o, st, 8);
+	cr_assert_eq(n, 1, "at a 2 %% threshold: %zu steps", n);
+	cr_assert_eq(st[0].at, 10, "at %zu", st[0].at);
+}
+
+Test(changepoint, two_rises_are_two_steps_in_order)
+{
+	double level[20];
+	struct cp_step st[8];
+	size_t n, i;
+
+	for (i = 0; i < 20; i++)
+		level[i] = i >= 14 ? 1.44 : i >= 6 ? 1.2 : 1;
+	n = find_in(level, 1, st, 8);
+	cr_assert_eq(n, 2, "%zu steps", n);
+	cr_assert_eq(st[0].at, 6, "at %zu", st[0].at);
+	cr_assert_eq(st[1].at, 14, "at %zu", st[1].at);
+	for (i = 0; i < 2; i++)
+		cr_assert(st[i].ratio >= 1.15 && st[i].ratio <= 1.25,
+		    "step %zu: %g", i, st[i].ratio);
+	/* The level between them is one segment, seen from both. */
+	cr_assert_float_eq(st[0].after, st[1].before, 1e-9);
+	cr_assert_eq(st[0].n_after, 8);
+	cr_assert_eq(st[1].n_before, 8);
+}
+
+/* The CI gate sees the newest commit's change at once, unconfirmed. */
+Test(changepoint, newest_revision_is_an_unconfirmed_step)
+{
+	double level[20];
+	struct cp_step st[8];
+	size_t n;
+
+	levels(level, 20, 19, 1.3);
+	n = find_in(level, 1, st, 8);
+	cr_assert_eq(n, 1, "%zu steps", n);
+	cr_assert_eq(st[0].at, 19, "at %zu", st[0].at);
+	cr_assert_not(st[0].confirmed);
+	cr_assert(st[0].ratio >= 1.25 && st[0].ratio <= 1.35, "ratio %g",
+	    st[0].ratio);
+	cr_assert_lt(st[0].p, 0.01, "p %g", st[0].p);
+	cr_assert_eq(st[0].n_after, 1);
+	levels(level, 20, 18, 1.3);
+	n = find_in(level, 1, st, 8);
+	cr_assert_eq(n, 1, "two newest: %zu steps", n);
+	cr_assert_eq(st[0].at, 18, "at %zu", st[0].at);
+	cr_assert(st[0].confirmed);
+}
+
+Test(changepoint, same_history_same_steps)
+{
+	static struct history h;
+	struct cp_step a[8], b[8];
+	double level[20];
+	size_t na, nb, i;
+
+	for (i = 0; i < 20; i++)
+		level[i] = i >= 14 ? 0.9 : i >= 6 ? 1.2 : 1;
+	level[3] = 1.8;
+	make(&h, level, 20, 6, 0.03, 7);
+	na = find(&h, a, 8);
+	nb = find(&h, b, 8);
+	cr_assert_eq(na, nb);
+	cr_assert_gt(na, 0);
+	for (i = 0; i < na; i++) {
+		cr_assert_eq(a[i].at, b[i].at);
+		cr_assert(a[i].ratio == b[i].ratio && a[i].p == b[i].p);
+		cr_assert(a[i].lo == b[i].lo && a[i].hi == b[i].hi);
+		cr_assert(a[i].before == b[i].before &&
+		    a[i].after == b[i].after);
+		cr_assert_eq(a[i].confirmed, b[i].confirmed);
+	}
+}
+
+/* One run a revision: 30 revisions, 2 % noise, +30 % from revision 10. */
+Test(changepoint, one_run_a_revision)
+{
+	static struct history h;
+	double level[30];
+	struct cp_step st[8];
+	size_t n;
+
+	levels(level, 30, 10, 1.3);
+	make(&h, level, 30, 1, 0.02, 1);
+	n = find(&h, st, 8);
+	cr_assert_eq(n, 1, "%zu steps", n);
+	cr_assert_eq(st[0].at, 10, "at %zu", st[0].at);
+	cr_assert(st[0].confirmed);
+	cr_assert(st[0].ratio >= 1.25 && st[0].ratio <= 1.35, "ratio %g",
+	    st[0].ratio);
+}
+
+Test(changepoint, revisions_without_runs_or_with_bad_values)
+{
+	static struct history h;
+	double level[20];
+	struct cp_step st[8];
+	size_t n;
+
+	levels(level, 20, 20, 1);
+	make(&h, level, 20, 6, 0.03, 1);
+	h.pts[5].n = 0;
+	h.pts[6].v = NULL;
+	h.pts[6].n = 0;
+	h.v[9][0] = NAN;
+	h.v[9][1] = INFINITY;
+	h.v[9][2] = -1;
+	h.v[9][3] = 0;
+	h.v[12][0] = h.v[12][1] = h.v[12][2] = NAN;
+	h.v[12][3] = h.v[12][4] = h.v[12][5] = -INFINITY;
+	n = find(&h, st, 8);
+	cr_assert_eq(n, 0, "%zu steps", n);
+	/* No revisions at all: nothing to find. */
+	h.n = 0;
+	cr_assert_eq(find(&h, st, 8), 0);
+}
+
+/*
+ * A step's at names the input's revision, past those without runs or
+ * with none a value (revision 11: failed runs), and its medians are of
+ * the values kept.
+ */
+Test(changepoint, step_after_revisions_without_valid_runs)
+{
+	static struct history h;
+	double level[20];
+	struct cp_step st[8];
+	size_t n, j;
+
+	levels(level, 20, 10, 1.2);
+	make(&h, level, 20, 6, 0.03, 1);
+	h.pts[10].n = 0;
+	for (j = 0; j < 6; j++)
+		h.v[11][j] = j % 3 == 0 ? NAN : j % 3 == 1 ? 0 : -INFINITY;
+	h.v[15][0] = INFINITY;
+	n = find(&h, st, 8);
+	cr_assert_eq(n, 1, "%zu steps", n);
+	cr_assert_eq(st[0].at, 12, "at %zu", st[0].at);
+	cr_assert_eq(st[0].n_before, 10);
+	cr_assert_eq(st[0].n_after, 8);
+	cr_assert_float_eq(st[0].after, 120, 4, "after %g", st[0].after);
+}
+
+Test(changepoint, max_smaller_than_the_steps_found)
+{
+	struct cp_step st[3];
+	double level[20];
+	size_t n, i;
+
+	for (i = 0; i < 20; i++)
+		level[i] = i >= 14 ? 1.44 : i >= 6 ? 1.2 : 1;
+	st[1].at = st[2].at = 999;
+	n = find_in(level, 1, st, 1);
+	cr_assert_eq(n, 1, "%zu written", n);
+	cr_assert_eq(st[0].at, 6, "at %zu", st[0].at);
+	cr_assert_eq(st[1].at, 999, "st[1] written");
+	n = find_in(level, 1, st, 0);
+	cr_assert_eq(n, 0);
+}
+
+/*
+ * A staircase whose middle riser (+3 %) is under the threshold: a first
+ * split can land on it, but judged between the steps found either side
+ * of it, it is no step. Every step reported holds against the levels it
+ * separates.
+ */
+Test(changepoint, staircase_keeps_only_the_steps_that_hold)
+{
+	double level[20];
+	struct cp_step st[8];
+	uint64_t seed;
+	size_t n, i;
+
+	for (i = 0; i < 20; i++)
+		level[i] = i >= 15 ? 1.23 : i >= 10 ? 1.13 : i >= 5 ? 1.1 : 1;
+	for (seed = 1; seed <= 4; seed++) {
+		n = find_in(level, seed, st, 8);
+		cr_assert_eq(n, 2, "seed %d: %zu steps", (int)seed, n);
+		cr_assert_eq(st[0].at, 5, "seed %d: at %zu", (int)seed,
+		    st[0].at);
+		cr_assert_eq(st[1].at, 15, "seed %d: at %zu", (int)seed,
+		    st[1].at);
+		for (i = 0; i < n; i++)
+			cr_assert(st[i].p < 0.01 && fabs(st[i].ratio - 1) >=
+			    0.05, "seed %d, step %zu: %g, p %g", (int)seed, i,
+			    st[i].ratio, st[i].p);
+	}
+}
