@@ -295,7 +295,10 @@ runner_arm_parse(struct runner_arm *arm, char *command)
 	return arm->nwords > 0 ? 0 : -1;
 }
 
-/* The arm's own context: its binary, its checksum, its extra options. */
+/*
+ * The arm's own context: its binary, its checksum, its revision and build
+ * type, its extra options.
+ */
 static void
 runner_arm_context(struct runner_arm *arm)
 {
@@ -307,6 +310,7 @@ runner_arm_context(struct runner_arm *arm)
 		return;
 	context_sha256(arm->words[0], sum, sizeof(sum));
 	cJSON_ReplaceItemInObject(ctx, "binary_sha256", cJSON_CreateString(sum));
+	context_of_binary(ctx, arm->words[0]);
 	cJSON_AddStringToObject(ctx, "arm", arm->label);
 	cJSON_AddStringToObject(ctx, "arm_binary", arm->words[0]);
 	extra = cJSON_AddArrayToObject(ctx, "arm_options");

@@ -6,6 +6,7 @@
  * edge cases n = 1, 2, 3, ties and identical samples.
  */
 #include <math.h>
+#include <stdint.h>
 #include <string.h>
 
 #include <criterion/criterion.h>
@@ -116,6 +117,106 @@ Test(stats, rank_sum_small_and_tied)
 	compare(same, 3, same, 3, false, &r);
 	cr_assert(CLOSE(r.p, 1.0, 1e-9));
 	cr_assert_eq(r.shift, 0);
+}
+
+/* xorshift64: the samples below are the same every run. */
+static uint64_t
+draw(uint64_t *x)
+{
+
+	*x ^= *x << 13;
+	*x ^= *x >> 7;
+	*x ^= *x << 17;
+	return *x;
+}
+
+/* n runs of a few distinct values, so that many tie, moved by shift. */
+static void
+draw_tied(uint64_t *x, double *v, size_t n, unsigned int levels,
+    double shift)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		v[i] = (double)(draw(x) % levels) + shift;
+	return;
+}
+
+static bool
+same(double x, double y)
+{
+
+	return x == y || (isnan(x) && isnan(y));
+}
+
+/*
+ * The tests alone are rank_compare's to the bit, exact below
+ * RANK_EXACT_MAX a side and approximated above, tied or not, with one
+ * regime and two: the change-point search ranks by them in its place.
+ */
+Test(stats, rank_test_p_is_rank_compares)
+{
+	double a[60], b[60], split;
+	uint64_t x = 0x9e3779b97f4a7c15u;
+	struct rank_test r, t;
+	unsigned int i, levels;
+	size_t na, nb;
+
+	for (i = 0; i < 300; i++) {
+		na = 1 + draw(&x) % 60;
+		nb = 1 + draw(&x) % 60;
+		levels = i % 4 == 0 ? 1000000 : 2 + i % 13;
+		draw_tied(&x, a, na, levels, 0);
+		draw_tied(&x, b, nb, levels, (double)(i % 3));
+		split = i % 5 == 0 ? levels / 2 + 0.5 : NAN;
+		rank_compare(a, na, b, nb, split, 0.05, &r);
+		rank_test_p(a, na, b, nb, split, &t);
+		cr_assert(t.p_shift == r.p_shift && t.p == r.p, "%u: %zu against "
+		    "%zu: p_shift %a, %a; p %a, %a", i, na, nb, t.p_shift,
+		    r.p_shift, t.p, r.p);
+		cr_assert(same(t.p_share, r.p_share) &&
+		    same(t.p_strat, r.p_strat), "%u", i);
+		cr_assert(t.u == r.u && t.exact == r.exact &&
+		    t.slow_a == r.slow_a && t.slow_b == r.slow_b, "%u", i);
+		cr_assert(isnan(t.shift) && isnan(t.lo) && isnan(t.hi), "%u", i);
+	}
+}
+
+/*
+ * The rank-sum p against every subset of the pool, for pools small enough
+ * to list them, ties too: twice the smaller tail of b's mid-rank sum.
+ */
+Test(stats, rank_test_p_counts_every_subset)
+{
+	double v[16], le, ge, total, p;
+	uint64_t x = 0x2545f4914f6cdd1du;
+	unsigned int i, j, k, n, nb, sc[16], obs, sum, mask;
+	struct rank_test t;
+
+	for (i = 0; i < 200; i++) {
+		n = 2 + draw(&x) % 15;
+		nb = 1 + draw(&x) % (n - 1);
+		draw_tied(&x, v, n, 2 + i % 5, 0);
+		for (obs = 0, j = 0; j < n; j++) {
+			/* The doubled mid-rank: 2 below + equal + 1. */
+			for (sc[j] = 1, k = 0; k < n; k++)
+				sc[j] += 2 * (v[k] < v[j]) + (v[k] == v[j]);
+			obs += j >= n - nb ? sc[j] : 0;
+		}
+		for (le = ge = total = 0, mask = 0; mask < 1u << n; mask++) {
+			if ((unsigned int)__builtin_popcount(mask) != nb)
+				continue;
+			for (sum = 0, j = 0; j < n; j++)
+				sum += mask >> j & 1 ? sc[j] : 0;
+			le += sum <= obs;
+			ge += sum >= obs;
+			total++;
+		}
+		p = fmin(1, 2 * fmin(le, ge) / total);
+		rank_test_p(v, n - nb, v + n - nb, nb, NAN, &t);
+		cr_assert(CLOSE(t.p_shift, p, 1e-12), "%u: %u of %u: %.17g, "
+		    "counted %.17g", i, nb, n, t.p_shift, p);
+	}
 }
 
 /* Runs of b against a with the pooled split of the gap test. */

@@ -28,6 +28,12 @@ struct cp_cuts {
 	size_t n;
 };
 
+/* A step a search tries: at t, from [s, t) to [t, e), and its p alone. */
+struct cp_cand {
+	size_t t, e;
+	double p;
+};
+
 void
 cp_opts_default(struct cp_opts *o)
 {
@@ -136,6 +142,22 @@ cp_judge(const struct cp_series *ser, size_t s, size_t t, size_t e,
 	return;
 }
 
+/*
+ * The p of the step cp_judge would give, to the bit, without its shift:
+ * a search ranks its candidates by p, and the shift's sort of every
+ * difference between the sides is most of what a test costs.
+ */
+static double
+cp_p(const struct cp_series *ser, size_t s, size_t t, size_t e)
+{
+	const double *x = ser->x;
+	size_t a = ser->off[s], b = ser->off[t], c = ser->off[e];
+	struct rank_test r;
+
+	rank_test_p(x + a, b - a, x + b, c - b, NAN, &r);
+	return r.p;
+}
+
 /* Smaller p, then the larger shift; an equal one keeps the earlier. */
 static bool
 cp_better(const struct cp_step *a, const struct cp_step *b)
@@ -171,6 +193,34 @@ cp_none(struct cp_step *st)
 }
 
 /*
+ * The best of the n candidates from s, as judging each in turn and keeping
+ * the better (cp_better) picks it: only a candidate whose p equals the
+ * smallest can win, so only those are judged, their shifts breaking the
+ * tie. None when no p is a number.
+ */
+static void
+cp_pick(const struct cp_series *ser, size_t s, const struct cp_cand *cd,
+    size_t n, double alpha, struct cp_step *best)
+{
+	struct cp_step st;
+	double p = INFINITY;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (cd[i].p < p)
+			p = cd[i].p;
+	cp_none(best);
+	for (i = 0; i < n; i++) {
+		if (cd[i].p != p)
+			continue;
+		cp_judge(ser, s, cd[i].t, cd[i].e, alpha, &st);
+		if (cp_better(&st, best))
+			*best = st;
+	}
+	return;
+}
+
+/*
  * The runs of revisions [s, e) but r's into tmp, in order; how many of
  * them come before t.
  */
@@ -201,12 +251,17 @@ cp_persists(const struct cp_series *ser, const struct cp_step *st, size_t s,
     size_t e, size_t m, double level, const struct cp_opts *o)
 {
 	size_t t = st->at, r, na, nb;
+	struct rank_test alone;
 	struct cp_step w;
 
 	for (r = t - m; m > 1 && r < t + m; r++) {
 		na = cp_without(ser, s, t, e, r);
 		nb = ser->off[e] - ser->off[s] - (ser->off[r + 1] -
 		    ser->off[r]) - na;
+		/* A p that fails needs no shift to fail. */
+		rank_test_p(ser->tmp, na, ser->tmp + na, nb, NAN, &alone);
+		if (!(alone.p < level))
+			return false;
 		cp_test(ser->tmp, na, ser->tmp + na, nb, o->alpha, &w);
 		if (!cp_passes(&w, level, o->threshold) ||
 		    (w.ratio > 1) != (st->ratio > 1))
@@ -226,26 +281,44 @@ cp_wider(size_t w, size_t rest)
 }
 
 /*
- * Binary segmentation of [s, e): the left side runs from s to tau, the
- * right one m, 2m, 4m ... revisions on from tau, or to e; the cuts are
- * appended in order.
+ * The candidates of a split of [s, e): the left side from s to t, the
+ * right one m, 2m, 4m ... revisions on from t, or to e. Counts them with
+ * cd NULL, else writes each with its p.
+ */
+static size_t
+cp_candidates(const struct cp_series *ser, size_t s, size_t e, size_t m,
+    struct cp_cand *cd)
+{
+	size_t t, w, n = 0;
+
+	for (t = s + m; t + m <= e; t++)
+		for (w = m; w <= e - t; w = cp_wider(w, e - t), n++) {
+			if (cd == NULL)
+				continue;
+			cd[n].t = t;
+			cd[n].e = t + w;
+			cd[n].p = cp_p(ser, s, t, t + w);
+		}
+	return n;
+}
+
+/*
+ * Binary segmentation of [s, e): the best of cp_candidates, if it passes
+ * with Bonferroni over them and persists; the cuts are appended in order.
  */
 static void
 cp_split(const struct cp_series *ser, size_t s, size_t e, size_t m,
     const struct cp_opts *o, struct cp_cuts *c)
 {
-	struct cp_step best, st;
-	size_t t, w, tried = 0;
+	struct cp_cand *cd;
+	struct cp_step best;
+	size_t tried;
 	double level;
 
-	cp_none(&best);
-	for (t = s + m; t + m <= e; t++)
-		for (w = m; w <= e - t; w = cp_wider(w, e - t)) {
-			cp_judge(ser, s, t, t + w, o->alpha, &st);
-			tried++;
-			if (cp_better(&st, &best))
-				best = st;
-		}
+	cd = cp_alloc(cp_candidates(ser, s, e, m, NULL), sizeof(*cd));
+	tried = cp_candidates(ser, s, e, m, cd);
+	cp_pick(ser, s, cd, tried, o->alpha, &best);
+	free(cd);
 	if (tried == 0)
 		return;
 	level = o->alpha / (double)tried;
@@ -258,19 +331,27 @@ cp_split(const struct cp_series *ser, size_t s, size_t e, size_t m,
 	return;
 }
 
-/* Each cut judged between its neighbours: st[i] for cut i. */
+/* Cut i's segments: from the cut before it, or 0, to the one after. */
 static void
-cp_judge_cuts(const struct cp_series *ser, const struct cp_cuts *c,
-    double alpha, struct cp_step *st)
+cp_around(const struct cp_series *ser, const struct cp_cuts *c, size_t i,
+    size_t *s, size_t *e)
 {
-	size_t i, s, e;
 
-	for (i = 0; i < c->n; i++) {
-		s = i > 0 ? c->at[i - 1] : 0;
-		e = i + 1 < c->n ? c->at[i + 1] : ser->n;
-		cp_judge(ser, s, c->at[i], e, alpha, &st[i]);
-	}
+	*s = i > 0 ? c->at[i - 1] : 0;
+	*e = i + 1 < c->n ? c->at[i + 1] : ser->n;
 	return;
+}
+
+/* The cut whose p fails most (the first of equals); n when none fails. */
+static size_t
+cp_failing(const struct cp_step *st, size_t n, double alpha)
+{
+	size_t i, w = n;
+
+	for (i = 0; i < n; i++)
+		if (st[i].p >= alpha && (w == n || st[i].p > st[w].p))
+			w = i;
+	return w;
 }
 
 /*
@@ -280,11 +361,8 @@ cp_judge_cuts(const struct cp_series *ser, const struct cp_cuts *c,
 static size_t
 cp_weakest(const struct cp_step *st, size_t n, const struct cp_opts *o)
 {
-	size_t i, w = n;
+	size_t i, w = cp_failing(st, n, o->alpha);
 
-	for (i = 0; i < n; i++)
-		if (st[i].p >= o->alpha && (w == n || st[i].p > st[w].p))
-			w = i;
 	if (w < n)
 		return w;
 	for (i = 0; i < n; i++)
@@ -294,20 +372,57 @@ cp_weakest(const struct cp_step *st, size_t n, const struct cp_opts *o)
 	return w;
 }
 
-/* Drops the weakest failing cut until every one holds; st as judged. */
+/*
+ * Cut i between its neighbours: its p alone into st[i].p, or, whole,
+ * judged in full, which full[i] then says: the shifts are wanted only
+ * once no cut's p fails.
+ */
+static void
+cp_rejudge(const struct cp_series *ser, const struct cp_cuts *c, size_t i,
+    bool whole, double alpha, struct cp_step *st, bool *full)
+{
+	size_t s, e;
+
+	cp_around(ser, c, i, &s, &e);
+	if (whole)
+		cp_judge(ser, s, c->at[i], e, alpha, &st[i]);
+	else
+		st[i].p = cp_p(ser, s, c->at[i], e);
+	full[i] = whole;
+	return;
+}
+
+/*
+ * Drops the weakest failing cut until every one holds; st as judged. A
+ * cut's judgement depends on its neighbours alone, so a drop judges again
+ * only the two beside it, and only their p until no p fails.
+ */
 static void
 cp_merge(const struct cp_series *ser, struct cp_cuts *c,
     const struct cp_opts *o, struct cp_step *st)
 {
-	size_t w;
+	bool *full = cp_alloc(c->n, sizeof(*full));
+	size_t i, w;
 
-	cp_judge_cuts(ser, c, o->alpha, st);
-	while ((w = cp_weakest(st, c->n, o)) < c->n) {
-		memmove(c->at + w, c->at + w + 1, (c->n - w - 1) *
-		    sizeof(*c->at));
+	for (i = 0; i < c->n; i++)
+		cp_rejudge(ser, c, i, false, o->alpha, st, full);
+	for (;;) {
+		if ((w = cp_failing(st, c->n, o->alpha)) == c->n) {
+			for (i = 0; i < c->n; i++)
+				if (!full[i])
+					cp_rejudge(ser, c, i, true, o->alpha,
+					    st, full);
+			if ((w = cp_weakest(st, c->n, o)) == c->n)
+				break;
+		}
 		c->n--;
-		cp_judge_cuts(ser, c, o->alpha, st);
+		memmove(c->at + w, c->at + w + 1, (c->n - w) * sizeof(*c->at));
+		memmove(st + w, st + w + 1, (c->n - w) * sizeof(*st));
+		memmove(full + w, full + w + 1, (c->n - w) * sizeof(*full));
+		for (i = w > 0 ? w - 1 : 0; i <= w && i < c->n; i++)
+			cp_rejudge(ser, c, i, false, o->alpha, st, full);
 	}
+	free(full);
 	return;
 }
 
@@ -320,18 +435,19 @@ static bool
 cp_newest(const struct cp_series *ser, size_t from, size_t m,
     const struct cp_opts *o, struct cp_step *out)
 {
-	struct cp_step best, st;
+	struct cp_cand *cd = cp_alloc(m, sizeof(*cd));
+	struct cp_step best;
 	size_t k, tried = 0;
 
-	cp_none(&best);
 	for (k = m - 1; k > 0; k--) {
 		if (from + m + k > ser->n)
 			continue;
-		cp_judge(ser, from, ser->n - k, ser->n, o->alpha, &st);
-		tried++;
-		if (cp_better(&st, &best))
-			best = st;
+		cd[tried].t = ser->n - k;
+		cd[tried].e = ser->n;
+		cd[tried++].p = cp_p(ser, from, ser->n - k, ser->n);
 	}
+	cp_pick(ser, from, cd, tried, o->alpha, &best);
+	free(cd);
 	if (tried == 0 || !cp_passes(&best, o->alpha / (double)tried,
 	    o->threshold))
 		return false;

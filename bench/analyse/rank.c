@@ -162,11 +162,49 @@ rank_interval(const double *a, size_t na, const double *b, size_t nb,
 	return conf;
 }
 
+/* A run's value and where it is in the pool. */
+struct rank_at {
+	double v;
+	size_t i;
+};
+
+static int
+rank_at_cmp(const void *x, const void *y)
+{
+	const struct rank_at *a = x, *b = y;
+
+	if (a->v != b->v)
+		return (a->v > b->v) - (a->v < b->v);
+	return (a->i > b->i) - (a->i < b->i);
+}
+
+/*
+ * The indices of v[0..n) in the order of their values, equal values in
+ * the order they come: a search passes pools of a thousand runs, which
+ * an insertion sort takes quadratic time over.
+ */
+static void
+rank_order(const double *v, size_t n, size_t *idx)
+{
+	struct rank_at *at = rank_alloc(n, sizeof(*at));
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		at[i].v = v[i];
+		at[i].i = i;
+	}
+	qsort(at, n, sizeof(*at), rank_at_cmp);
+	for (i = 0; i < n; i++)
+		idx[i] = at[i].i;
+	free(at);
+	return;
+}
+
 static void
 rank_pool_init(struct rank_pool *p, const double *a, size_t na,
     const double *b, size_t nb, double split)
 {
-	size_t *idx, i, j, k, t;
+	size_t *idx, i, k, t;
 
 	p->na = na;
 	p->nb = nb;
@@ -184,15 +222,8 @@ rank_pool_init(struct rank_pool *p, const double *a, size_t na,
 		p->in_b[i] = i >= na;
 		p->slow[i] = !isnan(split) && p->v[i] > split;
 		p->nslow += p->slow[i];
-		idx[i] = i;
 	}
-	/* Insertion sort of indices by value: n is a few dozen. */
-	for (i = 1; i < p->n; i++)
-		for (j = i; j > 0 && p->v[idx[j - 1]] > p->v[idx[j]]; j--) {
-			k = idx[j];
-			idx[j] = idx[j - 1];
-			idx[j - 1] = k;
-		}
+	rank_order(p->v, p->n, idx);
 	/* A run of t equal values at ranks i+1..i+t: each gets 2i + t + 1. */
 	for (i = 0; i < p->n; i += t) {
 		for (t = 1; i + t < p->n && p->v[idx[i + t]] == p->v[idx[i]]; t++)
@@ -259,6 +290,47 @@ rank_shift_p_normal(const struct rank_pool *p, size_t sum)
 	return sigma > 0 ? fmin(1, 2 * stats_norm_upper(fabs(z) / sigma)) : 1;
 }
 
+/* The subset counts as they build up: cnt[(k, S, c)], k up to m. */
+struct rank_dp {
+	double *cnt;
+	size_t m, smax, layer;
+	unsigned int cmax;
+	size_t *lo, *hi;	/* the sums subsets of each size reach so far */
+};
+
+/*
+ * Run i of score w, slow if f, joins the subsets of each size k - 1: one
+ * of size k each. Only the sums a size reaches are visited, and only the
+ * sizes that can still grow to m with the runs left after i: the rest of
+ * the table is 0 or never read, and adding 0 changes no count, so the
+ * counts are those of visiting every cell, to the bit, in a fraction of
+ * the time.
+ */
+static void
+rank_joint_add(struct rank_dp *t, size_t i, size_t left, unsigned int w,
+    unsigned int f)
+{
+	size_t k, s, row = t->cmax + 1;
+	unsigned int c;
+	double *from, *to;
+
+	for (k = (i + 1 < t->m ? i + 1 : t->m); k >= 1 && k + left >= t->m;
+	    k--) {
+		from = t->cnt + (k - 1) * t->layer;
+		to = t->cnt + k * t->layer;
+		for (s = t->lo[k - 1]; s <= t->hi[k - 1] && s + w <= t->smax;
+		    s++)
+			for (c = 0; c + f <= t->cmax; c++)
+				to[(s + w) * row + c + f] += from[s * row + c];
+		/* Size k had subsets before i only if i runs made them. */
+		t->lo[k] = k <= i && t->lo[k] < t->lo[k - 1] + w ? t->lo[k] :
+		    t->lo[k - 1] + w;
+		t->hi[k] = k <= i && t->hi[k] > t->hi[k - 1] + w ? t->hi[k] :
+		    t->hi[k - 1] + w;
+	}
+	return;
+}
+
 /*
  * The joint permutation distribution of b's doubled rank sum and slow
  * count: cnt[(k, S, c)] subsets of size k, by a subset-sum recurrence.
@@ -267,10 +339,14 @@ rank_shift_p_normal(const struct rank_pool *p, size_t sum)
 static double *
 rank_joint(const struct rank_pool *p, size_t *smax, unsigned int *cmax)
 {
-	size_t m = p->nb, k, s, i, layer, cells;
-	unsigned int *top = rank_alloc(p->n, sizeof(*top)), c, w, f;
-	double *cnt, *from, *to;
+	size_t m = p->nb, k, i, layer, cells;
+	struct rank_dp t;
+	unsigned int *top, w;
 
+	/* Past RANK_EXACT_MAX a side nothing is counted: no sort for it. */
+	if (p->na >= RANK_EXACT_MAX || m >= RANK_EXACT_MAX)
+		return NULL;
+	top = rank_alloc(p->n, sizeof(*top));
 	memcpy(top, p->score, p->n * sizeof(*top));
 	for (i = 1; i < p->n; i++)	/* the m largest scores bound S */
 		for (k = i; k > 0 && top[k - 1] < top[k]; k--) {
@@ -284,25 +360,22 @@ rank_joint(const struct rank_pool *p, size_t *smax, unsigned int *cmax)
 	*cmax = p->nslow < m ? p->nslow : (unsigned int)m;
 	layer = (*smax + 1) * (*cmax + 1);
 	cells = (m + 1) * layer;
-	if (p->na >= RANK_EXACT_MAX || m >= RANK_EXACT_MAX ||
-	    cells > RANK_DP_CELLS)
+	if (cells > RANK_DP_CELLS)
 		return NULL;
-	cnt = rank_alloc(cells, sizeof(*cnt));
-	cnt[0] = 1;
-	for (i = 0; i < p->n; i++) {
-		w = p->score[i];
-		f = p->slow[i];
-		for (k = (i + 1 < m ? i + 1 : m); k >= 1; k--) {
-			from = cnt + (k - 1) * layer;
-			to = cnt + k * layer;
-			for (s = 0; s + w <= *smax; s++)
-				for (c = 0; c + f <= *cmax; c++)
-					to[(s + w) * (*cmax + 1) + c + f] +=
-					    from[s * (*cmax + 1) + c];
-		}
-	}
-	memmove(cnt, cnt + m * layer, layer * sizeof(*cnt));
-	return cnt;
+	t.cnt = rank_alloc(cells, sizeof(*t.cnt));
+	t.lo = rank_alloc(m + 1, sizeof(*t.lo));
+	t.hi = rank_alloc(m + 1, sizeof(*t.hi));
+	t.m = m;
+	t.smax = *smax;
+	t.cmax = *cmax;
+	t.layer = layer;
+	t.cnt[0] = 1;
+	for (i = 0; i < p->n; i++)
+		rank_joint_add(&t, i, p->n - 1 - i, p->score[i], p->slow[i]);
+	memmove(t.cnt, t.cnt + m * layer, layer * sizeof(*t.cnt));
+	free(t.lo);
+	free(t.hi);
+	return t.cnt;
 }
 
 /* Twice the smaller tail of a count at s, of a row whose sums are low. */
@@ -503,13 +576,13 @@ rank_shift_within(const double *a, size_t na, const double *b, size_t nb,
 }
 
 void
-rank_compare(const double *a, size_t na, const double *b, size_t nb,
-    double split, double alpha, struct rank_test *r)
+rank_test_p(const double *a, size_t na, const double *b, size_t nb,
+    double split, struct rank_test *r)
 {
 	struct rank_pool p;
 	unsigned int slow, cmax;
 	size_t sum, smax;
-	double *joint, *d;
+	double *joint;
 
 	rank_pool_init(&p, a, na, b, nb, split);
 	rank_observed(&p, &sum, &slow);
@@ -522,13 +595,25 @@ rank_compare(const double *a, size_t na, const double *b, size_t nb,
 	else
 		rank_sampled(&p, sum, slow, !isnan(split), r);
 	free(joint);
+	rank_pool_fini(&p);
+	r->shift = r->shift_strat = r->lo = r->hi = NAN;
+	r->conf = 0;
+	return;
+}
+
+void
+rank_compare(const double *a, size_t na, const double *b, size_t nb,
+    double split, double alpha, struct rank_test *r)
+{
+	double *d;
+
+	rank_test_p(a, na, b, nb, split, r);
 	d = rank_diffs(a, na, b, nb);
 	r->shift = rank_median_sorted(d, na * nb);
 	r->conf = rank_moses(d, na, nb, alpha, &r->lo, &r->hi);
 	free(d);
 	r->shift_strat = isnan(split) ? NAN : rank_shift_within(a, na, b, nb,
 	    split);
-	rank_pool_fini(&p);
 	return;
 }
 

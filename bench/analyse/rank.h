@@ -48,6 +48,15 @@ void rank_compare(const double *a, size_t na, const double *b, size_t nb,
     double split, double alpha, struct rank_test *r);
 
 /*
+ * The tests of rank_compare alone, the same p, p_shift, p_share, p_strat,
+ * u, slow counts and exact, to the bit; shift, shift_strat, lo and hi are
+ * NAN and conf 0. The estimates sort every b - a, n m of them, which a
+ * search that ranks its candidates by p need not pay for each.
+ */
+void rank_test_p(const double *a, size_t na, const double *b, size_t nb,
+    double split, struct rank_test *r);
+
+/*
  * The same interval at coverage 1 - alpha alone (a repeated confidence
  * interval at a look's nominal level): lo, hi and the coverage reached.
  */

@@ -605,17 +605,17 @@ results_validate(const cJSON *doc, char *err, size_t errlen)
 	return results_check_doc(&file, doc);
 }
 
-int
-results_read(const char *path, cJSON **docp, char *err, size_t errlen)
+/* path's whole text, NUL-terminated; NULL with err if it cannot be read. */
+static char *
+results_slurp(const char *path, size_t *lenp, char *err, size_t errlen)
 {
 	FILE *f = fopen(path, "r");
 	char *text = NULL;
 	size_t len = 0, cap = 0, r;
-	int rc;
 
 	if (f == NULL) {
 		snprintf(err, errlen, "cannot read %s: %s", path, strerror(errno));
-		return -1;
+		return NULL;
 	}
 	do {
 		if (len + 65536 + 1 > cap) {
@@ -628,9 +628,37 @@ results_read(const char *path, cJSON **docp, char *err, size_t errlen)
 	} while (r > 0);
 	fclose(f);
 	text[len] = '\0';
+	*lenp = len;
+	return text;
+}
+
+int
+results_read(const char *path, cJSON **docp, char *err, size_t errlen)
+{
+	size_t len;
+	char *text = results_slurp(path, &len, err, errlen);
+	int rc;
+
+	if (text == NULL)
+		return -1;
 	rc = results_parse(text, len, docp, path, err, errlen);
 	free(text);
 	return rc;
+}
+
+int
+results_read_json(const char *path, cJSON **docp, char *err, size_t errlen)
+{
+	size_t len;
+	char *text = results_slurp(path, &len, err, errlen);
+
+	if (text == NULL)
+		return -1;
+	*docp = cJSON_ParseWithLength(text, len);
+	free(text);
+	if (*docp == NULL)
+		snprintf(err, errlen, "%s is not valid JSON", path);
+	return *docp != NULL ? 0 : -1;
 }
 
 int

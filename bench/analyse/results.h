@@ -65,6 +65,10 @@ int results_validate(const cJSON *doc, char *err, size_t errlen);
  * after the file's name. */
 int results_read(const char *path, cJSON **docp, char *err, size_t errlen);
 
+/* Any JSON file (pair's results), read and parsed, not validated. */
+int results_read_json(const char *path, cJSON **docp, char *err,
+    size_t errlen);
+
 /* The same from len bytes of text; name is what err calls it. */
 int results_parse(const char *text, size_t len, cJSON **docp,
     const char *name, char *err, size_t errlen);

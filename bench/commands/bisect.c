@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -20,10 +21,12 @@
 #include "label.h"
 #include "measure.h"
 #include "metric.h"
+#include "params.h"
 #include "results.h"
 #include "store.h"
 
 #define BISECT_MAX	1024	/* commits between GOOD and BAD */
+#define BISECT_BIN	"bench/dispatchbench"	/* in a revision's build */
 
 static const struct param bisect_opts[] = {
 	OPT("--db", PARAM_PATH, 0, 0, 0, "results/history.db", h.db, "FILE",
@@ -38,18 +41,35 @@ static const struct param bisect_opts[] = {
 	    "DURATION", "each step's A B B A rounds for an undecided cell"),
 	OPT("-o", PARAM_PATH, 0, 0, 0, "build-rev", h.out, "DIR",
 	    "where revisions are built and the steps' results go"),
+	OPT("--pair", PARAM_PATH, 0, 0, 0, NULL, h.pair, "FILE",
+	    "a plugin queue or design, by its path in a build "
+	    "(examples/libtwolock.so): each step a pair of GOOD's against the "
+	    "step's, in one process, instead of an ab of the two builds"),
 };
 
 /* A step's revision and what ab said of it. */
 enum bisect_mark { BISECT_UNTESTED, BISECT_GOOD, BISECT_SLOWER,
     BISECT_SKIP, BISECT_OPEN };
 
+static const char *const bisect_marks[] = { "untested", "not slower",
+    "slower", "skipped", "inconclusive" };
+
+/* What one ab step said, for the cells --cell names. */
+struct bisect_step {
+	enum bisect_mark mark;
+	char verdict[32], why[512], cell[512];
+	double ratio, lo, hi, p, seconds;
+	int runs, rc;
+};
+
 struct bisect {
 	struct call *c;
-	char top[4096], self[4096], dir[4096];
+	char top[4096], self[4096], dir[4096], out[4200];	/* out: the steps' */
 	char sha[BISECT_MAX][48], good[48], goodbin[4200];
 	enum bisect_mark mark[BISECT_MAX];
+	struct bisect_step said[BISECT_MAX];	/* each measured commit's step */
 	int n, steps, built;
+	char threshold[32], budget[32];	/* the options each step passes on */
 	long long id;			/* the store's record; 0: none */
 	struct store *store;
 	double started;
@@ -152,7 +172,7 @@ bisect_build(struct bisect *b, const char *sha, char *bin, size_t len)
 
 	snprintf(script, sizeof(script), "%s/scripts/build-rev.sh", b->top);
 	snprintf(where, sizeof(where), "%s/%.12s", b->dir, sha);
-	snprintf(bin, len, "%s/bench/dispatchbench", where);
+	snprintf(bin, len, "%s/" BISECT_BIN, where);
 	had = access(bin, X_OK) == 0;
 	rc = bisect_spawn(argv, line, sizeof(line));
 	b->built += !had;
@@ -163,21 +183,30 @@ bisect_build(struct bisect *b, const char *sha, char *bin, size_t len)
 	return -1;
 }
 
-/* What one ab step said, for the cells --cell names. */
-struct bisect_step {
-	enum bisect_mark mark;
-	char verdict[32], why[512], cell[512];
-	double ratio, lo, hi, p, seconds;
-	int runs, rc;
-};
+/*
+ * A cell that did not regress is not slower when it is equivalent or
+ * improved, or when its interval rules out a rise past the threshold: a
+ * bisection asks whether a commit is slower like BAD, not whether it is
+ * within the threshold both ways, which a noisy cell takes far longer to
+ * show.
+ */
+static bool
+bisect_not_slower(const cJSON *row, const char *verdict, double threshold)
+{
+
+	return strcmp(verdict, "equivalent") == 0 ||
+	    strcmp(verdict, "improved") == 0 ||
+	    results_num(row, "ratio_hi") - 1 < threshold;
+}
 
 /*
  * The step's mark from ab's rows: slower if a named cell regressed; not
- * slower if every one is equivalent or improved; skipped if a run broke;
- * else inconclusive. The row told is the one that decided.
+ * slower if none can have (above); skipped if a run broke; else
+ * inconclusive. The row told is the one that decided.
  */
 static void
-bisect_judge(const cJSON *rows, const char *filter, struct bisect_step *st)
+bisect_judge(const cJSON *rows, const char *filter, double threshold,
+    struct bisect_step *st)
 {
 	const cJSON *row, *told = NULL;
 	int rank, worst = -1;
@@ -188,7 +217,7 @@ bisect_judge(const cJSON *rows, const char *filter, struct bisect_step *st)
 			continue;
 		v = results_str(row, "verdict", "");
 		rank = strcmp(v, "broken") == 0 ? 3 : strcmp(v, "regressed") == 0 ?
-		    2 : strcmp(v, "equivalent") != 0 && strcmp(v, "improved") != 0;
+		    2 : !bisect_not_slower(row, v, threshold);
 		if (rank > worst) {
 			worst = rank;
 			told = row;
@@ -204,7 +233,7 @@ bisect_judge(const cJSON *rows, const char *filter, struct bisect_step *st)
 	st->lo = results_num(told, "ratio_lo");
 	st->hi = results_num(told, "ratio_hi");
 	st->p = results_num(told, "p");
-	st->runs = (int)results_num(told, "runs_new");
+	st->runs = told != NULL ? (int)results_num(told, "runs_new") : 0;
 	return;
 }
 
@@ -225,41 +254,104 @@ bisect_keep(struct bisect *b, const char *path)
 	return;
 }
 
-/* ab of GOOD's build against bin, its rows judged into st. */
-static int
-bisect_ab(struct bisect *b, const char *bin, struct bisect_step *st)
+/*
+ * This binary's command: the words fixed, then bisect's default run
+ * options (when the command takes them: ab) and the run options given;
+ * its stdout into out, its time and status into st.
+ */
+static void
+bisect_run(struct bisect *b, const char *const *fixed, size_t nfixed,
+    bool defaults, char *out, size_t len, struct bisect_step *st)
 {
-	static char out[1 << 22];
-	char thr[32], budget[32], path[4200], **argv;
-	const struct history_args *h = &b->c->args.h;
-	const char *fixed[] = { b->self, "ab", "--a", b->goodbin, "--b", bin,
-	    "--format", "json", "--quiet", "--threshold", thr, "--budget",
-	    budget, "--out", path };
 	double started = measure_now();
-	cJSON *rows;
-	int i, n = 0;
+	char **argv;
+	size_t n = 0;
+	int i;
 
-	if ((argv = calloc(sizeof(fixed) / sizeof(fixed[0]) + 16 +
-	    (size_t)b->c->nrest, sizeof(*argv))) == NULL)
+	if ((argv = calloc(nfixed + 16 + (size_t)b->c->nrest,
+	    sizeof(*argv))) == NULL)
 		abort();
-	snprintf(thr, sizeof(thr), "%g", h->threshold_pct);
-	snprintf(budget, sizeof(budget), "%g", h->budget_s);
-	snprintf(path, sizeof(path), "%s/bisect-%.7s/step-%d.json", b->dir,
-	    b->good, b->steps + 1);
-	for (i = 0; i < (int)(sizeof(fixed) / sizeof(fixed[0])); i++)
-		argv[n++] = (char *)fixed[i];
-	for (i = 0; command_bisect.sweep[i] != NULL; i++)
+	while (n < nfixed) {
+		argv[n] = (char *)fixed[n];
+		n++;
+	}
+	for (i = 0; defaults && command_bisect.sweep[i] != NULL; i++)
 		argv[n++] = (char *)command_bisect.sweep[i];
 	for (i = 0; i < b->c->nrest; i++)
 		argv[n++] = b->c->rest[i];
-	argv[n] = NULL;
-	st->rc = bisect_spawn(argv, out, sizeof(out));
+	st->rc = bisect_spawn(argv, out, len);
 	st->seconds = measure_now() - started;
-	rows = cJSON_Parse(out);
-	bisect_judge(rows, h->cell, st);
-	cJSON_Delete(rows);
 	free(argv);
+	return;
+}
+
+/* ab of GOOD's build against bin, its rows judged into st. */
+static int
+bisect_ab(struct bisect *b, const char *bin, const char *path,
+    struct bisect_step *st)
+{
+	static char out[1 << 22];
+	const struct history_args *h = &b->c->args.h;
+	const char *fixed[] = { b->self, "ab", "--a", b->goodbin, "--b", bin,
+	    "--format", "json", "--quiet", "--threshold", b->threshold,
+	    "--budget", b->budget, "--out", path };
+	cJSON *rows;
+
+	bisect_run(b, fixed, sizeof(fixed) / sizeof(fixed[0]), true, out,
+	    sizeof(out), st);
+	rows = cJSON_Parse(out);
+	bisect_judge(rows, h->cell, h->threshold_pct / 100, st);
+	cJSON_Delete(rows);
 	bisect_keep(b, path);
+	return st->rc;
+}
+
+/*
+ * pair of GOOD's build of the plugin against bin's: its verdict as the
+ * one row of an ab, judged into st. A pair's results are not a sweep's:
+ * the store keeps its step, not its windows.
+ */
+static int
+bisect_pair(struct bisect *b, const char *bin, const char *path,
+    struct bisect_step *st)
+{
+	const struct history_args *h = &b->c->args.h;
+	char pa[4400], pb[4400], out[4096], key[1024], err[512];
+	const char *fixed[] = { b->self, "pair", "--a", pa, "--b", pb,
+	    "--threshold", b->threshold, "--budget", b->budget, "--out", path };
+	cJSON *doc = NULL, *rows = cJSON_CreateArray(), *row;
+	const cJSON *res;
+
+	snprintf(pa, sizeof(pa), "%.*s%s", (int)(strlen(b->goodbin) -
+	    strlen(BISECT_BIN)), b->goodbin, h->pair);
+	snprintf(pb, sizeof(pb), "%.*s%s", (int)(strlen(bin) -
+	    strlen(BISECT_BIN)), bin, h->pair);
+	if (access(pa, R_OK) != 0 || access(pb, R_OK) != 0) {
+		snprintf(st->verdict, sizeof(st->verdict), "no plugin");
+		snprintf(st->why, sizeof(st->why), "%s is not in %s build",
+		    h->pair, access(pa, R_OK) != 0 ? "GOOD's" : "its");
+		return 0;
+	}
+	bisect_run(b, fixed, sizeof(fixed) / sizeof(fixed[0]), false, out,
+	    sizeof(out), st);
+	if (results_read_json(path, &doc, err, sizeof(err)) == 0) {
+		res = results_obj(doc, "result");
+		params_key(results_obj(doc, "cell"), true, key, sizeof(key));
+		row = cJSON_CreateObject();
+		cJSON_AddStringToObject(row, "cell", key);
+		cJSON_AddStringToObject(row, "verdict", results_str(res,
+		    "verdict", "?"));
+		cJSON_AddNumberToObject(row, "ratio", results_num(res, "ratio"));
+		cJSON_AddNumberToObject(row, "ratio_lo", results_num(res, "lo"));
+		cJSON_AddNumberToObject(row, "ratio_hi", results_num(res, "hi"));
+		cJSON_AddNumberToObject(row, "p", results_num(res, "p"));
+		cJSON_AddNumberToObject(row, "runs_new", results_num(res,
+		    "processes"));
+		cJSON_AddItemToArray(rows, row);
+	}
+	bisect_judge(rows, NULL, h->threshold_pct / 100, st);
+	cJSON_Delete(rows);
+	cJSON_Delete(doc);
 	return st->rc;
 }
 
@@ -267,17 +359,21 @@ bisect_ab(struct bisect *b, const char *bin, struct bisect_step *st)
 static void
 bisect_tell(struct bisect *b, int i, const struct bisect_step *st)
 {
-	struct store_step rec = { b->sha[i], st->verdict, st->why, st->ratio,
-	    st->lo, st->hi, st->p, st->seconds, st->runs };
-	char change[128], err[1024];
+	struct store_step rec = { b->sha[i], bisect_marks[st->mark],
+	    st->verdict, st->why, st->ratio, st->lo, st->hi, st->p, st->seconds,
+	    st->runs };
+	char change[128], err[1024], runs[16];
 
 	metric_signed(st->ratio - 1, st->lo - 1, st->hi - 1, false, change,
 	    sizeof(change));
-	printf("step %-2d %.7s%s %-12s %-26s p %-8.2g %2d runs a side %4.0f s "
-	    " %s\n", b->steps, b->sha[i], i == b->n - 1 ? " (BAD)" : "      ",
-	    st->verdict, isfinite(st->ratio) ? change : "-", st->p, st->runs,
-	    st->seconds, st->mark == BISECT_GOOD || st->mark == BISECT_SLOWER ?
-	    st->cell : st->why);
+	snprintf(runs, sizeof(runs), st->runs > 0 ? "%d" : "-", st->runs);
+	printf("step %-2d %.7s%s %-12s %-26s p %-8.2g %3s %-16s %4.0f s"
+	    "  %s: %s%s%s\n", b->steps, b->sha[i], i == b->n - 1 ? " (BAD)" :
+	    "      ", bisect_marks[st->mark], isfinite(st->ratio) ? change : "-",
+	    st->p, runs, b->c->args.h.pair ? "processes" : "runs a side",
+	    st->seconds,
+	    b->c->args.h.pair ? "pair" : "ab", st->verdict, *st->why ? ", " :
+	    "", st->why);
 	fflush(stdout);
 	if (b->store != NULL && store_bisect_step(b->store, b->id, b->steps,
 	    &rec, err, sizeof(err)) != 0)
@@ -294,16 +390,19 @@ bisect_test(struct bisect *b, int i)
 {
 	struct bisect_step st = { .mark = BISECT_SKIP, .verdict = "no build",
 	    .ratio = NAN, .lo = NAN, .hi = NAN, .p = NAN };
-	char bin[4200];
+	char bin[4200], path[4300];
 
 	b->steps++;
+	snprintf(path, sizeof(path), "%s/step-%d.json", b->out, b->steps);
 	if (bisect_build(b, b->sha[i], bin, sizeof(bin)) == 0 &&
-	    bisect_ab(b, bin, &st) >= EXIT_USAGE && st.rc != EXIT_UNDECIDED) {
+	    (b->c->args.h.pair != NULL ? bisect_pair : bisect_ab)(b, bin, path,
+	    &st) >= EXIT_USAGE && st.rc != EXIT_UNDECIDED) {
 		fprintf(stderr, "dispatchbench: bisect: ab of %.7s ended with "
 		    "status %d\n", b->sha[i], st.rc);
 		return st.rc;
 	}
 	b->mark[i] = st.mark;
+	b->said[i] = st;
 	bisect_tell(b, i, &st);
 	return 0;
 }
@@ -328,8 +427,6 @@ bisect_search(struct bisect *b, int *good, int *bad, int *rc)
 {
 	int i;
 
-	*good = -1;
-	*bad = b->n - 1;
 	if ((*rc = bisect_test(b, b->n - 1)) != 0)
 		return "an ab failed";
 	if (b->mark[b->n - 1] != BISECT_SLOWER)
@@ -353,6 +450,26 @@ bisect_search(struct bisect *b, int *good, int *bad, int *rc)
 	    "(skipped): the first slower one is among them" : NULL;
 }
 
+/* The commit named, what its step measured, and its parent's. */
+static void
+bisect_culprit(const struct bisect *b, int good, int bad, const char *subject)
+{
+	const struct bisect_step *st = &b->said[bad];
+	char change[128];
+
+	metric_signed(st->ratio - 1, st->lo - 1, st->hi - 1, false, change,
+	    sizeof(change));
+	printf("\nfirst slower commit: %.7s %s\n  %s: %s against GOOD\n",
+	    b->sha[bad], subject, st->cell, change);
+	if (good >= 0)
+		printf("  its parent %.7s: not slower, %s\n", b->sha[good],
+		    metric_signed(b->said[good].ratio - 1, b->said[good].lo - 1,
+		    b->said[good].hi - 1, false, change, sizeof(change)));
+	else
+		printf("  its parent is GOOD\n");
+	return;
+}
+
 static void
 bisect_summary(struct bisect *b, int good, int bad, const char *why)
 {
@@ -364,10 +481,12 @@ bisect_summary(struct bisect *b, int good, int bad, const char *why)
 	bisect_git(subject, sizeof(subject), "show", "-s", "--format=%s",
 	    b->sha[bad]);
 	if (why == NULL)
-		printf("\nfirst slower commit: %.7s %s\n", b->sha[bad], subject);
-	else {
-		printf("\nno single commit named: %s.\nthe first slower commit "
-		    "is in:", why);
+		bisect_culprit(b, good, bad, subject);
+	else
+		printf("\nno single commit named: %s.\n", why);
+	/* BAD slower, and what is left between the last good and it. */
+	if (why != NULL && b->mark[bad] == BISECT_SLOWER) {
+		printf("the first slower commit is one of:");
 		for (i = good + 1; i <= bad; i++)
 			printf(" %.7s", b->sha[i]);
 		printf("\n");
@@ -412,6 +531,9 @@ cmd_bisect(struct call *c)
 		return command_bad("%s", err);
 	}
 	snprintf(b->dir, sizeof(b->dir), "%s", c->args.h.out);
+	snprintf(b->threshold, sizeof(b->threshold), "%g",
+	    c->args.h.threshold_pct);
+	snprintf(b->budget, sizeof(b->budget), "%g", c->args.h.budget_s);
 	if ((n = readlink("/proc/self/exe", b->self, sizeof(b->self) - 1)) > 0)
 		b->self[n] = '\0';
 	if (strcmp(c->args.h.db, "results/history.db") == 0)
@@ -425,14 +547,19 @@ cmd_bisect(struct call *c)
 		free(b);
 		return command_bad("%s", err);
 	}
-	printf("bisect: %d commits from GOOD %.7s to BAD %.7s; each step an ab "
-	    "against GOOD (--budget %g s, --threshold %g %%), the steps kept in "
-	    "%s\n\n", b->n, b->good, b->sha[b->n - 1], c->args.h.budget_s,
-	    c->args.h.threshold_pct, c->args.h.db);
-	if (bisect_build(b, b->good, b->goodbin, sizeof(b->goodbin)) != 0)
-		why = "GOOD could not be built", rc = 0, good = -1, bad = b->n - 1;
-	else
-		why = bisect_search(b, &good, &bad, &rc);
+	printf("bisect: %d commits from GOOD %.7s to BAD %.7s; each step %s "
+	    "against GOOD's (--budget %g s, --threshold %g %%), the steps kept "
+	    "in %s\n\n", b->n, b->good, b->sha[b->n - 1], c->args.h.pair ?
+	    "a pair of its plugin" : "an ab of its build",
+	    c->args.h.budget_s, c->args.h.threshold_pct, c->args.h.db);
+	snprintf(b->out, sizeof(b->out), "%s/bisect-%.7s", b->dir, b->good);
+	mkdir(b->dir, 0777);
+	mkdir(b->out, 0777);
+	good = -1;
+	bad = b->n - 1;
+	rc = 0;
+	why = bisect_build(b, b->good, b->goodbin, sizeof(b->goodbin)) != 0 ?
+	    "GOOD could not be built" : bisect_search(b, &good, &bad, &rc);
 	if (rc == 0)
 		bisect_summary(b, good, bad, why);
 	store_close(b->store);

@@ -71,7 +71,7 @@ struct pair_args {
 };
 
 struct history_args {			/* store, history and bisect */
-	const char *db, *cell, *metric, *out;
+	const char *db, *cell, *metric, *out, *pair;
 	double threshold_pct, alpha, budget_s;
 	int format;
 	int fail_on_step;

@@ -69,7 +69,8 @@ static const char store_schema[] =
 	" outcome TEXT, first_bad TEXT, seconds REAL) STRICT;"
 	"CREATE TABLE bisect_step("
 	" bisect_id INTEGER NOT NULL REFERENCES bisect(id) ON DELETE CASCADE,"
-	" n INTEGER NOT NULL, revision TEXT NOT NULL, verdict TEXT NOT NULL,"
+	" n INTEGER NOT NULL, revision TEXT NOT NULL, mark TEXT NOT NULL,"
+	" verdict TEXT NOT NULL,"
 	" ratio REAL, lo REAL, hi REAL, p REAL, runs INTEGER, seconds REAL,"
 	" why TEXT, PRIMARY KEY(bisect_id, n)) STRICT;";
 
@@ -556,7 +557,8 @@ store_values(struct store *s, const char *metric,
 {
 	sqlite3_stmt *st = store_prepare(s, "SELECT m.id, m.host || ' (' || "
 	    "m.cpu_model || ', ' || m.online_cpus || ' CPUs)', c.key, "
-	    "i.build_type, r.name, COALESCE(r.committed_at, i.date), v.value "
+	    "i.build_type, r.name, COALESCE(r.committed_at, i.date), v.value, "
+	    "COALESCE(r.ord, -1) "
 	    "FROM value v JOIN run u ON u.id = v.run_id JOIN import i ON i.id ="
 	    " u.import_id JOIN machine m ON m.id = i.machine_id JOIN revision r"
 	    " ON r.id = i.revision_id JOIN cell c ON c.id = u.cell_id WHERE "
@@ -577,6 +579,7 @@ store_values(struct store *s, const char *metric,
 		v.revision = (const char *)sqlite3_column_text(st, 4);
 		v.date = (const char *)sqlite3_column_text(st, 5);
 		v.value = sqlite3_column_double(st, 6);
+		v.ord = sqlite3_column_int64(st, 7);
 		n++;
 		if (fn(&v, arg) != 0)
 			break;
@@ -637,8 +640,9 @@ store_bisect_step(struct store *s, long long bisect, int n,
     const struct store_step *x, char *err, size_t errlen)
 {
 	sqlite3_stmt *st = store_prepare(s, "INSERT INTO bisect_step(bisect_id,"
-	    " n, revision, verdict, why, ratio, lo, hi, p, seconds, runs) "
-	    "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)", err, errlen);
+	    " n, revision, verdict, why, ratio, lo, hi, p, seconds, runs, mark) "
+	    "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)", err,
+	    errlen);
 	long long rc;
 
 	if (st == NULL)
@@ -654,6 +658,7 @@ store_bisect_step(struct store *s, long long bisect, int n,
 	store_bind_num(st, 9, x->p);
 	store_bind_num(st, 10, x->seconds);
 	sqlite3_bind_int(st, 11, x->runs);
+	store_bind_text(st, 12, x->mark);
 	rc = store_step_id(st);
 	sqlite3_finalize(st);
 	return rc < 0 ? store_fail(s, "cannot write", err, errlen) : 0;

@@ -45,6 +45,7 @@ struct store_value {
 	const char *build;		/* the build type */
 	const char *revision;		/* as the build named it ("80f8a6b") */
 	const char *date;		/* the revision's commit date, else the run's */
+	long long ord;			/* its first-parent depth; -1: unknown */
 	double value;
 };
 
@@ -63,7 +64,7 @@ void store_metrics(struct store *s, char *buf, size_t len);
 
 /* A bisection's record and each of its steps (the route, replayable). */
 struct store_step {
-	const char *revision, *verdict, *why;
+	const char *revision, *mark, *verdict, *why;
 	double ratio, lo, hi, p, seconds;
 	int runs;
 };

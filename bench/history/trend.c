@@ -2,6 +2,7 @@
  * trend.c - a metric's history, series by series (see trend.h).
  */
 #include <math.h>
+#include <stdint.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,6 +19,7 @@
 
 struct trend_rev {
 	char *name, *date;
+	long long ord;
 	double *v;
 	size_t n, cap;
 };
@@ -95,6 +97,7 @@ trend_collect(const struct store_value *v, void *arg)
 		memset(r, 0, sizeof(*r));
 		r->name = trend_dup(v->revision);
 		r->date = trend_dup(v->date);
+		r->ord = v->ord;
 	}
 	r->v = trend_grow(r->v, &r->cap, r->n, sizeof(*r->v));
 	r->v[r->n++] = v->value;
@@ -321,8 +324,10 @@ trend_steps_table(const struct trend *t, FILE *out, const char *unit)
 		for (j = 0; j < t->s[i].nsteps; j++)
 			cJSON_AddItemToArray(rows, trend_step_row(&t->s[i],
 			    &t->s[i].steps[j], unit));
-	if (cJSON_GetArraySize(rows) > 0)
+	if (cJSON_GetArraySize(rows) > 0) {
+		fprintf(out, "\n");
 		table_write(out, (enum table_format)t->o->format, &tab, rows);
+	}
 	cJSON_Delete(rows);
 	return;
 }
@@ -352,12 +357,12 @@ static void
 trend_people(const struct trend *t, FILE *out, size_t picked)
 {
 	const struct cp_opts *cp = &t->o->cp;
+	size_t i, j, steps = 0, unconfirmed = 0;
 	struct metric m;
-	size_t i, steps = 0, unconfirmed = 0;
 
 	metric_of(t->o->metric, &m);
 	for (i = 0; i < t->n; i++)
-		for (size_t j = 0; j < t->s[i].nsteps; j++) {
+		for (j = 0; j < t->s[i].nsteps; j++) {
 			steps++;
 			unconfirmed += !t->s[i].steps[j].confirmed;
 		}
@@ -365,7 +370,7 @@ trend_people(const struct trend *t, FILE *out, size_t picked)
 	    "step%s, %zu of them unconfirmed. A step is a shift of the pooled "
 	    "runs past ±%.0f %% with an exact rank-sum p below %g over the "
 	    "splits tried, and at least %zu revisions each side; one newer "
-	    "than that is unconfirmed.\n\n", m.quantity, t->n, steps,
+	    "than that is unconfirmed.\n", m.quantity, t->n, steps,
 	    steps == 1 ? "" : "s", unconfirmed, cp->threshold * 100,
 	    cp->alpha, cp->min_size);
 	trend_steps_table(t, out, m.unit);
@@ -394,6 +399,9 @@ trend_rev_cmp(const void *a, const void *b)
 	const struct trend_rev *y = *(const struct trend_rev *const *)b;
 	int c = strcmp(x->date, y->date);
 
+	/* The store's order: the commit date, the first-parent depth, the name. */
+	if (c == 0)
+		c = (x->ord > y->ord) - (x->ord < y->ord);
 	return c != 0 ? c : strcmp(x->name, y->name);
 }
 
@@ -405,7 +413,7 @@ trend_x(const struct trend_axis *ax, const char *name)
 	for (i = 0; i < ax->n; i++)
 		if (strcmp(ax->r[i]->name, name) == 0)
 			return i;
-	return 0;
+	return SIZE_MAX;
 }
 
 static void
@@ -417,8 +425,7 @@ trend_axis(const struct trend *t, struct trend_axis *ax)
 	ax->n = 0;
 	for (i = 0; i < t->n; i++)
 		for (j = 0; t->s[i].shown && j < t->s[i].n; j++) {
-			if (ax->n > 0 && strcmp(ax->r[trend_x(ax,
-			    t->s[i].r[j].name)]->name, t->s[i].r[j].name) == 0)
+			if (trend_x(ax, t->s[i].r[j].name) != SIZE_MAX)
 				continue;
 			ax->r = trend_grow(ax->r, &cap, ax->n, sizeof(*ax->r));
 			ax->r[ax->n++] = &t->s[i].r[j];
@@ -491,14 +498,14 @@ trend_plot(const struct trend *t, char *err, size_t errlen)
 		trend_plot_series(&t->s[i], k, &ax, data, arrows, sizeof(arrows),
 		    &at, &sp);
 		label_short_cell(t->s[i].cell, title, sizeof(title));
-		longest = strlen(title) + strlen(t->s[i].machine_name) + 4 >
-		    longest ? strlen(title) + strlen(t->s[i].machine_name) + 4 :
-		    longest;
+		longest = fmax(longest, strlen(title) + strlen(t->s[i].machine_name)
+		    + strlen(t->s[i].build) + 6);
 		plot_cat(plots, sizeof(plots), &up, "%s'%s' index %d using 1:2:3:4 "
-		    "with yerrorlines lc rgb '%s' pt %d lw 2 title '%s on %s', "
+		    "with yerrorlines lc rgb '%s' pt %d lw 2 title '%s on %s, %s', "
 		    "'%s' index %d using 1:2 with points lc rgb '%s' pt 1 ps 0.6 "
 		    "notitle", k ? ", " : "", datpath, 2 * k, plot_colours[1 + k],
-		    5 + 2 * k, title, t->s[i].machine_name, datpath, 2 * k + 1,
+		    5 + 2 * k, title, t->s[i].machine_name, t->s[i].build, datpath,
+		    2 * k + 1,
 		    plot_colours[1 + k]);
 		k++;
 	}

@@ -220,3 +220,28 @@ context_read(int argc, char **argv)
 	cJSON_AddItemToObject(ctx, "command", cmd);
 	return ctx;
 }
+
+void
+context_of_binary(cJSON *ctx, const char *path)
+{
+	char cmd[4200], line[512], rev[64] = "unknown", type[64] = "unknown";
+	const char *at;
+	FILE *p;
+
+	snprintf(cmd, sizeof(cmd), "'%s' --version 2>/dev/null", path);
+	if ((p = popen(cmd, "r")) != NULL) {
+		if (fgets(line, sizeof(line), p) != NULL) {
+			if ((at = strstr(line, "(revision ")) != NULL)
+				sscanf(at, "(revision %63[^,)]", rev);
+			if ((at = strstr(line, ", build ")) != NULL)
+				sscanf(at, ", build %63[^,)]", type);
+		}
+		pclose(p);
+	}
+	cJSON_ReplaceItemInObject(ctx, "git_rev", cJSON_CreateString(rev));
+	cJSON_ReplaceItemInObject(ctx, "build_type", cJSON_CreateString(
+	    strcmp(type, "default") == 0 ? "" : type));
+	cJSON_ReplaceItemInObject(ctx, "build_flags",
+	    cJSON_CreateString("unknown"));
+	return;
+}

@@ -18,4 +18,12 @@ cJSON *context_read(int argc, char **argv);
 /* sha256 of a file, by coreutils' sha256sum; "unknown" if unread. */
 void context_sha256(const char *path, char *buf, size_t len);
 
+/*
+ * Another build's own revision and build type, as its --version says
+ * them, over ctx's (which were this process's): an ab arm's results name
+ * the build that ran them. Flags that build does not tell become
+ * "unknown"; a binary that says nothing leaves "unknown" for all.
+ */
+void context_of_binary(cJSON *ctx, const char *path);
+
 #endif /* BENCH_CONTEXT_H */
