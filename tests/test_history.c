@@ -28,9 +28,11 @@
 static const char *
 kept(const char *path)
 {
-	char *p = strdup(path);
+	static char keep[8][160];
+	static int next;
+	char *p = keep[next++ % 8];
 
-	cr_assert_not_null(p);
+	snprintf(p, sizeof(keep[0]), "%s", path);
 	return p;
 }
 
