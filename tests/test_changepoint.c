@@ -289,6 +289,34 @@ Test(changepoint, newest_revision_is_an_unconfirmed_step)
 	cr_assert(st[0].confirmed);
 }
 
+/*
+ * The newest revision stands on its own runs: all of them above every run
+ * before it is p = 2 / C(6 + k, k) against two revisions of 3 runs. With
+ * 4 runs (0.0095) that passes alpha 0.01 but not the tenth of it the
+ * newest needs; with 8 runs (0.00067) it does.
+ */
+Test(changepoint, the_newest_needs_a_tenth_of_alpha)
+{
+	static const double before[2][3] = { { 1.0, 1.01, 0.99 },
+	    { 1.0, 1.02, 0.98 } };
+	static const double after[8] = { 1.10, 1.11, 1.12, 1.13, 1.14, 1.15,
+	    1.16, 1.17 };
+	struct cp_point pts[3] = { { before[0], 3 }, { before[1], 3 },
+	    { after, 4 } };
+	struct cp_opts o;
+	struct cp_step st[4];
+	size_t n;
+
+	cp_opts_default(&o);
+	n = cp_find(pts, 3, &o, st, 4);
+	cr_assert_eq(n, 0, "4 runs: %zu steps (p %g)", n, n ? st[0].p : 1);
+	pts[2].n = 8;
+	n = cp_find(pts, 3, &o, st, 4);
+	cr_assert_eq(n, 1, "8 runs: %zu steps", n);
+	cr_assert_not(st[0].confirmed);
+	cr_assert_lt(st[0].p, 0.001, "p %g", st[0].p);
+}
+
 Test(changepoint, same_history_same_steps)
 {
 	static struct history h;

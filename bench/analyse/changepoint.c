@@ -426,10 +426,11 @@ cp_merge(const struct cp_series *ser, struct cp_cuts *c,
 	return;
 }
 
+
 /*
  * The newest k < m revisions against the level before them, from
  * revision from, where that level has m revisions at least: the best k
- * (the earliest of equals), if it passes.
+ * (the earliest of equals), if it passes at alpha / CP_NEWEST_EVIDENCE.
  */
 static bool
 cp_newest(const struct cp_series *ser, size_t from, size_t m,
@@ -448,8 +449,8 @@ cp_newest(const struct cp_series *ser, size_t from, size_t m,
 	}
 	cp_pick(ser, from, cd, tried, o->alpha, &best);
 	free(cd);
-	if (tried == 0 || !cp_passes(&best, o->alpha / (double)tried,
-	    o->threshold))
+	if (tried == 0 || !cp_passes(&best, o->alpha / CP_NEWEST_EVIDENCE /
+	    (double)tried, o->threshold))
 		return false;
 	best.confirmed = false;
 	*out = best;

@@ -87,9 +87,10 @@ cmd_history(struct call *c)
 	struct trend_opts o = { .metric = c->args.h.metric,
 	    .cell = c->args.h.cell, .format = c->args.h.format,
 	    .dir = c->args.h.out };
+	struct trend_found found = { 0, false };
 	struct store *s;
 	char err[4096];
-	int fresh = 0, rc;
+	int rc;
 
 	cp_opts_default(&o.cp);
 	o.cp.threshold = c->args.h.threshold_pct / 100;
@@ -98,16 +99,16 @@ cmd_history(struct call *c)
 		return command_bad("-o %s: %s", o.dir, strerror(errno));
 	if (history_open(c, false, &s, err, sizeof(err)) != 0)
 		return command_bad("%s", err);
-	rc = trend_write(s, &o, stdout, &fresh, err, sizeof(err));
+	rc = trend_write(s, &o, stdout, &found, err, sizeof(err));
 	store_close(s);
 	if (rc != 0)
 		return command_bad("%s", err);
-	if (o.dir != NULL)
+	if (found.drawn)
 		fprintf(stderr, "drew %s/trend.png and trend.svg\n", o.dir);
-	if (fresh > 0 && c->args.h.fail_on_step)
+	if (found.fresh > 0 && c->args.h.fail_on_step)
 		fprintf(stderr, "dispatchbench: %d series got worse at one of "
-		    "their newest revisions\n", fresh);
-	return fresh > 0 && c->args.h.fail_on_step ? 1 : 0;
+		    "their newest revisions\n", found.fresh);
+	return found.fresh > 0 && c->args.h.fail_on_step ? 1 : 0;
 }
 
 const struct command command_store = { "store", "add RESULTS.json | list "

@@ -370,9 +370,9 @@ trend_people(const struct trend *t, FILE *out, size_t picked)
 	    "step%s, %zu of them unconfirmed. A step is a shift of the pooled "
 	    "runs past ±%.0f %% with an exact rank-sum p below %g over the "
 	    "splits tried, and at least %zu revisions each side; one newer "
-	    "than that is unconfirmed.\n", m.quantity, t->n, steps,
+	    "than that is unconfirmed, and needs p below %g.\n", m.quantity, t->n, steps,
 	    steps == 1 ? "" : "s", unconfirmed, cp->threshold * 100,
-	    cp->alpha, cp->min_size);
+	    cp->alpha, cp->min_size, cp->alpha / CP_NEWEST_EVIDENCE);
 	trend_steps_table(t, out, m.unit);
 	for (i = 0; i < t->n; i++)
 		if (t->s[i].shown)
@@ -381,8 +381,8 @@ trend_people(const struct trend *t, FILE *out, size_t picked)
 		fprintf(out, "\n%zu more series %s: narrow them with --cell.\n",
 		    picked - TREND_SHOWN, t->o->cell ? "match" : "have a step");
 	else if (picked == 0)
-		fprintf(out, "\nNo series %s with two revisions or more.\n",
-		    t->o->cell ? "matches --cell" : "has a step");
+		fprintf(out, "\nNo series %s.\n", t->o->cell ?
+		    "that --cell names has two revisions or more" : "has a step");
 	return;
 }
 
@@ -526,7 +526,7 @@ trend_plot(const struct trend *t, char *err, size_t errlen)
 
 int
 trend_write(struct store *s, const struct trend_opts *o, FILE *out,
-    int *fresh, char *err, size_t errlen)
+    struct trend_found *f, char *err, size_t errlen)
 {
 	struct trend t = { o, NULL, 0, 0 };
 	char metrics[2048];
@@ -545,13 +545,14 @@ trend_write(struct store *s, const struct trend_opts *o, FILE *out,
 		trend_free(&t);
 		return -1;
 	}
-	*fresh = trend_steps(&t);
+	f->fresh = trend_steps(&t);
 	picked = trend_pick(&t);
 	if (table_for_people((enum table_format)o->format))
 		trend_people(&t, out, picked);
 	else
 		trend_rows(&t, out);
-	if (o->dir != NULL && picked > 0)
+	f->drawn = o->dir != NULL && picked > 0;
+	if (f->drawn)
 		rc = trend_plot(&t, err, errlen);
 	trend_free(&t);
 	return rc;

@@ -7,6 +7,7 @@
 #ifndef BENCH_TREND_H
 #define BENCH_TREND_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "changepoint.h"
@@ -23,13 +24,22 @@ struct trend_opts {
 	const char *dir;	/* where trend.png goes; NULL: no picture */
 };
 
+/* What a history found beyond its tables. */
+struct trend_found {
+	/*
+	 * Steps the wrong way (slower, or less throughput) that begin at one
+	 * of a series' newest cp.min_size revisions: news for a merge's CI,
+	 * before and as they are confirmed.
+	 */
+	int fresh;
+	bool drawn;		/* trend.png written: some series was shown */
+};
+
 /*
- * Writes the history to out. *fresh gets the steps the wrong way (slower,
- * or less throughput) that begin at one of a series' newest
- * cp.min_size revisions: news for a merge's CI, before and as they are
- * confirmed. 0, or -1 with err (nothing of the metric in the store).
+ * Writes the history to out. 0, or -1 with err (nothing of the metric in
+ * the store, or no cell matches).
  */
 int trend_write(struct store *s, const struct trend_opts *o, FILE *out,
-    int *fresh, char *err, size_t errlen);
+    struct trend_found *f, char *err, size_t errlen);
 
 #endif /* BENCH_TREND_H */
