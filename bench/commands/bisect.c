@@ -64,13 +64,13 @@ struct bisect_step {
 
 struct bisect {
 	struct call *c;
-	char top[4096], self[4096], dir[4096], out[4200];	/* out: the steps' */
+	char top[4096], self[4096], dir[4096];
+	char out[4200];			/* the steps' results */
 	char sha[BISECT_MAX][48], good[48], goodbin[4200];
-	enum bisect_mark mark[BISECT_MAX];
-	struct bisect_step said[BISECT_MAX];	/* each measured commit's step */
+	struct bisect_step said[BISECT_MAX];	/* each commit's step, if any */
 	int n, steps, built;
 	char threshold[32], budget[32];	/* the options each step passes on */
-	long long id;			/* the store's record; 0: none */
+	long long id;			/* the bisection's row in the store */
 	struct store *store;
 	double started;
 };
@@ -216,8 +216,9 @@ bisect_judge(const cJSON *rows, const char *filter, double threshold,
 		if (!label_key_holds(filter, results_str(row, "cell", "")))
 			continue;
 		v = results_str(row, "verdict", "");
-		rank = strcmp(v, "broken") == 0 ? 3 : strcmp(v, "regressed") == 0 ?
-		    2 : !bisect_not_slower(row, v, threshold);
+		rank = strcmp(v, "broken") == 0 ? 3 :
+		    strcmp(v, "regressed") == 0 ? 2 :
+		    !bisect_not_slower(row, v, threshold);
 		if (rank > worst) {
 			worst = rank;
 			told = row;
@@ -228,7 +229,8 @@ bisect_judge(const cJSON *rows, const char *filter, double threshold,
 	snprintf(st->verdict, sizeof(st->verdict), "%s", told == NULL ?
 	    "no such cell" : results_str(told, "verdict", "?"));
 	snprintf(st->why, sizeof(st->why), "%s", results_str(told, "why", ""));
-	snprintf(st->cell, sizeof(st->cell), "%s", results_str(told, "cell", ""));
+	snprintf(st->cell, sizeof(st->cell), "%s", results_str(told, "cell",
+	    ""));
 	st->ratio = results_num(told, "ratio");
 	st->lo = results_num(told, "ratio_lo");
 	st->hi = results_num(told, "ratio_hi");
@@ -401,7 +403,6 @@ bisect_test(struct bisect *b, int i)
 		    "status %d\n", b->sha[i], st.rc);
 		return st.rc;
 	}
-	b->mark[i] = st.mark;
 	b->said[i] = st;
 	bisect_tell(b, i, &st);
 	return 0;
@@ -415,7 +416,8 @@ bisect_next(const struct bisect *b, int good, int bad)
 
 	for (d = 0; d < bad - good; d++)
 		for (i = mid - d; i <= mid + d; i += 2 * d + (d == 0)) {
-			if (i > good && i < bad && b->mark[i] == BISECT_UNTESTED)
+			if (i > good && i < bad &&
+			    b->said[i].mark == BISECT_UNTESTED)
 				return i;
 		}
 	return -1;
@@ -429,19 +431,19 @@ bisect_search(struct bisect *b, int *good, int *bad, int *rc)
 
 	if ((*rc = bisect_test(b, b->n - 1)) != 0)
 		return "an ab failed";
-	if (b->mark[b->n - 1] != BISECT_SLOWER)
-		return b->mark[b->n - 1] == BISECT_GOOD ? "BAD is not slower "
-		    "than GOOD: nothing to bisect" : "BAD against GOOD has no "
-		    "answer (see its step): give --budget more time, or the "
-		    "cell that moved";
+	if (b->said[b->n - 1].mark != BISECT_SLOWER)
+		return b->said[b->n - 1].mark == BISECT_GOOD ? "BAD is not "
+		    "slower than GOOD: nothing to bisect" : "BAD against GOOD "
+		    "has no answer (see its step): give --budget more time, or "
+		    "the cell that moved";
 	while ((i = bisect_next(b, *good, *bad)) >= 0) {
 		if ((*rc = bisect_test(b, i)) != 0)
 			return "an ab failed";
-		if (b->mark[i] == BISECT_GOOD)
+		if (b->said[i].mark == BISECT_GOOD)
 			*good = i;
-		else if (b->mark[i] == BISECT_SLOWER)
+		else if (b->said[i].mark == BISECT_SLOWER)
 			*bad = i;
-		else if (b->mark[i] == BISECT_OPEN)
+		else if (b->said[i].mark == BISECT_OPEN)
 			return "a step stayed inconclusive after its budget: "
 			    "the first slower commit is not told apart; give "
 			    "--budget more time";
@@ -485,7 +487,7 @@ bisect_summary(struct bisect *b, int good, int bad, const char *why)
 	else
 		printf("\nno single commit named: %s.\n", why);
 	/* BAD slower, and what is left between the last good and it. */
-	if (why != NULL && b->mark[bad] == BISECT_SLOWER) {
+	if (why != NULL && b->said[bad].mark == BISECT_SLOWER) {
 		printf("the first slower commit is one of:");
 		for (i = good + 1; i <= bad; i++)
 			printf(" %.7s", b->sha[i]);

@@ -78,7 +78,8 @@ static int
 store_fail(struct store *s, const char *what, char *err, size_t errlen)
 {
 
-	snprintf(err, errlen, "%s: %s: %s", s->path, what, sqlite3_errmsg(s->db));
+	snprintf(err, errlen, "%s: %s: %s", s->path, what,
+	    sqlite3_errmsg(s->db));
 	return -1;
 }
 
@@ -146,7 +147,8 @@ store_open(const char *path, bool create, struct store **sp, char *err,
 	s->path = path;
 	if (sqlite3_open_v2(path, &s->db, flags, NULL) != SQLITE_OK) {
 		snprintf(err, errlen, "%s: %s", path, create ?
-		    sqlite3_errmsg(s->db) : "no store there (store add makes one)");
+		    sqlite3_errmsg(s->db) :
+		    "no store there (store add makes one)");
 		store_close(s);
 		return -1;
 	}
@@ -155,7 +157,8 @@ store_open(const char *path, bool create, struct store **sp, char *err,
 	if (store_exec(s, "PRAGMA foreign_keys=ON", err, errlen) != 0 ||
 	    store_schema_check(s, err, errlen) != 0) {
 		if (strstr(err, "file is not a database") != NULL)
-			snprintf(err, errlen, "%s: not a dispatchbench store", path);
+			snprintf(err, errlen, "%s: not a dispatchbench store",
+			    path);
 		store_close(s);
 		return -1;
 	}
@@ -251,7 +254,8 @@ store_git(const char *name, struct store_rev *r)
 	if (fgets(line, sizeof(line), p) != NULL &&
 	    (tab = strchr(line, '\t')) != NULL) {
 		line[strcspn(line, "\n")] = '\0';
-		snprintf(r->sha, sizeof(r->sha), "%.*s", (int)(tab - line), line);
+		snprintf(r->sha, sizeof(r->sha), "%.*s", (int)(tab - line),
+		    line);
 		snprintf(r->date, sizeof(r->date), "%.25s", tab + 1);
 		r->date[strcspn(r->date, "\t")] = '\0';
 		if ((tab = strchr(tab + 1, '\t')) != NULL)
@@ -494,7 +498,8 @@ store_add(struct store *s, const char *path, char *what, size_t whatlen,
 		sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
 	else
 		snprintf(what, whatlen, "%s: %d cells of %s (%.60s) on %s (%s)",
-		    path, cJSON_GetArraySize(results_arr(doc, "cells")), rev.name,
+		    path, cJSON_GetArraySize(results_arr(doc, "cells")),
+		    rev.name,
 		    *rev.sha ? rev.subject : "a commit git does not know here",
 		    results_str(ctx, "host", "?"),
 		    results_str(ctx, "cpu_model", "?"));

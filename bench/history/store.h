@@ -15,7 +15,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#define STORE_SCHEMA	1	/* PRAGMA user_version of a store this build writes */
+#define STORE_SCHEMA	1	/* PRAGMA user_version this build writes */
 
 struct store;
 
@@ -44,7 +44,7 @@ struct store_value {
 	const char *cell;		/* the cell's key */
 	const char *build;		/* the build type */
 	const char *revision;		/* as the build named it ("80f8a6b") */
-	const char *date;		/* the revision's commit date, else the run's */
+	const char *date;		/* the commit's date, else the run's */
 	long long ord;			/* its first-parent depth; -1: unknown */
 	double value;
 };

@@ -175,7 +175,8 @@ trend_pick(struct trend *t)
 	size_t i, n = 0;
 
 	for (i = 0; i < t->n; i++) {
-		if (t->s[i].n < 2 || (t->o->cell == NULL && t->s[i].nsteps == 0))
+		if (t->s[i].n < 2 ||
+		    (t->o->cell == NULL && t->s[i].nsteps == 0))
 			continue;
 		t->s[i].shown = n < TREND_SHOWN;
 		n++;
@@ -282,7 +283,8 @@ trend_point_row(const struct trend_series *s, size_t j, const char *unit)
 	if (people) {
 		trend_change(st, buf, sizeof(buf));
 		if (!st->confirmed)
-			strncat(buf, " (unconfirmed)", sizeof(buf) - strlen(buf) - 1);
+			strncat(buf, " (unconfirmed)", sizeof(buf) -
+			    strlen(buf) - 1);
 		cJSON_AddStringToObject(row, "step", buf);
 		return row;
 	}
@@ -370,9 +372,10 @@ trend_people(const struct trend *t, FILE *out, size_t picked)
 	    "step%s, %zu of them unconfirmed. A step is a shift of the pooled "
 	    "runs past ±%.0f %% with an exact rank-sum p below %g over the "
 	    "splits tried, and at least %zu revisions each side; one newer "
-	    "than that is unconfirmed, and needs p below %g.\n", m.quantity, t->n, steps,
-	    steps == 1 ? "" : "s", unconfirmed, cp->threshold * 100,
-	    cp->alpha, cp->min_size, cp->alpha / CP_NEWEST_EVIDENCE);
+	    "than that is unconfirmed, and needs p below %g.\n", m.quantity,
+	    t->n, steps, steps == 1 ? "" : "s", unconfirmed,
+	    cp->threshold * 100, cp->alpha, cp->min_size,
+	    cp->alpha / CP_NEWEST_EVIDENCE);
 	trend_steps_table(t, out, m.unit);
 	for (i = 0; i < t->n; i++)
 		if (t->s[i].shown)
@@ -382,7 +385,8 @@ trend_people(const struct trend *t, FILE *out, size_t picked)
 		    picked - TREND_SHOWN, t->o->cell ? "match" : "have a step");
 	else if (picked == 0)
 		fprintf(out, "\nNo series %s.\n", t->o->cell ?
-		    "that --cell names has two revisions or more" : "has a step");
+		    "that --cell names has two revisions or more" :
+		    "has a step");
 	return;
 }
 
@@ -399,7 +403,7 @@ trend_rev_cmp(const void *a, const void *b)
 	const struct trend_rev *y = *(const struct trend_rev *const *)b;
 	int c = strcmp(x->date, y->date);
 
-	/* The store's order: the commit date, the first-parent depth, the name. */
+	/* The store's order: commit date, first-parent depth, name. */
 	if (c == 0)
 		c = (x->ord > y->ord) - (x->ord < y->ord);
 	return c != 0 ? c : strcmp(x->name, y->name);
@@ -472,6 +476,17 @@ trend_plot_series(const struct trend_series *s, int k,
 	return;
 }
 
+/* A series in the key: "shared/lfseg w=8 c=64 on HOST (CPU), BUILD". */
+static void
+trend_title(const struct trend_series *s, char *buf, size_t len)
+{
+	char cell[256];
+
+	label_short_cell(s->cell, cell, sizeof(cell));
+	snprintf(buf, len, "%s on %s, %s", cell, s->machine_name, s->build);
+	return;
+}
+
 /* trend.png and .svg of the shown series. */
 static int
 trend_plot(const struct trend *t, char *err, size_t errlen)
@@ -480,7 +495,7 @@ trend_plot(const struct trend *t, char *err, size_t errlen)
 	struct plot_span sp = { 0, INFINITY, 0 };
 	size_t i, at = 0, ut = 0, up = 0, longest = 0;
 	struct trend_axis ax;
-	char datpath[4096], title[256], size[32], key[256];
+	char datpath[4096], title[512], size[32], key[256];
 	struct metric m;
 	FILE *data;
 	int k = 0;
@@ -497,15 +512,13 @@ trend_plot(const struct trend *t, char *err, size_t errlen)
 			continue;
 		trend_plot_series(&t->s[i], k, &ax, data, arrows, sizeof(arrows),
 		    &at, &sp);
-		label_short_cell(t->s[i].cell, title, sizeof(title));
-		longest = fmax(longest, strlen(title) + strlen(t->s[i].machine_name)
-		    + strlen(t->s[i].build) + 6);
-		plot_cat(plots, sizeof(plots), &up, "%s'%s' index %d using 1:2:3:4 "
-		    "with yerrorlines lc rgb '%s' pt %d lw 2 title '%s on %s, %s', "
-		    "'%s' index %d using 1:2 with points lc rgb '%s' pt 1 ps 0.6 "
-		    "notitle", k ? ", " : "", datpath, 2 * k, plot_colours[1 + k],
-		    5 + 2 * k, title, t->s[i].machine_name, t->s[i].build, datpath,
-		    2 * k + 1,
+		trend_title(&t->s[i], title, sizeof(title));
+		longest = fmax(longest, strlen(title));
+		plot_cat(plots, sizeof(plots), &up, "%s'%s' index %d using "
+		    "1:2:3:4 with yerrorlines lc rgb '%s' pt %d lw 2 title '%s', "
+		    "'%s' index %d using 1:2 with points lc rgb '%s' pt 1 "
+		    "ps 0.6 notitle", k ? ", " : "", datpath, 2 * k,
+		    plot_colours[1 + k], 5 + 2 * k, title, datpath, 2 * k + 1,
 		    plot_colours[1 + k]);
 		k++;
 	}
@@ -539,9 +552,9 @@ trend_write(struct store *s, const struct trend_opts *o, FILE *out,
 		return -1;
 	if (t.n == 0) {
 		store_metrics(s, metrics, sizeof(metrics));
-		snprintf(err, errlen, n == 0 ? "no run in the store has %s (it "
-		    "holds: %s)" : "no cell of %s matches --cell '%s'", o->metric,
-		    n == 0 ? metrics : o->cell);
+		snprintf(err, errlen, n == 0 ? "no run in the store has %s "
+		    "(it holds: %s)" : "no cell of %s matches --cell '%s'",
+		    o->metric, n == 0 ? metrics : o->cell);
 		trend_free(&t);
 		return -1;
 	}
