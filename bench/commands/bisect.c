@@ -478,7 +478,7 @@ bisect_summary(struct bisect *b, int good, int bad, const char *why)
 	char subject[512] = "", err[1024];
 	const char *outcome = why == NULL ? "found" : "undecided";
 	double took = measure_now() - b->started;
-	int i;
+	int i, skipped;
 
 	bisect_git(subject, sizeof(subject), "show", "-s", "--format=%s",
 	    b->sha[bad]);
@@ -493,8 +493,10 @@ bisect_summary(struct bisect *b, int good, int bad, const char *why)
 			printf(" %.7s", b->sha[i]);
 		printf("\n");
 	}
-	printf("%d of %d commits measured in %d steps, %d builds made (the "
-	    "rest reused), %.0f min %02.0f s\n", b->steps, b->n, b->steps,
+	for (i = skipped = 0; i < b->n; i++)
+		skipped += b->said[i].mark == BISECT_SKIP;
+	printf("%d steps over %d commits, %d skipped; %d builds made (the "
+	    "rest reused); %.0f min %02.0f s\n", b->steps, b->n, skipped,
 	    b->built, floor(took / 60), fmod(took, 60));
 	if (b->store != NULL && store_bisect_end(b->store, b->id, outcome,
 	    why == NULL ? b->sha[bad] : NULL, took, err, sizeof(err)) != 0)
