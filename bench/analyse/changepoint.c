@@ -44,16 +44,6 @@ cp_opts_default(struct cp_opts *o)
 	return;
 }
 
-static void *
-cp_alloc(size_t n, size_t size)
-{
-	void *p = calloc(n ? n : 1, size);
-
-	if (p == NULL)
-		abort();
-	return p;
-}
-
 static bool
 cp_valid(double v)
 {
@@ -69,10 +59,10 @@ cp_series_init(struct cp_series *ser, const struct cp_point *pts, size_t n)
 	for (i = 0; i < n; i++)
 		for (j = 0; j < pts[i].n; j++)
 			runs += cp_valid(pts[i].v[j]);
-	ser->rev = cp_alloc(n, sizeof(*ser->rev));
-	ser->off = cp_alloc(n + 1, sizeof(*ser->off));
-	ser->x = cp_alloc(runs, sizeof(*ser->x));
-	ser->tmp = cp_alloc(runs, sizeof(*ser->tmp));
+	ser->rev = rank_alloc(n, sizeof(*ser->rev));
+	ser->off = rank_alloc(n + 1, sizeof(*ser->off));
+	ser->x = rank_alloc(runs, sizeof(*ser->x));
+	ser->tmp = rank_alloc(runs, sizeof(*ser->tmp));
 	ser->n = 0;
 	runs = 0;
 	for (i = 0; i < n; i++) {
@@ -315,7 +305,7 @@ cp_split(const struct cp_series *ser, size_t s, size_t e, size_t m,
 	size_t tried;
 	double level;
 
-	cd = cp_alloc(cp_candidates(ser, s, e, m, NULL), sizeof(*cd));
+	cd = rank_alloc(cp_candidates(ser, s, e, m, NULL), sizeof(*cd));
 	tried = cp_candidates(ser, s, e, m, cd);
 	cp_pick(ser, s, cd, tried, o->alpha, &best);
 	free(cd);
@@ -401,7 +391,7 @@ static void
 cp_merge(const struct cp_series *ser, struct cp_cuts *c,
     const struct cp_opts *o, struct cp_step *st)
 {
-	bool *full = cp_alloc(c->n, sizeof(*full));
+	bool *full = rank_alloc(c->n, sizeof(*full));
 	size_t i, w;
 
 	for (i = 0; i < c->n; i++)
@@ -436,7 +426,7 @@ static bool
 cp_newest(const struct cp_series *ser, size_t from, size_t m,
     const struct cp_opts *o, struct cp_step *out)
 {
-	struct cp_cand *cd = cp_alloc(m, sizeof(*cd));
+	struct cp_cand *cd = rank_alloc(m, sizeof(*cd));
 	struct cp_step best;
 	size_t k, tried = 0;
 
@@ -469,9 +459,9 @@ cp_find(const struct cp_point *pts, size_t n, const struct cp_opts *o,
 	/* Longer than the series finds nothing, and s + m cannot wrap. */
 	m = m > n ? n + 1 : m;
 	cp_series_init(&ser, pts, n);
-	c.at = cp_alloc(ser.n, sizeof(*c.at));
+	c.at = rank_alloc(ser.n, sizeof(*c.at));
 	c.n = 0;
-	st = cp_alloc(ser.n + 1, sizeof(*st));
+	st = rank_alloc(ser.n + 1, sizeof(*st));
 	cp_split(&ser, 0, ser.n, m, o, &c);
 	cp_merge(&ser, &c, o, st);
 	k = c.n + cp_newest(&ser, c.n > 0 ? c.at[c.n - 1] : 0, m, o,

@@ -23,16 +23,6 @@ paired_cmp(const void *x, const void *y)
 	return (a > b) - (a < b);
 }
 
-static void *
-paired_alloc(size_t n, size_t size)
-{
-	void *p = calloc(n ? n : 1, size);
-
-	if (p == NULL)
-		abort();
-	return p;
-}
-
 static double
 paired_median(double *v, size_t n)
 {
@@ -54,7 +44,7 @@ paired_counts(const unsigned int *w, size_t n, size_t *top)
 
 	for (*top = 0, i = 0; i < n; i++)
 		*top += w[i];
-	c = paired_alloc(*top + 1, sizeof(*c));
+	c = rank_alloc(*top + 1, sizeof(*c));
 	c[0] = 1;
 	for (i = 0; i < n; i++)
 		for (s = *top; s >= w[i] && s > 0; s--)
@@ -82,7 +72,7 @@ paired_ranks(const double *d, size_t n, unsigned int *w)
 static size_t
 paired_quantile(double p, size_t n, double *below)
 {
-	unsigned int *w = paired_alloc(n, sizeof(*w));
+	unsigned int *w = rank_alloc(n, sizeof(*w));
 	double *c, total = ldexp(1, (int)n), acc = 0;
 	size_t i, top, q;
 
@@ -106,7 +96,7 @@ static void
 paired_walsh(const double *d, size_t n, double alpha, struct paired_test *r)
 {
 	size_t nw = n * (n + 1) / 2, i, j, k = 0;
-	double *w = paired_alloc(nw, sizeof(*w)), below;
+	double *w = rank_alloc(nw, sizeof(*w)), below;
 
 	for (i = 0; i < n; i++)
 		for (j = i; j < n; j++)
@@ -130,8 +120,8 @@ void
 paired_signed_rank(const double *d, size_t n, double alpha,
     struct paired_test *r)
 {
-	double *x = paired_alloc(n, sizeof(*x)), *c, total, e, obs, tail = 0;
-	unsigned int *w = paired_alloc(n, sizeof(*w));
+	double *x = rank_alloc(n, sizeof(*x)), *c, total, e, obs, tail = 0;
+	unsigned int *w = rank_alloc(n, sizeof(*w));
 	size_t i, m = 0, top, s, v2 = 0;
 
 	for (i = 0; i < n; i++)
@@ -178,7 +168,7 @@ paired_crossover(const double *g_ab, size_t nab, const double *g_ba,
 static size_t
 paired_critical(size_t n, double level, size_t *top)
 {
-	unsigned int *w = paired_alloc(n, sizeof(*w));
+	unsigned int *w = rank_alloc(n, sizeof(*w));
 	double *c, total = ldexp(1, (int)n), tail = 0;
 	size_t i, v;
 
@@ -210,14 +200,14 @@ static void
 paired_draws(size_t n, size_t vc)
 {
 	size_t nw = n * (n + 1) / 2, k, i, j, r;
-	double *d = paired_alloc(n, sizeof(*d)), *w = paired_alloc(nw,
+	double *d = rank_alloc(n, sizeof(*d)), *w = rank_alloc(nw,
 	    sizeof(*w));
 	uint64_t seed = 0x853c49e6748fea9bu;
 
 	free(paired_memo.need);
 	free(paired_memo.zero);
-	paired_memo.need = paired_alloc(PAIRED_POWER_DRAWS, sizeof(double));
-	paired_memo.zero = paired_alloc(PAIRED_POWER_DRAWS, sizeof(double));
+	paired_memo.need = rank_alloc(PAIRED_POWER_DRAWS, sizeof(double));
+	paired_memo.zero = rank_alloc(PAIRED_POWER_DRAWS, sizeof(double));
 	for (r = 0; r < PAIRED_POWER_DRAWS; r++) {
 		for (i = 0; i < n; i++)
 			d[i] = stats_gauss(&seed);
@@ -287,7 +277,7 @@ paired_spread(const double *d, size_t n)
 	/* Croux and Rousseeuw (1992), checked here by simulation. */
 	static const double unbias[] = { 1, 1, 1.196, 1.495, 1.363, 1.206,
 	    1.200, 1.140, 1.129, 1.107 };
-	double *r = paired_alloc(n, sizeof(*r)), med;
+	double *r = rank_alloc(n, sizeof(*r)), med;
 	size_t i;
 
 	memcpy(r, d, n * sizeof(*d));
@@ -309,7 +299,7 @@ paired_spread(const double *d, size_t n)
 static double
 paired_tail(const double *d, size_t n, int worse)
 {
-	double *s = paired_alloc(n, sizeof(*s)), q;
+	double *s = rank_alloc(n, sizeof(*s)), q;
 
 	memcpy(s, d, n * sizeof(*d));
 	qsort(s, n, sizeof(*s), paired_cmp);

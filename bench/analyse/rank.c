@@ -36,7 +36,7 @@ rank_cmp(const void *x, const void *y)
 	return (a > b) - (a < b);
 }
 
-static void *
+void *
 rank_alloc(size_t n, size_t size)
 {
 	void *p = calloc(n ? n : 1, size);

@@ -89,4 +89,11 @@ double rank_verdict_mde(size_t n, size_t m, double level, double sigma,
  */
 double rank_spread(const double *a, size_t na, const double *b, size_t nb);
 
+/*
+ * n zeroed elements of size (one when n is 0), for the scratch arrays of
+ * this file and of the statistics built on it (paired.h, changepoint.h);
+ * aborts when memory is out.
+ */
+void *rank_alloc(size_t n, size_t size);
+
 #endif /* BENCH_RANK_H */
