@@ -2,6 +2,7 @@
  * results.c - the results file (see results.h).
  */
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -106,6 +107,15 @@ results_num(const cJSON *o, const char *name)
 	const cJSON *f = results_get(o, name);
 
 	return cJSON_IsNumber(f) ? f->valuedouble : NAN;
+}
+
+/* Casting NAN or 1e300 to int is undefined: a damaged file must not be. */
+int
+results_int(const cJSON *o, const char *name, int missing)
+{
+	double v = results_num(o, name);
+
+	return v >= INT_MIN && v <= INT_MAX ? (int)v : missing;
 }
 
 const char *

@@ -16,10 +16,12 @@
 /*
  * The accessors every reader goes through: a field of o by its exact name
  * and of its type, or what stands for none (o may be NULL or of any
- * type). A number, NAN if absent; a string, missing if absent; an object
- * or an array, NULL if absent; true, false if absent.
+ * type). A number, NAN if absent; a whole number, missing if absent or
+ * outside int; a string, missing if absent; an object or an array, NULL if
+ * absent; true, false if absent.
  */
 double results_num(const cJSON *o, const char *name);
+int results_int(const cJSON *o, const char *name, int missing);
 const char *results_str(const cJSON *o, const char *name, const char *missing);
 const cJSON *results_obj(const cJSON *o, const char *name);
 const cJSON *results_arr(const cJSON *o, const char *name);

@@ -235,7 +235,7 @@ bisect_judge(const cJSON *rows, const char *filter, double threshold,
 	st->lo = results_num(told, "ratio_lo");
 	st->hi = results_num(told, "ratio_hi");
 	st->p = results_num(told, "p");
-	st->runs = told != NULL ? (int)results_num(told, "runs_new") : 0;
+	st->runs = results_int(told, "runs_new", 0);
 	return;
 }
 

@@ -279,7 +279,7 @@ store_machine(struct store *s, const cJSON *ctx, char *err, size_t errlen)
 
 	snprintf(print, sizeof(print), "%s|%s|%d|%s|%s",
 	    results_str(ctx, f[0], "?"), results_str(ctx, f[1], "?"),
-	    (int)results_num(ctx, "online_cpus"), results_str(ctx, f[2], "?"),
+	    results_int(ctx, "online_cpus", 0), results_str(ctx, f[2], "?"),
 	    results_str(ctx, f[3], "?"));
 	if ((st = store_prepare(s, "INSERT INTO machine(fingerprint, host, "
 	    "cpu_model, topology, cpuset, online_cpus) VALUES (?1, ?2, ?3, ?4, "
@@ -289,7 +289,7 @@ store_machine(struct store *s, const cJSON *ctx, char *err, size_t errlen)
 	store_bind_text(st, 1, print);
 	for (i = 0; i < 4; i++)
 		store_bind_text(st, i + 2, results_str(ctx, f[i], "?"));
-	sqlite3_bind_int(st, 6, (int)results_num(ctx, "online_cpus"));
+	sqlite3_bind_int(st, 6, results_int(ctx, "online_cpus", 0));
 	id = store_step_id(st);
 	sqlite3_finalize(st);
 	return id > 0 ? id : store_fail(s, "cannot write", err, errlen);
@@ -335,7 +335,7 @@ store_run(struct store *s, struct store_import *im, long long cell,
 
 	sqlite3_bind_int64(im->run, 1, im->id);
 	sqlite3_bind_int64(im->run, 2, cell);
-	sqlite3_bind_int(im->run, 3, (int)results_num(run, "rep"));
+	sqlite3_bind_int(im->run, 3, results_int(run, "rep", -1));
 	store_bind_text(im->run, 4, results_str(run, "status", "?"));
 	sqlite3_bind_int(im->run, 5, results_true(run, "host_busy"));
 	if ((id = store_step_id(im->run)) <= 0)
@@ -364,7 +364,7 @@ store_cell(struct store *s, struct store_import *im, const cJSON *cell,
 	store_bind_text(im->cell, 1, key);
 	store_bind_text(im->cell, 2, results_str(cell, "dispatcher", "?"));
 	store_bind_text(im->cell, 3, results_str(cell, "queue", "-"));
-	sqlite3_bind_int(im->cell, 4, (int)results_num(cell, "workers"));
+	sqlite3_bind_int(im->cell, 4, results_int(cell, "workers", -1));
 	if ((id = store_step_id(im->cell)) <= 0)
 		return store_fail(s, "cannot write", err, errlen);
 	cJSON_ArrayForEach(run, results_arr(cell, "runs"))
