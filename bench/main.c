@@ -26,7 +26,8 @@ static const struct command *const commands[] = {
 	&command_advise,
 	&command_plot, &command_report, &command_export, &command_list,
 	&command_topo, &command_plan, &command_matrix, &command_verify,
-	&command_store, &command_history, &command_bisect,
+	&command_store, &command_history, &command_bisect, &command_merge,
+	&command_fleet,
 	&command_cell, &command_help,
 };
 

@@ -116,6 +116,14 @@ mkdir-one-level | bench/runner.c | s/\tfor \(slash = strchr\(dir \+ 1, '\/'\); s
 pair-writes-default | bench/commands/pair.c | s/if \(!cli_given\(&c->sweep, "--out"\)\)/if (0)/ | test_cli | cli/pair_and_ab_keep_to_their_own_files
 ab-precision-taken | bench/commands/verdict.c | s/if \(cli_given\(&c->sweep, "--precision"\)\) \{/if (0) {/ | test_cli | cli/pair_and_ab_keep_to_their_own_files
 report-kept-ranked | bench/analyse/series.c | s/\t\ts->kept &= series_keeps_local\(cell\);/\t\ts->kept = false;/ | test_report | report/a_design_that_keeps_its_work_local_is_said_to
+merge-no-machine-in-series | bench/analyse/params.c | s/\tif \(m != NULL && used < len\)/\tif (0)/ | test_fleet | merge/plot_report_and_export_give_a_series_per_machine
+merge-one-name-per-node | bench/analyse/merge.c | s/if \(merge_named\(g->in, g->n, want\) > 1\)/if (0)/ | test_fleet | merge/tells_two_tasks_on_one_node_apart_and_refuses_a_file_twice
+compare-fleet-against-one | bench/analyse/compare.c | s/\tif \(na > 0 \W\W nb > 0\)/\tif (0)/ | test_fleet | merge/compare_and_advise_never_mix_machines
+store-merged-whole | bench/history/store.c | s/\(results_machines\(doc\) > 0 \? store_machines/(0 ? store_machines/ | test_fleet | merge/the_store_takes_each_machine_as_its_own_file
+fleet-failure-passes | bench/fleet/fleet.c | s/n \+= strcmp\(f->t\[i\].state, "COMPLETED"\) != 0 \W\W/n += 0 \&\&/ | test_fleet | fleet/a_cancelled_task_is_named_and_the_other_survives
+fleet-no-record-passes | bench/fleet/fleet.c | s/"NO RECORD"/"COMPLETED"/ | test_fleet | fleet/a_task_slurm_kept_no_record_of_is_never_a_pass
+fleet-not-exclusive | bench/fleet/slurm.c | s/#SBATCH --exclusive\\n//  | test_fleet | fleet/submit_writes_an_exclusive_array_and_its_size
+slurm-list-first-range | bench/fleet/slurm.c | s/if \(\*end != ','\)/if (1)/ | test_fleet | fleet/collect_waits_for_the_array_and_stops_at_its_timeout
 EOF
 }
 

@@ -19,6 +19,7 @@
 #include "results.h"
 /* CALL_MAX_WORDS: the words a call holds. */
 #include "commands.h"
+#include "binary.h"
 #include "tmpdir.h"
 
 /* Plain arrays: parameters are copied into each test's own process. */
@@ -553,17 +554,9 @@ static int
 output_of(const char *args, char *buf, size_t len)
 {
 	char cmd[1024];
-	size_t n;
-	FILE *p;
-	int status;
 
 	snprintf(cmd, sizeof(cmd), "%s %s", DB_BINARY, args);
-	p = popen(cmd, "r");
-	cr_assert_not_null(p);
-	n = fread(buf, 1, len - 1, p);
-	buf[n] = '\0';
-	status = pclose(p);
-	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+	return shell_output(cmd, buf, len);
 }
 
 /* How many times what occurs in s. */

@@ -18,6 +18,8 @@
 
 #include <criterion/criterion.h>
 
+#include "binary.h"
+
 /* The source tree, from the tests' data folder: the docs are read there. */
 #define DOCS_TOP	DB_TEST_DATA "/../.."
 
@@ -79,18 +81,10 @@ read_doc(const char *path, char *buf, size_t len)
 static int
 output_of(const char *args, char *buf, size_t len)
 {
-	char cmd[512];
-	size_t n;
-	FILE *p;
-	int status;
+	char cmd[1024];
 
 	snprintf(cmd, sizeof(cmd), "%s %s 2>/dev/null", DB_BINARY, args);
-	p = popen(cmd, "r");
-	cr_assert_not_null(p);
-	n = fread(buf, 1, len - 1, p);
-	buf[n] = '\0';
-	status = pclose(p);
-	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+	return shell_output(cmd, buf, len);
 }
 
 static bool

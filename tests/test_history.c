@@ -19,22 +19,11 @@
 #include <criterion/criterion.h>
 #include <sqlite3.h>
 
+#include "binary.h"
 #include "results.h"
 #include "tmpdir.h"
 
 #define REFERENCE	DB_TEST_DATA "/../../results/2026-12-03-epyc-2cpu-default.json"
-
-/* A copy of a tmp() path that outlives tmp()'s ring of eight. */
-static const char *
-kept(const char *path)
-{
-	static char keep[8][160];
-	static int next;
-	char *p = keep[next++ % 8];
-
-	snprintf(p, sizeof(keep[0]), "%s", path);
-	return p;
-}
 
 /* How many runs the cells of a results file hold. */
 static long long
@@ -50,23 +39,6 @@ runs_in(const char *path)
 		n += cJSON_GetArraySize(results_arr(cell, "runs"));
 	cJSON_Delete(doc);
 	return n;
-}
-
-static int
-run(const char *args, char *out, size_t len)
-{
-	char cmd[2048];
-	size_t n;
-	FILE *p;
-	int status;
-
-	snprintf(cmd, sizeof(cmd), "%s %s 2>&1", DB_BINARY, args);
-	p = popen(cmd, "r");
-	cr_assert_not_null(p);
-	n = fread(out, 1, len - 1, p);
-	out[n] = '\0';
-	status = pclose(p);
-	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
 /*
@@ -160,7 +132,7 @@ Test(store, keeps_every_run_and_refuses_a_second_import)
 	char args[512], out[8192];
 
 	snprintf(args, sizeof(args), "store add --db %s %s", db, file);
-	cr_assert_eq(run(args, out, sizeof(out)), 0, "%s", out);
+	cr_assert_eq(binary_run("", args, out, sizeof(out)), 0, "%s", out);
 	cr_assert_not_null(strstr(out, "3 cells of abc0001"), "%s", out);
 	/* Every run, each of its numeric fields, and the whole file. */
 	cr_assert_eq(query(db, "SELECT COUNT(*) FROM run"), runs);
@@ -168,12 +140,12 @@ Test(store, keeps_every_run_and_refuses_a_second_import)
 	    "'cpu_us_per_dispatch'"), runs);
 	cr_assert_eq(query(db, "SELECT COUNT(*) FROM import WHERE "
 	    "json_valid(document)"), 1);
-	cr_assert_eq(run(args, out, sizeof(out)), 2, "%s", out);
+	cr_assert_eq(binary_run("", args, out, sizeof(out)), 2, "%s", out);
 	cr_assert_not_null(strstr(out, "already in"), "%s", out);
 	cr_assert_eq(lines_of(out), 1, "%s", out);
 	cr_assert_eq(query(db, "SELECT COUNT(*) FROM run"), runs);
 	snprintf(args, sizeof(args), "store list --db %s --format csv", db);
-	cr_assert_eq(run(args, out, sizeof(out)), 0, "%s", out);
+	cr_assert_eq(binary_run("", args, out, sizeof(out)), 0, "%s", out);
 	cr_assert_not_null(strstr(out, ",abc0001,"), "%s", out);
 }
 
@@ -189,28 +161,28 @@ Test(store, refuses_newer_schemas_damage_and_other_files)
 	cr_assert_eq(system(cmd), 0);
 	newer(REFERENCE, tmp("new.json"));
 	snprintf(args, sizeof(args), "store add --db %s %s", db, tmp("new.json"));
-	cr_assert_eq(run(args, out, sizeof(out)), 2, "%s", out);
+	cr_assert_eq(binary_run("", args, out, sizeof(out)), 2, "%s", out);
 	cr_assert_not_null(strstr(out, "newer than this build reads"), "%s", out);
 	snprintf(args, sizeof(args), "store add --db %s %s", db, tmp("cut.json"));
-	cr_assert_eq(run(args, out, sizeof(out)), 2, "%s", out);
+	cr_assert_eq(binary_run("", args, out, sizeof(out)), 2, "%s", out);
 	cr_assert_eq(lines_of(out), 1, "%s", out);
 	cr_assert_not_null(f = fopen(text, "w"));
 	fprintf(f, "not a database at all, but long enough to be read as one "
 	    "and refused by what it is\n");
 	fclose(f);
 	snprintf(args, sizeof(args), "store list --db %s", text);
-	cr_assert_eq(run(args, out, sizeof(out)), 2, "%s", out);
+	cr_assert_eq(binary_run("", args, out, sizeof(out)), 2, "%s", out);
 	cr_assert_not_null(strstr(out, "not a dispatchbench store"), "%s", out);
 	snprintf(args, sizeof(args), "store list --db %s", db);
-	cr_assert_eq(run(args, out, sizeof(out)), 0, "%s", out);
+	cr_assert_eq(binary_run("", args, out, sizeof(out)), 0, "%s", out);
 	cr_assert_eq(sqlite3_open(db, &s), SQLITE_OK);
 	cr_assert_eq(sqlite3_exec(s, "PRAGMA user_version=99", NULL, NULL,
 	    NULL), SQLITE_OK);
 	sqlite3_close(s);
-	cr_assert_eq(run(args, out, sizeof(out)), 2, "%s", out);
+	cr_assert_eq(binary_run("", args, out, sizeof(out)), 2, "%s", out);
 	cr_assert_not_null(strstr(out, "store schema 99 is newer"), "%s", out);
 	snprintf(args, sizeof(args), "store list --db %s", tmp("none.db"));
-	cr_assert_eq(run(args, out, sizeof(out)), 2, "%s", out);
+	cr_assert_eq(binary_run("", args, out, sizeof(out)), 2, "%s", out);
 	cr_assert_not_null(strstr(out, "no store there"), "%s", out);
 }
 
@@ -247,10 +219,10 @@ Test(store, an_import_that_fails_half_way_keeps_nothing)
 	char args[512], out[8192];
 
 	snprintf(args, sizeof(args), "store add --db %s %s", db, first);
-	cr_assert_eq(run(args, out, sizeof(out)), 0, "%s", out);
+	cr_assert_eq(binary_run("", args, out, sizeof(out)), 0, "%s", out);
 	twice(revision_file("s.json", 2, 1, 3), bad);
 	snprintf(args, sizeof(args), "store add --db %s %s", db, bad);
-	cr_assert_eq(run(args, out, sizeof(out)), 2, "%s", out);
+	cr_assert_eq(binary_run("", args, out, sizeof(out)), 2, "%s", out);
 	cr_assert_eq(lines_of(out), 1, "%s", out);
 	cr_assert_eq(query(db, "SELECT COUNT(*) FROM import"), 1);
 	cr_assert_eq(query(db, "SELECT COUNT(*) FROM run"), runs_in(first));
@@ -273,7 +245,7 @@ Test(store, a_killed_import_leaves_the_store_as_it_was)
 	int i, st;
 
 	snprintf(args, sizeof(args), "store add --db %s %s", db, first);
-	cr_assert_eq(run(args, out, sizeof(out)), 0, "%s", out);
+	cr_assert_eq(binary_run("", args, out, sizeof(out)), 0, "%s", out);
 	snprintf(journal, sizeof(journal), "%s-journal", db);
 	if ((pid = fork()) == 0) {
 		execl(DB_BINARY, DB_BINARY, "store", "add", "--db", db, big,
@@ -294,7 +266,7 @@ Test(store, a_killed_import_leaves_the_store_as_it_was)
 	cr_assert_eq(query(db, "SELECT COUNT(*) FROM value v LEFT JOIN run r "
 	    "ON r.id = v.run_id WHERE r.id IS NULL"), 0);
 	snprintf(args, sizeof(args), "store add --db %s %s", db, big);
-	cr_assert_eq(run(args, out, sizeof(out)), 0, "%s", out);
+	cr_assert_eq(binary_run("", args, out, sizeof(out)), 0, "%s", out);
 	cr_assert_eq(query(db, "SELECT COUNT(*) FROM import"), 2);
 }
 
@@ -309,7 +281,7 @@ history_of(const char *db, int n, int from, double factor)
 		snprintf(name, sizeof(name), "r%d.json", i);
 		snprintf(args, sizeof(args), "store add --db %s %s", db,
 		    revision_file(name, i, i >= from ? factor : 1, 2));
-		cr_assert_eq(run(args, out, sizeof(out)), 0, "%s", out);
+		cr_assert_eq(binary_run("", args, out, sizeof(out)), 0, "%s", out);
 	}
 	return;
 }
@@ -323,13 +295,13 @@ Test(history, names_the_revision_a_step_begins_at)
 	history_of(db, 8, 4, 1.3);
 	snprintf(args, sizeof(args), "history --db %s --fail-on-step", db);
 	/* Four revisions after it: confirmed, and no news for a merge. */
-	cr_assert_eq(run(args, out, sizeof(out)), 0, "%s", out);
+	cr_assert_eq(binary_run("", args, out, sizeof(out)), 0, "%s", out);
 	cr_assert_not_null(strstr(out, "2 steps, 0 of them unconfirmed"), "%s",
 	    out);
 	cr_assert_not_null(strstr(out, "abc0004  "), "%s", out);
 	cr_assert_not_null(strstr(out, "+30.0 %"), "%s", out);
 	snprintf(args, sizeof(args), "history --db %s --format csv", db);
-	cr_assert_eq(run(args, out, sizeof(out)), 0, "%s", out);
+	cr_assert_eq(binary_run("", args, out, sizeof(out)), 0, "%s", out);
 	cr_assert_not_null(strstr(out, ",abc0004,"), "%s", out);
 	cr_assert_not_null(strstr(out, ",step,1.3"), "%s", out);
 }
@@ -342,12 +314,12 @@ Test(history, fails_a_merge_only_on_a_fresh_step)
 
 	history_of(db, 6, 5, 1.3);
 	snprintf(args, sizeof(args), "history --db %s --fail-on-step", db);
-	cr_assert_eq(run(args, out, sizeof(out)), 1, "%s", out);
+	cr_assert_eq(binary_run("", args, out, sizeof(out)), 1, "%s", out);
 	cr_assert_not_null(strstr(out, "unconfirmed (newest)"), "%s", out);
 	cr_assert_not_null(strstr(out, "got worse at one of their newest"),
 	    "%s", out);
 	snprintf(args, sizeof(args), "history --db %s", db);
-	cr_assert_eq(run(args, out, sizeof(out)), 0, "%s", out);
+	cr_assert_eq(binary_run("", args, out, sizeof(out)), 0, "%s", out);
 }
 
 Test(history, a_flat_history_has_no_step)
@@ -359,7 +331,7 @@ Test(history, a_flat_history_has_no_step)
 	history_of(db, 6, 6, 1);
 	snprintf(args, sizeof(args), "history --db %s --fail-on-step --cell "
 	    "inline", db);
-	cr_assert_eq(run(args, out, sizeof(out)), 0, "%s", out);
+	cr_assert_eq(binary_run("", args, out, sizeof(out)), 0, "%s", out);
 	cr_assert_not_null(strstr(out, ": 0 steps"), "%s", out);
 	cr_assert_not_null(strstr(out, "abc0005"), "%s", out);
 }
@@ -370,16 +342,16 @@ Test(history, says_what_it_lacks)
 	char args[512], out[8192];
 
 	snprintf(args, sizeof(args), "history --db %s", db);
-	cr_assert_eq(run(args, out, sizeof(out)), 2, "%s", out);
+	cr_assert_eq(binary_run("", args, out, sizeof(out)), 2, "%s", out);
 	cr_assert_not_null(strstr(out, "no store there"), "%s", out);
 	history_of(db, 2, 2, 1);
 	snprintf(args, sizeof(args), "history --db %s --metric nosuch", db);
-	cr_assert_eq(run(args, out, sizeof(out)), 2, "%s", out);
+	cr_assert_eq(binary_run("", args, out, sizeof(out)), 2, "%s", out);
 	cr_assert_not_null(strstr(out, "no run in the store has nosuch"), "%s",
 	    out);
 	cr_assert_eq(lines_of(out), 1, "%s", out);
 	snprintf(args, sizeof(args), "history --db %s --cell nosuch", db);
-	cr_assert_eq(run(args, out, sizeof(out)), 2, "%s", out);
+	cr_assert_eq(binary_run("", args, out, sizeof(out)), 2, "%s", out);
 	cr_assert_not_null(strstr(out, "matches --cell 'nosuch'"), "%s", out);
 }
 
@@ -388,14 +360,14 @@ Test(bisect, refuses_what_is_not_a_range)
 	char args[512], out[8192];
 
 	snprintf(args, sizeof(args), "bisect --db %s nosuch HEAD", tmp("h.db"));
-	cr_assert_eq(run(args, out, sizeof(out)), 2, "%s", out);
+	cr_assert_eq(binary_run("", args, out, sizeof(out)), 2, "%s", out);
 	cr_assert_not_null(strstr(out, "GOOD: 'nosuch' is not a commit"), "%s",
 	    out);
 	snprintf(args, sizeof(args), "bisect --db %s HEAD HEAD", tmp("h.db"));
-	cr_assert_eq(run(args, out, sizeof(out)), 2, "%s", out);
+	cr_assert_eq(binary_run("", args, out, sizeof(out)), 2, "%s", out);
 	cr_assert_not_null(strstr(out, "no commit from GOOD to BAD"), "%s", out);
 	snprintf(args, sizeof(args), "bisect --db %s HEAD HEAD --dispatcher "
 	    "nosuch", tmp("h.db"));
-	cr_assert_eq(run(args, out, sizeof(out)), 2, "%s", out);
+	cr_assert_eq(binary_run("", args, out, sizeof(out)), 2, "%s", out);
 	cr_assert_eq(lines_of(out), 1, "%s", out);
 }

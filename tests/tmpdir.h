@@ -39,4 +39,16 @@ tmp(const char *name)
 	return p;
 }
 
+/* A copy of a tmp() path that outlives its ring: the last 16 stay valid. */
+static inline const char *
+kept(const char *path)
+{
+	static char keep[16][160];
+	static int next;
+	char *p = keep[next++ % 16];
+
+	snprintf(p, sizeof(keep[0]), "%s", path);
+	return p;
+}
+
 #endif /* TESTS_TMPDIR_H */

@@ -14,7 +14,7 @@ static const char *const beside_kinds[] = { "dispatcher", "queue" };
 static const cJSON *
 beside_runtime(const cJSON *doc, const cJSON *cell, const char **field)
 {
-	const cJSON *all = results_obj(results_obj(doc, "context"), "runtimes");
+	const cJSON *all = results_obj(results_context(doc, cell), "runtimes");
 	const cJSON *r;
 	size_t i;
 

@@ -88,31 +88,75 @@ compare_match(const cJSON *base, const cJSON *cb, int i,
 
 /* Same machine: the same CPU, count, cpuset and topology. */
 static int
-compare_machine(const cJSON *a, const cJSON *b, char *err, size_t errlen)
+compare_contexts(const cJSON *ca, const cJSON *cb, const char *which,
+    char *err, size_t errlen)
 {
 	static const char *fields[] = { "cpu_model", "cpuset", "topology" };
-	const cJSON *ca = results_obj(a, "context");
-	const cJSON *cb = results_obj(b, "context");
 	size_t i;
 
+	for (i = 0; i < sizeof(fields) / sizeof(fields[0]); i++)
+		if (strcmp(results_str(ca, fields[i], ""), results_str(cb,
+		    fields[i], "")) != 0) {
+			snprintf(err, errlen, "the files come from different "
+			    "machines (%s%s: '%s' against '%s'); pass "
+			    "--allow-other-machine to compare anyway", which,
+			    fields[i], results_str(ca, fields[i], ""),
+			    results_str(cb, fields[i], ""));
+			return -1;
+		}
+	return 0;
+}
+
+/*
+ * Two merged files: each machine of new in base by its name, and the same
+ * machine there.
+ */
+static int
+compare_fleets(const cJSON *a, const cJSON *b, char *err, size_t errlen)
+{
+	const cJSON *mb, *ma;
+	const char *name;
+	char which[600];
+
+	cJSON_ArrayForEach(mb, results_arr(b, "machines")) {
+		name = results_str(mb, "name", "");
+		cJSON_ArrayForEach(ma, results_arr(a, "machines"))
+			if (strcmp(results_str(ma, "name", ""), name) == 0)
+				break;
+		if (ma == NULL)
+			return snprintf(err, errlen, "the files come from "
+			    "different machines (NEW's '%s' is not in BASE); "
+			    "pass --allow-other-machine to compare anyway",
+			    name), -1;
+		snprintf(which, sizeof(which), "%s: ", name);
+		if (compare_contexts(results_obj(ma, "context"), results_obj(mb,
+		    "context"), which, err, errlen) != 0)
+			return -1;
+	}
+	return 0;
+}
+
+static int
+compare_machine(const cJSON *a, const cJSON *b, char *err, size_t errlen)
+{
+	const cJSON *ca = results_obj(a, "context");
+	const cJSON *cb = results_obj(b, "context");
+	int na = results_machines(a), nb = results_machines(b);
+
+	if (na > 0 && nb > 0)
+		return compare_fleets(a, b, err, errlen);
+	if (na > 0 || nb > 0)
+		return snprintf(err, errlen, "the files come from different "
+		    "machines (BASE holds %d, NEW %d); pass "
+		    "--allow-other-machine to compare anyway", na > 0 ? na : 1,
+		    nb > 0 ? nb : 1), -1;
 	if (results_num(ca, "schema") != results_num(cb, "schema")) {
 		snprintf(err, errlen, "the two files have different schemas "
 		    "(%.0f, %.0f)", results_num(ca, "schema"),
 		    results_num(cb, "schema"));
 		return -1;
 	}
-	for (i = 0; i < sizeof(fields) / sizeof(fields[0]); i++) {
-		if (strcmp(results_str(ca, fields[i], ""),
-		    results_str(cb, fields[i], "")) != 0) {
-			snprintf(err, errlen, "the files come from different "
-			    "machines (%s: '%s' against '%s'); pass "
-			    "--allow-other-machine to compare anyway", fields[i],
-			    results_str(ca, fields[i], ""),
-			    results_str(cb, fields[i], ""));
-			return -1;
-		}
-	}
-	return 0;
+	return compare_contexts(ca, cb, "", err, errlen);
 }
 
 /* A cell of base and the cell of new it is compared with (NULL: none). */
@@ -497,15 +541,20 @@ compare_docs(const cJSON *base, const cJSON *new, const struct compare_opts *o,
 {
 	const char *incomplete = compare_incomplete(new) ? "NEW" :
 	    compare_incomplete(base) ? "BASE" : NULL;
-	struct outcome_what w = { { base, new }, "", 0 };
+	struct outcome_what w = { { base, new }, "", 0, "" };
 	struct judge_row *rows;
 	cJSON *json = cJSON_CreateArray();
 	size_t n, i;
 	int rc;
 
-	if ((!o->allow_other_machine && compare_machine(base, new, err,
-	    errlen) != 0) || (rows = compare_rows(base, new, o, &n, err,
-	    errlen)) == NULL) {
+	if (compare_machine(base, new, w.machines, sizeof(w.machines)) == 0)
+		w.machines[0] = '\0';
+	else if (!o->allow_other_machine)
+		return snprintf(err, errlen, "%s", w.machines),
+		    cJSON_Delete(json), COMPARE_BAD_INPUT;
+	else
+		w.machines[strcspn(w.machines, ";")] = '\0';
+	if ((rows = compare_rows(base, new, o, &n, err, errlen)) == NULL) {
 		cJSON_Delete(json);
 		return COMPARE_BAD_INPUT;
 	}

@@ -128,6 +128,9 @@ export_row(const cJSON *doc, const cJSON *cell)
 	char buf[96], a[32], b[32];
 	size_t i;
 
+	if (results_str(cell, "machine", NULL) != NULL)
+		cJSON_AddStringToObject(row, "machine", results_str(cell,
+		    "machine", ""));
 	cJSON_AddStringToObject(row, "dispatcher", params_design(cell, buf,
 	    sizeof(buf)));
 	cJSON_AddStringToObject(row, "queue", results_str(cell, "queue", "?"));
@@ -368,7 +371,7 @@ export_gbench_cell(cJSON *benchmarks, const cJSON *cell, int family)
 {
 	static const char *aggs[] = { "mean", "median", "stddev", "cv" };
 	struct export_series *s = calloc(1, sizeof(*s));
-	char name[256], agg[288], w[16], design[48];
+	char name[512], agg[544], w[16], design[48];
 	size_t i, k;
 	cJSON *b;
 	int a;
@@ -376,11 +379,13 @@ export_gbench_cell(cJSON *benchmarks, const cJSON *cell, int family)
 	if (s == NULL)
 		abort();
 	export_gbench_series(cell, s);
-	snprintf(name, sizeof(name), "%s/%s/workers:%s/coroutines:%.0f/%s",
+	snprintf(name, sizeof(name), "%s/%s/workers:%s/coroutines:%.0f/%s%s%s",
 	    params_design(cell, design, sizeof(design)),
 	    results_str(cell, "queue", "?"), export_width(cell, w, sizeof(w)),
 	    results_num(cell, "coroutines"),
-	    results_str(cell, "workload", "resume"));
+	    results_str(cell, "workload", "resume"), results_str(cell,
+	    "machine", NULL) != NULL ? "/machine:" : "", results_str(cell,
+	    "machine", ""));
 	for (i = 0; i < s->n; i++) {
 		b = export_gbench_entry(name, family, s->n, "iteration");
 		cJSON_AddNumberToObject(b, "repetition_index", (double)i);
@@ -424,7 +429,9 @@ export_gbench(const cJSON *doc)
 	cJSON_AddStringToObject(c, "date", results_str(ctx, "date", ""));
 	cJSON_AddStringToObject(c, "host_name", results_str(ctx, "host", ""));
 	cJSON_AddStringToObject(c, "executable", "dispatchbench");
-	cJSON_AddNumberToObject(c, "num_cpus", results_num(ctx, "online_cpus"));
+	if (isfinite(results_num(ctx, "online_cpus")))
+		cJSON_AddNumberToObject(c, "num_cpus", results_num(ctx,
+		    "online_cpus"));
 	if (isfinite(results_num(ctx, "cpu_mhz")))
 		cJSON_AddNumberToObject(c, "mhz_per_cpu", results_num(ctx,
 		    "cpu_mhz"));
@@ -440,10 +447,27 @@ export_gbench(const cJSON *doc)
 	if (ctx != NULL)
 		cJSON_AddItemToObject(c, "dispatchbench",
 		    cJSON_Duplicate(ctx, 1));
+	if (results_machines(doc) > 0)
+		cJSON_AddItemToObject(c, "dispatchbench_machines",
+		    cJSON_Duplicate(results_arr(doc, "machines"), 1));
 	benchmarks = cJSON_AddArrayToObject(out, "benchmarks");
 	cJSON_ArrayForEach(cell, results_arr(doc, "cells"))
 		export_gbench_cell(benchmarks, cell, family++);
 	return out;
+}
+
+/* A merged file's columns: the machine first, then t's. */
+static struct table_col *
+export_machine_col(struct table *t)
+{
+	struct table_col *cols = calloc(t->ncols + 1, sizeof(*cols));
+
+	if (cols == NULL)
+		abort();
+	cols[0] = (struct table_col){ "machine", "machine" };
+	memcpy(cols + 1, t->cols, t->ncols * sizeof(*cols));
+	t->ncols++;
+	return cols;
 }
 
 void
@@ -452,6 +476,7 @@ export_write(FILE *out, const cJSON *doc, enum table_format f, const char *id)
 	static const struct table people = EXPORT_TABLE(export_people, NULL);
 	static const struct table program = EXPORT_TABLE(export_program, NULL);
 	struct table t = table_for_people(f) ? people : program;
+	struct table_col *cols = NULL;
 	char *text, words[256];
 	cJSON *rows;
 
@@ -464,6 +489,8 @@ export_write(FILE *out, const cJSON *doc, enum table_format f, const char *id)
 		return;
 	}
 	t.id = id;
+	if (results_machines(doc) > 0)
+		t.cols = cols = export_machine_col(&t);
 	rows = export_rows(doc);
 	if (table_for_people(f))
 		export_reference(rows, doc);
@@ -476,5 +503,6 @@ export_write(FILE *out, const cJSON *doc, enum table_format f, const char *id)
 	if (f == TABLE_TEXT)
 		export_memory_fits(out, doc);
 	cJSON_Delete(rows);
+	free(cols);
 	return;
 }

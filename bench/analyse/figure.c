@@ -15,6 +15,7 @@
 #include "params.h"
 #include "plot.h"
 #include "results.h"
+#include "series.h"
 #include "sizing.h"
 
 /* One figure: a summary field of every cell against workers. */
@@ -60,7 +61,7 @@ static const struct figure figure_table[] = {
 };
 
 struct figure_series {
-	char name[160];
+	char name[SERIES_NAME];
 	int points;
 	double first;		/* the median of its first point */
 	bool starves;		/* a coroutine made no progress in some run */
@@ -75,7 +76,7 @@ figure_data(const cJSON *doc, const struct figure *fig, FILE *data,
     struct figure_series *series, int max, struct plot_span *sp)
 {
 	const cJSON *cells = results_arr(doc, "cells"), *cell, *s;
-	char name[160];
+	char name[SERIES_NAME];
 	int n = 0;
 	double w;
 
@@ -160,9 +161,8 @@ static int
 figure_draw(const cJSON *doc, const struct plot_styles *st,
     const struct figure *fig, const char *dir, char *err, size_t errlen)
 {
-	const cJSON *ctx = results_obj(doc, "context");
 	char datpath[4096], clauses[16384], xaxis[512], yaxis[8192];
-	char size[32], key[160];
+	char size[32], key[160], where[400];
 	struct figure_series series[PLOT_SERIES];
 	struct plot_span sp;
 	FILE *data;
@@ -188,18 +188,18 @@ figure_draw(const cJSON *doc, const struct plot_styles *st,
 		    "1");
 	return plot_draw(dir, fig->file, size, err, errlen,
 	    "set title \"%s against workers: median, bars min to max\\n"
-	    "%s%s%s, %s\"\ndat = '%s'\n%s%s"
+	    "%s%s%s\"\ndat = '%s'\n%s%s"
 	    "set xlabel 'workers (shared, stealing: workers; limited: k; "
 	    "eventloop: loops; rendezvous: max threads)'\n"
 	    "set ylabel '%s'\nset grid\n%splot %s\n", fig->ylabel,
 	    fig->note != NULL ? fig->note : "", fig->note != NULL ? "; " : "",
-	    results_str(ctx, "cpu_model", "?"), results_str(ctx, "date", "?"),
-	    datpath, xaxis, yaxis, fig->ylabel, key, clauses);
+	    results_where(doc, where, sizeof(where)), datpath, xaxis, yaxis,
+	    fig->ylabel, key, clauses);
 }
 
 /* A real runtime's cell over its model's, one point of a line each. */
 struct figure_pair {
-	char series[200];
+	char series[SERIES_NAME + 80];
 	double workers, ratio, lo, hi;
 	const char *colour;	/* the model's */
 	int point, dash;	/* the runtime's */
@@ -218,7 +218,7 @@ figure_pair_style(struct figure_pairs *pp, const cJSON *real,
     const cJSON *model, struct figure_pair *p)
 {
 	const struct plot_style *r, *m;
-	char name[160];
+	char name[SERIES_NAME];
 
 	plot_name(pp->doc, real, name, sizeof(name));
 	r = plot_style_of(pp->st, name);
@@ -237,7 +237,7 @@ figure_pair_add(const cJSON *real, const cJSON *model, const char *name,
 	struct figure_pairs *pp = arg;
 	const char *metric = "cpu_us_per_dispatch";
 	struct figure_pair *p;
-	char series[160];
+	char series[SERIES_NAME];
 
 	static const char *const stats[] = { "median", "min", "max" };
 	size_t i;
@@ -311,7 +311,7 @@ figure_beside(const cJSON *doc, const struct plot_styles *st,
 	static struct figure_pair pairs[512];
 	struct figure_pairs pp = { doc, st, pairs, 0, 512 };
 	char datpath[4096], clauses[16384], xaxis[512], yaxis[8192];
-	char size[32], key[160];
+	char size[32], key[160], where[400];
 	struct plot_span sp;
 	FILE *data;
 	int blocks;
@@ -329,12 +329,11 @@ figure_beside(const cJSON *doc, const struct plot_styles *st,
 	plot_ratio_axis(sp.ymin, sp.ymax, yaxis, sizeof(yaxis));
 	return plot_draw(dir, "beside", size, err, errlen,
 	    "set title \"each real runtime over its model: CPU µs per dispatch"
-	    "\\nmedian over median, bars min/max over max/min; %s, %s\"\n"
+	    "\\nmedian over median, bars min/max over max/min; %s\"\n"
 	    "dat = '%s'\n%s%sset xlabel 'workers'\n"
 	    "set ylabel 'real / model (above 1: the real one costs more)'\n"
 	    "set grid\n%splot 1 with lines dt 2 lc 'black' notitle%s\n",
-	    results_str(results_obj(doc, "context"), "cpu_model", "?"),
-	    results_str(results_obj(doc, "context"), "date", "?"), datpath,
+	    results_where(doc, where, sizeof(where)), datpath,
 	    xaxis, yaxis, key, clauses);
 }
 

@@ -159,10 +159,9 @@ findings_shape(const struct series *s, char *buf, size_t len)
  * CPU and at its widest, each said once, then its shape.
  */
 static void
-findings_design(FILE *out, const struct series_set *d,
-    const struct series *s)
+findings_design(FILE *out, const struct series *s)
 {
-	const cJSON *at[3] = { s->cell[0], series_cell_at(s, d->cpus),
+	const cJSON *at[3] = { s->cell[0], series_cell_at(s, s->cpus),
 	    s->cell[s->n - 1] };
 	char v[32], w[32], shape[320];
 	size_t i, j;
@@ -178,7 +177,7 @@ findings_design(FILE *out, const struct series_set *d,
 		fprintf(out, "%s %s %s", i > 0 ? "," : "", table_scaled(
 		    series_cost(at[i]), "µs", v, sizeof(v)), findings_at(
 		    results_num(at[i], "workers"), w, sizeof(w)));
-		if (i == 1 || (at[i] == at[1] && d->cpus > 1))
+		if (i == 1 || (at[i] == at[1] && s->cpus > 1))
 			fprintf(out, " (one per CPU)");
 	}
 	findings_shape(s, shape, sizeof(shape));
@@ -196,7 +195,7 @@ findings_designs(FILE *out, const struct series_set *d)
 	    "(CPU time per dispatch, median of the runs):\n<ul>\n", out);
 	for (i = 0; i < d->ns; i++)
 		if (!d->s[i].floor && !d->s[i].local && !d->s[i].kept) {
-			findings_design(out, d, &d->s[i]);
+			findings_design(out, &d->s[i]);
 			n++;
 		}
 	if (n == 0)
@@ -407,7 +406,7 @@ findings_floor(FILE *out, const struct series_set *d)
 static void
 findings_cell_name(FILE *out, const cJSON *cell)
 {
-	char name[160], at[32];
+	char name[SERIES_NAME], at[32];
 
 	params_series(cell, name, sizeof(name));
 	fputs("<b>", out);
@@ -629,10 +628,16 @@ findings_groups(FILE *out, const struct series_set *d)
 }
 
 void
-findings_write(FILE *out, const struct series_set *d)
+findings_write(FILE *out, const struct series_set *d, const char *machine)
 {
 
-	fputs("<h2>What the data says</h2>\n<ul id=\"findings\">\n", out);
+	fputs("<h2>What the data says", out);
+	if (machine != NULL) {
+		fputs(" on ", out);
+		table_html_escape(out, machine);
+	}
+	fprintf(out, "</h2>\n<ul %s>\n", machine == NULL ? "id=\"findings\"" :
+	    "class=\"findings\"");
 	findings_designs(out, d);
 	findings_cheapest(out, d);
 	findings_local(out, d);

@@ -17,8 +17,13 @@
 
 #include "series.h"
 
-/* What the data says, computed from it, before any figure or table. */
-void findings_write(FILE *out, const struct series_set *d);
+/*
+ * What the data says, computed from it, before any figure or table; of
+ * machine, when it is not NULL (a merged file's, said one machine at a
+ * time: a ranking never mixes two).
+ */
+void findings_write(FILE *out, const struct series_set *d,
+    const char *machine);
 
 /* A cell's ok runs in which a coroutine starved. */
 unsigned int findings_starved(const cJSON *cell);

@@ -334,6 +334,10 @@ outcome_header(FILE *out, const struct compare_opts *o,
 	    "context"));
 	outcome_side(out, lead, "NEW: ", o->sides[1], results_obj(w->docs[1],
 	    "context"));
+	if (w->machines[0] != '\0')
+		fprintf(out, "%s%s%s%s: each change below is the machines' as "
+		    "much as the builds' (--allow-other-machine)\n", lead,
+		    md ? "**" : "", w->machines, md ? "**" : "");
 	if (n > 1 && w->shared[0] != '\0')
 		fprintf(out, "%sall rows: %s\n", lead, w->shared);
 	fprintf(out, "%schange: NEW/BASE - 1 (NEW - BASE for a figure that can "

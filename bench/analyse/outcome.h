@@ -23,6 +23,8 @@ struct outcome_what {
 	const cJSON *docs[2];		/* BASE, NEW */
 	char shared[600];		/* the words of every row's key */
 	size_t family;			/* the cells of Holm's family */
+	char machines[800];		/* how BASE's and NEW's machines
+					   differ (--allow-other-machine) */
 };
 
 /* A row as programs read it: every figure, then what it judged. */

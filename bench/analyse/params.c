@@ -194,6 +194,18 @@ params_value(const struct param *p, const cJSON *cell, char *buf, size_t len)
 	return buf;
 }
 
+/* A merged file's cell: " on" its machine, after its key or its series. */
+static void
+params_machine(const cJSON *cell, char *buf, size_t len)
+{
+	const char *m = results_str(cell, "machine", NULL);
+	size_t used = strlen(buf);
+
+	if (m != NULL && used < len)
+		snprintf(buf + used, len - used, " on %s", m);
+	return;
+}
+
 void
 params_key(const cJSON *cell, bool workers, char *buf, size_t len)
 {
@@ -212,13 +224,15 @@ params_key(const cJSON *cell, bool workers, char *buf, size_t len)
 		used += (size_t)snprintf(buf + used, len - used, "%s%s",
 		    p->label, v);
 	}
+	params_machine(cell, buf, len);
 	return;
 }
 
 /*
  * Whether two cells are one cell but for key (the design, or the queue):
- * every other key parameter equal where both have it, and at its default
- * where only one does (a design's own knob). A queue only one of them
+ * of one machine, every other key parameter equal where both have it,
+ * and at its default where only one does (a design's own knob). A queue
+ * only one of them
  * takes is not compared: the model's first cell in a file's order is
  * taken, its sweep's first --queue.
  */
@@ -230,6 +244,9 @@ params_same_but(const cJSON *a, const cJSON *b, const char *key)
 	const char *va, *vb;
 	size_t i;
 
+	if (strcmp(results_str(a, "machine", ""), results_str(b, "machine",
+	    "")) != 0)
+		return false;
 	for (i = 0; i < nparams; i++) {
 		p = &params[i];
 		if (!(p->flags & P_KEY) || strcmp(p->key, key) == 0)
@@ -306,5 +323,6 @@ params_series(const cJSON *cell, char *buf, size_t len)
 	}
 	if (used < len && results_num(cell, "workers") == 0)
 		snprintf(buf + used, len - used, " unbounded");
+	params_machine(cell, buf, len);
 	return;
 }

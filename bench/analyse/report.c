@@ -29,7 +29,8 @@ static const char report_style[] =
     "table{border-collapse:collapse;margin:1em 0}"
     "td,th{border:1px solid #ccc;padding:2px 8px;text-align:right}"
     "th{background:#eee}td:first-child,th:first-child{text-align:left}"
-    "#context td{text-align:left}#context ul{margin:0;padding-left:1.2em}"
+    "#context td,.context td{text-align:left}"
+    "#context ul,.context ul{margin:0;padding-left:1.2em}"
     "#summary{font-size:12px}figure{margin:2em 0}"
     "svg{max-width:100%;height:auto}";
 
@@ -154,11 +155,17 @@ report_value(FILE *out, const cJSON *v, bool block)
 
 /* The context: what could skew a number, one row per field. */
 static void
-report_context(FILE *out, const cJSON *ctx)
+report_context(FILE *out, const char *name, const cJSON *ctx)
 {
 	const cJSON *f;
 
-	fputs("<h2>Context</h2>\n<table id=\"context\">\n", out);
+	fputs("<h2>Context", out);
+	if (name != NULL) {
+		fputs(" of ", out);
+		table_html_escape(out, name);
+	}
+	fprintf(out, "</h2>\n<table %s>\n", name == NULL ? "id=\"context\"" :
+	    "class=\"context\"");
 	cJSON_ArrayForEach(f, ctx) {
 		fputs("<tr><th>", out);
 		table_html_escape(out, f->string);
@@ -167,6 +174,22 @@ report_context(FILE *out, const cJSON *ctx)
 		fputs("</td></tr>\n", out);
 	}
 	fputs("</table>\n", out);
+	return;
+}
+
+/* The context of each machine the file holds, whole. */
+static void
+report_contexts(FILE *out, const cJSON *doc)
+{
+	const cJSON *m;
+
+	if (results_machines(doc) == 0) {
+		report_context(out, NULL, results_obj(doc, "context"));
+		return;
+	}
+	cJSON_ArrayForEach(m, results_arr(doc, "machines"))
+		report_context(out, results_str(m, "name", "?"), results_obj(m,
+		    "context"));
 	return;
 }
 
@@ -242,29 +265,77 @@ report_figures(FILE *out, const cJSON *doc, char *err, size_t errlen)
 	return rc;
 }
 
+/*
+ * A merged file, said in words before any number: each series is one
+ * machine's, and a gap between two machines' lines is theirs too.
+ */
+static void
+report_machines(FILE *out, const cJSON *doc)
+{
+	const cJSON *m;
+
+	fprintf(out, "<p><strong>%d machines</strong>, merged: each series is "
+	    "one machine's, named after &ldquo;on&rdquo;. Two machines' lines "
+	    "differ by the machine (its CPUs, their speed, its kernel) as much "
+	    "as by the design: compare a design's shape on each machine, and "
+	    "two designs on one machine, not one machine's figure with "
+	    "another's.</p>\n<ul>\n", results_machines(doc));
+	cJSON_ArrayForEach(m, results_arr(doc, "machines")) {
+		fputs("<li>", out);
+		table_html_escape(out, results_str(m, "name", "?"));
+		fputs(": ", out);
+		table_html_escape(out, results_str(m, "source", "?"));
+		fprintf(out, "%s</li>\n", results_true(m, "complete") ? "" :
+		    " (<strong>partial</strong>)");
+	}
+	fputs("</ul>\n", out);
+	return;
+}
+
 /* The page's head and its first paragraph: what the figures are. */
 static void
-report_head(FILE *out, const cJSON *doc, const cJSON *ctx)
+report_head(FILE *out, const cJSON *doc)
 {
+	char where[400];
 
 	fprintf(out, "<!doctype html>\n<html lang=\"en\"><head><meta "
 	    "charset=\"utf-8\">\n<title>dispatchbench: ");
-	table_html_escape(out, results_str(ctx, "cpu_model", "?"));
-	fputs(", ", out);
-	table_html_escape(out, results_str(ctx, "date", "?"));
+	table_html_escape(out, results_where(doc, where, sizeof(where)));
 	fprintf(out, "</title>\n<style>%s</style></head><body>\n"
 	    "<h1>dispatchbench results</h1>\n<p>CPU time per dispatch (the "
 	    "process's user and system time over the window / dispatches), "
 	    "median of the ok runs, lower is better; %s.</p>\n", report_style,
 	    results_true(doc, "complete") ? "the sweep is complete" :
 	    "<strong>the sweep is partial</strong>");
+	if (results_machines(doc) > 0)
+		report_machines(out, doc);
 	return;
+}
+
+/* The findings of each machine of a merged file, one after another. */
+static int
+report_findings(FILE *out, const cJSON *doc)
+{
+	struct series_set d;
+	const cJSON *m;
+	cJSON *one;
+	int i = 0, rc = 0;
+
+	cJSON_ArrayForEach(m, results_arr(doc, "machines")) {
+		one = results_machine_doc(doc, i++);
+		if ((rc = series_collect(&d, one)) == 0)
+			findings_write(out, &d, results_str(m, "name", "?"));
+		free(d.s);
+		cJSON_Delete(one);
+		if (rc != 0)
+			return -1;
+	}
+	return 0;
 }
 
 int
 report_write(const cJSON *doc, const char *path, char *err, size_t errlen)
 {
-	const cJSON *ctx = results_obj(doc, "context");
 	struct series_set d;
 	char *text;
 	size_t len;
@@ -276,12 +347,15 @@ report_write(const cJSON *doc, const char *path, char *err, size_t errlen)
 		return -1;
 	}
 	out = open_memstream(&text, &len);
-	report_head(out, doc, ctx);
-	findings_write(out, &d);
+	report_head(out, doc);
+	if (results_machines(doc) == 0)
+		findings_write(out, &d, NULL);
+	else if (report_findings(out, doc) != 0)
+		abort();		/* out of memory */
 	report_grid(out, &d);
 	rc = report_figures(out, doc, err, errlen);
 	report_summary(out, doc);
-	report_context(out, ctx);
+	report_contexts(out, doc);
 	fputs("</body></html>", out);
 	fclose(out);
 	free(d.s);

@@ -149,6 +149,75 @@ results_true(const cJSON *o, const char *name)
 	return cJSON_IsTrue(results_get(o, name));
 }
 
+/* A merged file's entry of machines[] named name, or NULL. */
+static const cJSON *
+results_machine(const cJSON *doc, const char *name)
+{
+	const cJSON *m;
+
+	cJSON_ArrayForEach(m, results_arr(doc, "machines"))
+		if (strcmp(results_str(m, "name", ""), name) == 0)
+			return m;
+	return NULL;
+}
+
+const cJSON *
+results_context(const cJSON *doc, const cJSON *cell)
+{
+	const char *name = results_str(cell, "machine", NULL);
+	const cJSON *m = name != NULL ? results_machine(doc, name) : NULL;
+
+	return m != NULL ? results_obj(m, "context") : results_obj(doc,
+	    "context");
+}
+
+int
+results_machines(const cJSON *doc)
+{
+
+	return cJSON_GetArraySize(results_arr(doc, "machines"));
+}
+
+const char *
+results_where(const cJSON *doc, char *buf, size_t len)
+{
+	const cJSON *ctx = results_obj(doc, "context");
+	int n = results_machines(doc);
+
+	if (n > 0)
+		snprintf(buf, len, "%d machines, a series each, merged %s", n,
+		    results_str(ctx, "date", "?"));
+	else
+		snprintf(buf, len, "%s, %s", results_str(ctx, "cpu_model", "?"),
+		    results_str(ctx, "date", "?"));
+	return buf;
+}
+
+cJSON *
+results_machine_doc(const cJSON *doc, int i)
+{
+	const cJSON *m = cJSON_GetArrayItem(results_arr(doc, "machines"), i);
+	const char *name = results_str(m, "name", "");
+	const cJSON *cell;
+	cJSON *one, *cells, *c;
+
+	if (m == NULL)
+		return NULL;
+	one = cJSON_CreateObject();
+	cJSON_AddItemToObject(one, "context", cJSON_Duplicate(
+	    results_obj(m, "context"), true));
+	cJSON_AddBoolToObject(one, "complete", results_true(m, "complete"));
+	cells = cJSON_AddArrayToObject(one, "cells");
+	cJSON_ArrayForEach(cell, results_arr(doc, "cells")) {
+		if (strcmp(results_str(cell, "machine", ""), name) != 0)
+			continue;
+		c = cJSON_Duplicate(cell, true);
+		cJSON_DeleteItemFromObjectCaseSensitive(c, "machine");
+		cJSON_AddItemToArray(cells, c);
+	}
+	return one;
+}
+
 double
 results_stat(const cJSON *cell, const char *field, const char *stat)
 {
@@ -563,6 +632,48 @@ results_check_advise(const struct results_check *ck, const cJSON *doc)
 	    results_has(&in, a, "p99_ms", cJSON_Number, false) != 0 ? -1 : 0;
 }
 
+/*
+ * A merged file's machines: each named once, with a context; each cell
+ * names one of them. A run's file has neither.
+ */
+static int
+results_check_machines(const struct results_check *ck, const cJSON *doc,
+    bool merged)
+{
+	const cJSON *f;
+	struct results_check in;
+	const char *name;
+	int i = 0;
+
+	if (results_has(ck, doc, "machines", cJSON_Array, merged) != 0)
+		return -1;
+	cJSON_ArrayForEach(f, results_arr(doc, "machines")) {
+		in = results_in(ck, "machines", i++);
+		if (results_is(&in, f, cJSON_Object) != 0 ||
+		    results_has(&in, f, "name", cJSON_String, true) != 0 ||
+		    results_has(&in, f, "context", cJSON_Object, true) != 0)
+			return -1;
+		name = results_str(f, "name", "");
+		if (results_machine(doc, name) != f)
+			return snprintf(ck->err, ck->errlen, "two machines are "
+			    "named '%s'", name), -1;
+		in = results_in(&in, "context", -1);
+		if (results_check_context(&in, results_obj(f, "context")) != 0)
+			return -1;
+	}
+	i = 0;
+	cJSON_ArrayForEach(f, results_arr(doc, "cells")) {
+		in = results_in(ck, "cells", i++);
+		if (results_has(&in, f, "machine", cJSON_String, merged) != 0)
+			return -1;
+		name = results_str(f, "machine", NULL);
+		if (name != NULL && results_machine(doc, name) == NULL)
+			return snprintf(ck->err, ck->errlen, "cells[%d].machine "
+			    "'%s' is not one of machines[]", i - 1, name), -1;
+	}
+	return 0;
+}
+
 static int
 results_check_doc(const struct results_check *ck, const cJSON *doc)
 {
@@ -570,7 +681,9 @@ results_check_doc(const struct results_check *ck, const cJSON *doc)
 	const cJSON *f;
 	int i = 0;
 
-	if (results_check_context(&in, results_obj(doc, "context")) != 0 ||
+	if (results_check_machines(ck, doc, results_num(results_obj(doc,
+	    "context"), "schema") == RESULTS_SCHEMA_MERGED) != 0 ||
+	    results_check_context(&in, results_obj(doc, "context")) != 0 ||
 	    results_check_advise(ck, doc) != 0 ||
 	    results_has(ck, doc, "memory_fits", cJSON_Array, false) != 0)
 		return -1;
@@ -607,9 +720,10 @@ results_validate(const cJSON *doc, char *err, size_t errlen)
 		    "or cells");
 		return -1;
 	}
-	if (schema->valueint > RESULTS_SCHEMA) {
+	if (schema->valueint > RESULTS_SCHEMA_MERGED) {
 		snprintf(err, errlen, "results schema %d is newer than this "
-		    "build reads (%d)", schema->valueint, RESULTS_SCHEMA);
+		    "build reads (%d)", schema->valueint,
+		    RESULTS_SCHEMA_MERGED);
 		return -1;
 	}
 	return results_check_doc(&file, doc);

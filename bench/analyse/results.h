@@ -10,7 +10,9 @@
 
 #include <cjson/cJSON.h>
 
-#define RESULTS_SCHEMA	1
+#define RESULTS_SCHEMA	1		/* a run's file: one machine */
+#define RESULTS_SCHEMA_MERGED	2	/* merge's: machines[], each cell's
+					   "machine" names its own */
 #define RESULTS_MAX_COUNT	1000000	/* workers, coroutines */
 
 /*
@@ -26,6 +28,27 @@ const char *results_str(const cJSON *o, const char *name, const char *missing);
 const cJSON *results_obj(const cJSON *o, const char *name);
 const cJSON *results_arr(const cJSON *o, const char *name);
 bool results_true(const cJSON *o, const char *name);
+
+/*
+ * The context of the machine that measured cell: its entry of machines[]
+ * in a merged file, the file's context in a run's.
+ */
+const cJSON *results_context(const cJSON *doc, const cJSON *cell);
+
+/* The machines a merged file holds; 0 for a run's file (one machine). */
+int results_machines(const cJSON *doc);
+
+/*
+ * What a title says of where and when doc was measured: "CPU model, date";
+ * for a merged file "N machines, a series each, merged DATE".
+ */
+const char *results_where(const cJSON *doc, char *buf, size_t len);
+
+/*
+ * A merged file's machine i as a run's file of its own (its context, its
+ * cells without their "machine"), or NULL; the caller deletes it.
+ */
+cJSON *results_machine_doc(const cJSON *doc, int i);
 
 /* A cell's summary statistic (median, min, ...) of a field, NAN if none. */
 double results_stat(const cJSON *cell, const char *field, const char *stat);

@@ -84,7 +84,7 @@ static struct series *
 series_of(struct series_set *d, const cJSON *cell)
 {
 	struct series *s;
-	char name[160];
+	char name[SERIES_NAME];
 	size_t i;
 
 	params_series(cell, name, sizeof(name));
@@ -93,6 +93,7 @@ series_of(struct series_set *d, const cJSON *cell)
 			return &d->s[i];
 	s = &d->s[d->ns++];
 	snprintf(s->name, sizeof(s->name), "%s", name);
+	s->cpus = results_num(results_context(d->doc, cell), "online_cpus");
 	s->floor = series_is_floor(cell);
 	s->local = true;
 	s->kept = true;
@@ -109,7 +110,6 @@ series_collect(struct series_set *d, const cJSON *doc)
 
 	d->doc = doc;
 	d->ns = 0;
-	d->cpus = results_num(results_obj(doc, "context"), "online_cpus");
 	d->s = calloc((size_t)cJSON_GetArraySize(cells) + 1, sizeof(*d->s));
 	if (d->s == NULL)
 		return -1;

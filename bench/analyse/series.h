@@ -14,16 +14,18 @@
 #include <cjson/cJSON.h>
 
 #define SERIES_WIDTHS	32		/* widths a series keeps */
+#define SERIES_NAME	320		/* a name, its machine's included */
 #define SERIES_KEPT	1e-3		/* steals a dispatch, at most, to keep */
 
 /* The cells a worker sweep draws as one line, narrowest first. */
 struct series {
-	char name[160];			/* params_series */
+	char name[SERIES_NAME];		/* params_series */
 	const cJSON *cell[SERIES_WIDTHS];
 	size_t n;
 	bool floor;			/* inline: a control, no design */
 	bool local;			/* never hands a resumption over */
 	bool kept;			/* keeps it on the worker's own queue */
+	double cpus;			/* its machine's online CPUs */
 };
 
 /* A results file's series. */
@@ -31,7 +33,6 @@ struct series_set {
 	const cJSON *doc;
 	struct series *s;		/* the caller frees it */
 	size_t ns;
-	double cpus;			/* the machine's online CPUs */
 };
 
 /*

@@ -230,6 +230,11 @@ advise_measure(struct call *c, const struct advise_load *load,
 	if (c->args.a.from != NULL && results_read(c->args.a.from, &arm.doc,
 	    err, errlen) != 0)
 		return EXIT_USAGE;
+	if (results_machines(arm.doc) > 0)	/* a pool is one machine's */
+		return *doc = arm.doc, snprintf(err, errlen, "%s holds %d "
+		    "machines' results: advise sizes a pool on one machine; "
+		    "give it one machine's file", c->args.a.from,
+		    results_machines(arm.doc)), EXIT_USAGE;
 	if (c->args.a.from == NULL)
 		rc = command_sweep_self(c, &arm);
 	*doc = arm.doc;

@@ -24,11 +24,11 @@
 #define EXIT_UNDECIDED	3
 
 /*
- * The most positional words a command takes (compare's BASE and NEW): a
+ * The most positional words a command takes (merge's files): a
  * call holds this many, and every command's maxwords is checked against
  * it before a line is parsed.
  */
-#define CALL_MAX_WORDS	2
+#define CALL_MAX_WORDS	32
 
 /* What a command's own options fill; each command reads its member. */
 struct verdict_args {			/* compare and ab */
@@ -77,6 +77,13 @@ struct history_args {			/* store, history and bisect */
 	int fail_on_step;
 };
 
+struct fleet_args {			/* merge and fleet */
+	const char *dir, *partition, *constraint, *job, *out;
+	unsigned int nodes, minutes;
+	double timeout_s;
+	int format;
+};
+
 union command_args {
 	struct verdict_args v;
 	struct verify_args y;
@@ -85,6 +92,7 @@ union command_args {
 	struct advise_args a;
 	struct file_args f;
 	struct history_args h;
+	struct fleet_args fl;
 };
 
 /* A command line as parsed for its command. */
@@ -135,6 +143,7 @@ extern const struct command command_pair;		/* pair.c */
 extern const struct command command_store,
     command_history;				/* history.c */
 extern const struct command command_bisect;		/* bisect.c */
+extern const struct command command_merge, command_fleet;	/* fleet.c */
 
 /*
  * The call a command line makes, and its command in *cmdp; or NULL when

@@ -61,7 +61,7 @@ cmd_store(struct call *c)
 {
 	const char *verb = c->words[0];
 	struct store *s;
-	char err[1024], what[1024];
+	char err[1024], what[8192];
 	int rc;
 
 	if (strcmp(verb, "add") != 0 && strcmp(verb, "list") != 0)

@@ -474,35 +474,66 @@ store_insert(struct store *s, const char *path, const char *sha,
 	return store_cells(s, &im, doc, err, errlen);
 }
 
+/* One machine's results, its bytes' sha256 not in the store yet. */
+static int
+store_one(struct store *s, const char *path, const char *sha,
+    const cJSON *doc, char *what, size_t whatlen, char *err, size_t errlen)
+{
+	const cJSON *ctx = results_obj(doc, "context");
+	struct store_rev rev;
+	size_t used = strlen(what);
+
+	store_git(results_str(ctx, "git_rev", "unknown"), &rev);
+	if (store_seen(s, sha, err, errlen) ||
+	    store_insert(s, path, sha, doc, &rev, err, errlen) != 0)
+		return -1;
+	snprintf(what + used, whatlen - used, "%s%s: %d cells of %s (%.60s) "
+	    "on %s (%s)", used > 0 ? "\n" : "", path, cJSON_GetArraySize(
+	    results_arr(doc, "cells")), rev.name, *rev.sha ? rev.subject :
+	    "a commit git does not know here", results_str(ctx, "host", "?"),
+	    results_str(ctx, "cpu_model", "?"));
+	return 0;
+}
+
+/* A merged file: each machine as the file it came from, by its bytes. */
+static int
+store_machines(struct store *s, const cJSON *doc, char *what,
+    size_t whatlen, char *err, size_t errlen)
+{
+	const cJSON *m;
+	cJSON *one;
+	int i = 0, rc = 0;
+
+	cJSON_ArrayForEach(m, results_arr(doc, "machines")) {
+		one = results_machine_doc(doc, i++);
+		rc = store_one(s, results_str(m, "source", "?"), results_str(m,
+		    "sha256", "?"), one, what, whatlen, err, errlen);
+		cJSON_Delete(one);
+		if (rc != 0)
+			return -1;
+	}
+	return 0;
+}
+
 int
 store_add(struct store *s, const char *path, char *what, size_t whatlen,
     char *err, size_t errlen)
 {
-	const cJSON *ctx;
-	struct store_rev rev;
 	char sha[80];
 	cJSON *doc;
-	int rc;
+	int rc = -1;
 
 	if (results_read(path, &doc, err, errlen) != 0)
 		return -1;
 	context_sha256(path, sha, sizeof(sha));
-	ctx = results_obj(doc, "context");
-	store_git(results_str(ctx, "git_rev", "unknown"), &rev);
-	rc = -1;
+	what[0] = '\0';
 	if (store_exec(s, "BEGIN IMMEDIATE", err, errlen) == 0 &&
-	    !store_seen(s, sha, err, errlen) &&
-	    store_insert(s, path, sha, doc, &rev, err, errlen) == 0)
+	    (results_machines(doc) > 0 ? store_machines(s, doc, what, whatlen,
+	    err, errlen) : store_one(s, path, sha, doc, what, whatlen, err,
+	    errlen)) == 0)
 		rc = store_exec(s, "COMMIT", err, errlen);
 	if (rc != 0)
 		sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
-	else
-		snprintf(what, whatlen, "%s: %d cells of %s (%.60s) on %s (%s)",
-		    path, cJSON_GetArraySize(results_arr(doc, "cells")),
-		    rev.name,
-		    *rev.sha ? rev.subject : "a commit git does not know here",
-		    results_str(ctx, "host", "?"),
-		    results_str(ctx, "cpu_model", "?"));
 	cJSON_Delete(doc);
 	return rc;
 }

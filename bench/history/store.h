@@ -28,7 +28,9 @@ void store_close(struct store *s);
  * Imports the results file at path: its machine, revision (the commit's
  * order and date as git knows them here, when it does), options, and
  * every run. A file already imported (the same bytes) is refused, as is
- * one of a newer results schema. what gets a line for people.
+ * one of a newer results schema. A merged file goes in as each machine's
+ * file, by that file's bytes, all or none. what gets a line for people
+ * per import.
  */
 int store_add(struct store *s, const char *path, char *what, size_t whatlen,
     char *err, size_t errlen);

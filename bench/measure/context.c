@@ -179,6 +179,36 @@ context_environment(cJSON *ctx)
 	return;
 }
 
+/*
+ * Under Slurm: the job, the array task and the node the run had, and
+ * whether Slurm started it again (a requeued run is a second run).
+ */
+static void
+context_slurm(cJSON *ctx)
+{
+	static const char *const names[][2] = {
+		{ "SLURM_JOB_ID", "job_id" },
+		{ "SLURM_ARRAY_JOB_ID", "array_job_id" },
+		{ "SLURM_ARRAY_TASK_ID", "array_task_id" },
+		{ "SLURM_ARRAY_TASK_COUNT", "array_task_count" },
+		{ "SLURMD_NODENAME", "node" },
+		{ "SLURM_JOB_PARTITION", "partition" },
+		{ "SLURM_CPUS_ON_NODE", "cpus_on_node" },
+		{ "SLURM_RESTART_COUNT", "restart_count" },
+	};
+	cJSON *o;
+	const char *v;
+	size_t i;
+
+	if (getenv("SLURM_JOB_ID") == NULL)
+		return;
+	o = cJSON_AddObjectToObject(ctx, "slurm");
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if ((v = getenv(names[i][0])) != NULL)
+			cJSON_AddStringToObject(o, names[i][1], v);
+	return;
+}
+
 cJSON *
 context_read(int argc, char **argv)
 {
@@ -210,6 +240,7 @@ context_read(int argc, char **argv)
 	cJSON_AddStringToObject(ctx, "binary_sha256", buf);
 	context_runtimes(ctx);
 	context_environment(ctx);
+	context_slurm(ctx);
 	plugins = plugin_json();
 	if (cJSON_GetArraySize(plugins) > 0)
 		cJSON_AddItemToObject(ctx, "plugins", plugins);

@@ -1,0 +1,289 @@
+/*
+ * fleet.c - the commands of many machines: merge (several machines'
+ * results as one document) and fleet (the sweep as a Slurm job array:
+ * its script, its submission, its tasks' states, their merge).
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "commands.h"
+#include "context.h"
+#include "fleet.h"
+#include "merge.h"
+#include "results.h"
+#include "table.h"
+
+static const struct param merge_opts[] = {
+	OPT("-o", PARAM_PATH, 0, 0, 0, NULL, fl.out, "MERGED.json",
+	    "the merged results"),
+};
+
+/* --out and --time are run's: a fleet's own are other words. */
+static const struct param fleet_opts[] = {
+	OPT("--dir", PARAM_PATH, 0, 0, 0, "fleet", fl.dir, "SHARED",
+	    "a folder every node reaches: the script, each task's results "
+	    "and log"),
+	OPT("--nodes", PARAM_COUNT, 0, 1, FLEET_MAX_TASKS, "1", fl.nodes, "N",
+	    "script, submit: array tasks, each on a node of its own"),
+	OPT("--partition", PARAM_TEXT, 0, 0, 0, NULL, fl.partition, "P",
+	    "script, submit: the partition (default: the cluster's)"),
+	OPT("--constraint", PARAM_TEXT, 0, 0, 0, NULL, fl.constraint, "C",
+	    "script, submit: the nodes' feature (a class of node)"),
+	OPT("--limit", PARAM_COUNT, 0, 1, 525600, "60", fl.minutes, "MIN",
+	    "script, submit: each task's time limit in minutes"),
+	OPT("--job", PARAM_TEXT, 0, 0, 0, NULL, fl.job, "ID",
+	    "status, collect: the array (default: the newest in SHARED)"),
+	OPT("--timeout", PARAM_SECONDS, 0, 0, 31536000, "0", fl.timeout_s, "S",
+	    "collect: stop waiting after S seconds (0: until the array ends)"),
+	OPT("-o", PARAM_PATH, 0, 0, 0, NULL, fl.out, "MERGED.json",
+	    "collect: the merged results (default: SHARED/merged-JOB.json)"),
+	OPT("--format", PARAM_FORMAT, 0, 0, 0, "table", fl.format, "F",
+	    "status, collect: the tasks' rows"),
+};
+
+static void
+fleet_now(char *buf, size_t len)
+{
+	time_t t = time(NULL);
+
+	strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", gmtime(&t));
+	return;
+}
+
+/* Writes doc to path and says what it holds. */
+static int
+fleet_write(const cJSON *doc, const char *path)
+{
+	int rc;
+
+	if ((rc = results_write(doc, path)) != 0)
+		return command_bad("cannot write %s: %s", path, strerror(-rc));
+	printf("%d machine%s, %d cells, in %s\n", results_machines(doc),
+	    results_machines(doc) == 1 ? "" : "s", cJSON_GetArraySize(
+	    results_arr(doc, "cells")), path);
+	return 0;
+}
+
+static int
+cmd_merge(struct call *c)
+{
+	struct merge_input in[CALL_MAX_WORDS];
+	char sha[CALL_MAX_WORDS][80], err[512], now[32];
+	cJSON *docs[CALL_MAX_WORDS] = { NULL }, *out = NULL;
+	int i, n = 0, rc;
+
+	if (c->args.fl.out == NULL)
+		return command_bad("merge: give -o MERGED.json");
+	for (i = 0; i < c->nwords; i++, n++) {
+		if (results_read(c->words[i], &docs[i], err, sizeof(err)) != 0)
+			break;
+		context_sha256(c->words[i], sha[i], sizeof(sha[i]));
+		in[i] = (struct merge_input){ docs[i], c->words[i], sha[i] };
+	}
+	fleet_now(now, sizeof(now));
+	if (n == c->nwords)
+		out = merge_docs(in, (size_t)n, now, err, sizeof(err));
+	rc = out != NULL ? fleet_write(out, c->args.fl.out) :
+	    command_bad("%s", err);
+	cJSON_Delete(out);
+	for (i = 0; i < n; i++)
+		cJSON_Delete(docs[i]);
+	return rc;
+}
+
+/* The shared folder, made if missing, as every node names it. */
+static int
+fleet_dir(const char *dir, char *abs, size_t len)
+{
+	char buf[PATH_MAX];
+
+	if (mkdir(dir, 0777) != 0 && errno != EEXIST)
+		return command_bad("cannot make %s: %s", dir, strerror(errno));
+	if (realpath(dir, buf) == NULL)
+		return command_bad("%s: %s", dir, strerror(errno));
+	snprintf(abs, len, "%s", buf);
+	return 0;
+}
+
+/* The array of script and submit: this binary, run's options as given. */
+static int
+fleet_array(struct call *c, struct slurm_array *a, char *dir, size_t dirlen,
+    char *bin, size_t binlen)
+{
+	ssize_t n;
+	int i;
+
+	for (i = 0; i < c->nrest; i++)
+		if (strcmp(c->rest[i], "--out") == 0)
+			return command_bad("fleet: each task names its results "
+			    "(SHARED/HOST-JOB-TASK.json): drop --out");
+	if (fleet_dir(c->args.fl.dir, dir, dirlen) != 0)
+		return EXIT_USAGE;
+	if ((n = readlink("/proc/self/exe", bin, binlen - 1)) < 0)
+		return command_bad("cannot read /proc/self/exe: %s",
+		    strerror(errno));
+	bin[n] = '\0';
+	*a = (struct slurm_array){ dir, bin, c->args.fl.partition,
+	    c->args.fl.constraint, c->args.fl.nodes, c->args.fl.minutes,
+	    c->rest, c->nrest };
+	return 0;
+}
+
+static int
+fleet_script(struct call *c)
+{
+	char dir[PATH_MAX], bin[PATH_MAX];
+	struct slurm_array a;
+
+	if (fleet_array(c, &a, dir, sizeof(dir), bin, sizeof(bin)) != 0)
+		return EXIT_USAGE;
+	slurm_script(stdout, &a);
+	return 0;
+}
+
+static int
+fleet_submit(struct call *c)
+{
+	char dir[PATH_MAX], bin[PATH_MAX], tmp[PATH_MAX + 64];
+	char path[PATH_MAX + 64], job[SLURM_JOB], err[1024];
+	struct slurm_array a;
+	FILE *f;
+
+	if (fleet_array(c, &a, dir, sizeof(dir), bin, sizeof(bin)) != 0)
+		return EXIT_USAGE;
+	snprintf(tmp, sizeof(tmp), "%s/.fleet-submit-%ld.sh", dir,
+	    (long)getpid());
+	if ((f = fopen(tmp, "w")) == NULL)
+		return command_bad("cannot write %s: %s", tmp, strerror(errno));
+	slurm_script(f, &a);
+	fclose(f);
+	if (slurm_submit(tmp, job, sizeof(job), err, sizeof(err)) != 0) {
+		unlink(tmp);
+		return command_bad("sbatch: %s", err);
+	}
+	snprintf(path, sizeof(path), "%s/fleet-%s.sh", dir, job);
+	rename(tmp, path);
+	if (fleet_manifest(dir, job, a.tasks, c->argc, c->argv, err,
+	    sizeof(err)) != 0)
+		return command_bad("%s", err);
+	printf("%s\nsubmitted job %s: %u task%s, each on a node of its own, "
+	    "into %s\nfollow it:  dispatchbench fleet status --dir %s --job %s\n"
+	    "collect it: dispatchbench fleet collect --dir %s --job %s -o "
+	    "fleet.json\n", job, job, a.tasks, a.tasks == 1 ? "" : "s", dir,
+	    dir, job, dir, job);
+	return 0;
+}
+
+static int
+fleet_status(struct call *c)
+{
+	struct fleet f;
+	char err[1024];
+	int live;
+
+	if (fleet_open(&f, c->args.fl.dir, c->args.fl.job, err,
+	    sizeof(err)) != 0)
+		return command_bad("%s", err);
+	if ((live = fleet_poll(&f, err, sizeof(err))) < 0) {
+		fleet_close(&f);
+		return command_bad("%s", err);
+	}
+	printf("job %s: %u task%s, %d still to end\n", f.job, f.n,
+	    f.n == 1 ? "" : "s", live);
+	fleet_table(&f, stdout, c->args.fl.format);
+	fleet_close(&f);
+	return 0;
+}
+
+/* Polls until no task can change or the timeout; the tasks still live. */
+static int
+fleet_wait(struct fleet *f, double timeout_s, char *err, size_t errlen)
+{
+	time_t end = time(NULL) + (time_t)timeout_s;
+	int live;
+
+	while ((live = fleet_poll(f, err, errlen)) > 0 &&
+	    (timeout_s == 0 || time(NULL) < end))
+		sleep(2);
+	return live;
+}
+
+/*
+ * Waits for the array, then merges what its tasks wrote; a failed task
+ * never costs another's results. 0: every task completed whole; 1: some
+ * did not (named, with Slurm's state); 3: the timeout came first.
+ */
+static int
+fleet_collect(struct call *c)
+{
+	char err[1024], now[32], out[PATH_MAX + 64];
+	unsigned int failed;
+	cJSON *doc = NULL;
+	struct fleet f;
+	int live, rc;
+
+	if (fleet_open(&f, c->args.fl.dir, c->args.fl.job, err,
+	    sizeof(err)) != 0)
+		return command_bad("%s", err);
+	if ((live = fleet_wait(&f, c->args.fl.timeout_s, err, sizeof(err))) <
+	    0) {
+		fleet_close(&f);
+		return command_bad("%s", err);
+	}
+	fleet_now(now, sizeof(now));
+	doc = fleet_merge(&f, now, err, sizeof(err));
+	failed = fleet_failed(&f);
+	printf("job %s: %u task%s, %u completed whole, %u not%s\n", f.job, f.n,
+	    f.n == 1 ? "" : "s", f.n - failed, failed, live > 0 ?
+	    ", some still running (--timeout)" : "");
+	fleet_table(&f, stdout, c->args.fl.format);
+	snprintf(out, sizeof(out), "%s", c->args.fl.out);
+	if (c->args.fl.out == NULL)
+		snprintf(out, sizeof(out), "%s/merged-%s.json", f.dir, f.job);
+	rc = doc != NULL ? fleet_write(doc, out) : (fprintf(stderr,
+	    "dispatchbench: %s\n", err), 1);
+	cJSON_Delete(doc);
+	fleet_close(&f);
+	if (rc != 0)
+		return rc;
+	return live > 0 ? EXIT_UNDECIDED : failed > 0 ? 1 : 0;
+}
+
+static int
+cmd_fleet(struct call *c)
+{
+	static const struct {
+		const char *verb;
+		int (*fn)(struct call *);
+		int sweep;		/* takes run's options */
+	} verbs[] = {
+		{ "script", fleet_script, 1 }, { "submit", fleet_submit, 1 },
+		{ "status", fleet_status, 0 }, { "collect", fleet_collect, 0 },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(verbs) / sizeof(verbs[0]); i++) {
+		if (strcmp(c->words[0], verbs[i].verb) != 0)
+			continue;
+		if (!verbs[i].sweep && c->nrest > 0)
+			return command_bad("fleet %s takes no run options (%s)",
+			    verbs[i].verb, c->rest[0]);
+		return verbs[i].fn(c);
+	}
+	return command_bad("fleet %s: not script, submit, status or collect",
+	    c->words[0]);
+}
+
+const struct command command_merge = { "merge", "A.json B.json ... -o "
+    "MERGED.json", "several machines' results as one file: a series per "
+    "machine", OPTS(merge_opts), 2, CALL_MAX_WORDS, NULL, cmd_merge };
+const struct command command_fleet = { "fleet", "script|submit|status|"
+    "collect [options] [run options]", "the sweep on many machines "
+    "through Slurm: a job array, its tasks' states, their merge",
+    OPTS(fleet_opts), 1, 1, command_run_sweep, cmd_fleet };
