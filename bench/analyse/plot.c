@@ -96,6 +96,44 @@ plot_style_of(const struct plot_styles *st, const char *name)
 	return i >= 0 ? &st->s[i] : &past;
 }
 
+/*
+ * A merged file's series: its design apart from its machine (the same
+ * design keeps one colour on every machine) and the machine's place.
+ */
+static void
+plot_machine(const cJSON *doc, const cJSON *cell, struct plot_style *s)
+{
+	const char *m = results_str(cell, "machine", NULL);
+	const cJSON *e;
+	size_t n = strlen(s->name);
+
+	memcpy(s->design, s->name, sizeof(s->design));
+	s->machine = 0;
+	if (m == NULL)
+		return;
+	if (n > strlen(m) + 4 && strcmp(s->name + n - strlen(m), m) == 0)
+		s->design[n - strlen(m) - 4] = '\0';	/* " on " */
+	cJSON_ArrayForEach(e, results_arr(doc, "machines")) {
+		if (strcmp(results_str(e, "name", ""), m) == 0)
+			break;
+		s->machine++;
+	}
+	return;
+}
+
+/* The colour an earlier series of the same design took, or NULL. */
+static const char *
+plot_design_colour(const struct plot_styles *st, int i)
+{
+	int j;
+
+	for (j = 0; j < i; j++)
+		if (st->s[j].colour != NULL && !st->s[j].floor &&
+		    strcmp(st->s[j].design, st->s[i].design) == 0)
+			return st->s[j].colour;
+	return NULL;
+}
+
 /* Every series of doc in its order, with its model when it is real. */
 static void
 plot_styles_collect(const cJSON *doc, struct plot_styles *st)
@@ -122,6 +160,7 @@ plot_styles_collect(const cJSON *doc, struct plot_styles *st)
 			s->point = plot_points[(st->n) % (sizeof(plot_points) /
 			    sizeof(plot_points[0]))];
 			s->dash = s->real ? plot_dashes[0] : 1;
+			plot_machine(doc, cell, s);
 			st->n++;
 		}
 		if (s->real && s->model[0] == '\0' &&
@@ -144,6 +183,10 @@ plot_styles(const cJSON *doc, struct plot_styles *st)
 		if (s->floor) {
 			s->colour = PLOT_FLOOR;
 			s->dash = 3;
+		} else if (s->machine > 0 && plot_design_colour(st, i)) {
+			s->colour = plot_design_colour(st, i);
+			s->dash = plot_dashes[(s->machine - 1) % (int)(sizeof(
+			    plot_dashes) / sizeof(plot_dashes[0]))];
 		} else if (!s->real || plot_style_find(st, s->model) < 0) {
 			s->colour = plot_colours[next % PLOT_NCOLOURS];
 			s->dash = next >= PLOT_NCOLOURS ? 3 : s->dash;

@@ -24,6 +24,8 @@ extern const char *const plot_colours[];
 struct plot_style {
 	char name[160];
 	char model[160];	/* a real runtime's model's series; "": none */
+	char design[160];	/* name without its machine: one colour each */
+	int machine;		/* a merged file's machine: its dash; else 0 */
 	const char *colour;
 	int point, dash;
 	bool real, floor;
