@@ -309,6 +309,11 @@ Test(fleet, a_rejected_submission_gets_sbatch_s_words)
 	snprintf(args, sizeof(args), "fleet submit --dir %s --out x.json",
 	    tmp("fleet"));
 	cr_assert_eq(binary_run(slurm_env(), args, out, sizeof(out)), 2);
+	snprintf(args, sizeof(args), "fleet script --dir '%s'", tmp("a b"));
+	cr_assert_eq(binary_run(slurm_env(), args, out, sizeof(out)), 2, "%s",
+	    out);
+	cr_assert_not_null(strstr(out, "cannot name a folder with a space"),
+	    "%s", out);
 }
 
 /* A fleet of job 77 in tmp("fleet"): two tasks, task 1's results in. */

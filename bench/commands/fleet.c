@@ -97,18 +97,31 @@ cmd_merge(struct call *c)
 	return rc;
 }
 
+/* #SBATCH --output= takes the folder unquoted, and % as a pattern. */
+static int
+fleet_dir_named(const char *dir)
+{
+
+	if (strpbrk(dir, " \t\n%") == NULL)
+		return 0;
+	return command_bad("--dir %s: Slurm's #SBATCH lines cannot name a "
+	    "folder with a space or a %%", dir);
+}
+
 /* The shared folder, made if missing, as every node names it. */
 static int
 fleet_dir(const char *dir, char *abs, size_t len)
 {
 	char buf[PATH_MAX];
 
+	if (fleet_dir_named(dir) != 0)
+		return EXIT_USAGE;
 	if (mkdir(dir, 0777) != 0 && errno != EEXIST)
 		return command_bad("cannot make %s: %s", dir, strerror(errno));
 	if (realpath(dir, buf) == NULL)
 		return command_bad("%s: %s", dir, strerror(errno));
 	snprintf(abs, len, "%s", buf);
-	return 0;
+	return fleet_dir_named(abs) != 0 ? EXIT_USAGE : 0;
 }
 
 /* The array of script and submit: this binary, run's options as given. */
