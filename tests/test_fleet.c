@@ -5,12 +5,14 @@
  * store never mix two; fleet writes an exclusive, never-requeued array,
  * and collect names each task by Slurm's state (here Slurm's commands are
  * stand-ins on PATH that print what a real Slurm 22.05 printed), merges
- * every task that wrote results and fails when any task did not.
+ * every task that wrote results (its own, not another job's) and fails
+ * when any task did not, or when Slurm cannot be asked.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <criterion/criterion.h>
 
@@ -214,6 +216,27 @@ Test(merge, the_store_takes_each_machine_as_its_own_file)
 	cr_assert_not_null(strstr(out, "already in"), "%s", out);
 }
 
+Test(merge, a_file_that_only_looks_merged_gets_one_line)
+{
+	char out[1 << 16], args[1024];
+	const char *m = two_machines(out, sizeof(out));
+	cJSON *doc = read_doc(m), *ctx = cJSON_GetObjectItem(doc, "context");
+
+	/* Schema 1 with machines[]: its cells would be read as one machine. */
+	cJSON_ReplaceItemInObject(ctx, "schema", cJSON_CreateNumber(1));
+	cr_assert_eq(results_write(doc, tmp("one.json")), 0);
+	cJSON_ReplaceItemInObject(ctx, "schema", cJSON_CreateNumber(2.5));
+	cr_assert_eq(results_write(doc, tmp("half.json")), 0);
+	cJSON_Delete(doc);
+	snprintf(args, sizeof(args), "export %s", tmp("one.json"));
+	cr_assert_eq(binary_run("", args, out, sizeof(out)), 2, "%s", out);
+	cr_assert_not_null(strstr(out, "machines[] in a file of schema 1"),
+	    "%s", out);
+	snprintf(args, sizeof(args), "export %s", tmp("half.json"));
+	cr_assert_eq(binary_run("", args, out, sizeof(out)), 2, "%s", out);
+	cr_assert_not_null(strstr(out, "not a whole number"), "%s", out);
+}
+
 Test(merge, a_damaged_merged_file_gets_one_line)
 {
 	char out[1 << 16], args[1024];
@@ -274,7 +297,9 @@ Test(fleet, submit_writes_an_exclusive_array_and_its_size)
 	const char *script;
 	cJSON *m;
 
-	fake("sbatch", "echo 77");
+	/* A site's words on stderr come first on the pipe; the id is last. */
+	fake("sbatch", "echo 'sbatch: user message: use the bench partition' "
+	    ">&2; echo 77");
 	snprintf(args, sizeof(args), "fleet submit --nodes 2 --dir %s --limit 9 "
 	    "--dispatcher shared --workers 1,2 --time 0.1", tmp("fleet"));
 	cr_assert_eq(binary_run(slurm_env(), args, out, sizeof(out)), 0, "%s",
@@ -387,6 +412,43 @@ Test(fleet, a_task_slurm_kept_no_record_of_is_never_a_pass)
 	cr_assert_not_null(strstr(out, "Slurm no longer knows the job and the "
 	    "task wrote nothing"), "%s", out);
 	cr_assert_not_null(strstr(out, "COMPLETED     0"), "%s", out);
+}
+
+Test(fleet, a_controller_that_does_not_answer_is_never_a_guess)
+{
+	char out[1 << 14], args[512];
+
+	fleet_of_two();
+	fake("scontrol", "echo 'slurm_load_jobs error: Unable to contact slurm "
+	    "controller (connect failure)' >&2; exit 1");
+	snprintf(args, sizeof(args), "fleet collect --dir %s", tmp("fleet"));
+	cr_assert_eq(binary_run(slurm_env(), args, out, sizeof(out)), 2, "%s",
+	    out);
+	cr_assert_not_null(strstr(out, "Unable to contact slurm controller"),
+	    "%s", out);
+	cr_assert_eq(access(tmp("fleet/merged-77.json"), F_OK), -1);
+}
+
+Test(fleet, another_job_s_file_of_the_same_name_is_not_merged)
+{
+	char out[1 << 14], args[512], a[512], b[512], body[1100];
+	cJSON *doc = read_doc(SMALL), *sl;
+
+	fleet_of_two();
+	sl = cJSON_AddObjectToObject(cJSON_GetObjectItem(doc, "context"),
+	    "slurm");
+	cJSON_AddStringToObject(sl, "array_job_id", "5");
+	cJSON_AddStringToObject(sl, "array_task_id", "1");
+	cr_assert_eq(results_write(doc, tmp("fleet/vm-77-1.json")), 0);
+	cJSON_Delete(doc);
+	snprintf(body, sizeof(body), "%s\n%s", record(a, sizeof(a), 0,
+	    "FAILED", "1:0"), record(b, sizeof(b), 1, "COMPLETED", "0:0"));
+	fake("scontrol", body);
+	snprintf(args, sizeof(args), "fleet collect --dir %s", tmp("fleet"));
+	cr_assert_eq(binary_run(slurm_env(), args, out, sizeof(out)), 1, "%s",
+	    out);
+	cr_assert_not_null(strstr(out, "another job's results (array job 5)"),
+	    "%s", out);
 }
 
 Test(fleet, collect_waits_for_the_array_and_stops_at_its_timeout)

@@ -45,7 +45,7 @@ static const cJSON *
 compare_find(const cJSON *doc, const char *key)
 {
 	const cJSON *cell;
-	char k[256];
+	char k[640];
 
 	cJSON_ArrayForEach(cell, results_arr(doc, "cells")) {
 		params_key(cell, true, k, sizeof(k));
@@ -70,7 +70,7 @@ static const cJSON *
 compare_match(const cJSON *base, const cJSON *cb, int i,
     const struct compare_opts *o, char *label, size_t len)
 {
-	char kb[256], ka[256];
+	char kb[640], ka[640];
 	const cJSON *ca;
 
 	params_key(cb, true, kb, sizeof(kb));
@@ -163,7 +163,7 @@ compare_machine(const cJSON *a, const cJSON *b, char *err, size_t errlen)
 struct compare_pair {
 	const cJSON *a, *b;
 	double level;
-	char cell[600];
+	char cell[800];
 	size_t keylen;			/* of cell, before " against M" */
 };
 
@@ -207,7 +207,7 @@ compare_pairs_missing(const cJSON *base, const cJSON *new,
 	int i = 0, have = cJSON_GetArraySize(results_arr(new, "cells"));
 	struct compare_pair *p;
 	const cJSON *ca;
-	char key[256];
+	char key[640];
 
 	cJSON_ArrayForEach(ca, results_arr(base, "cells")) {
 		params_key(ca, true, key, sizeof(key));
@@ -396,17 +396,19 @@ compare_cat(char *buf, size_t len, const char *fmt, ...)
  */
 static void
 compare_plugin_text(const char *spec_a, const char *spec_b,
-    const cJSON *base, const cJSON *new, char *buf, size_t len)
+    const cJSON *ctx_a, const cJSON *ctx_b, char *buf, size_t len)
 {
 	const char *sa = spec_a == NULL ? NULL : results_str(
-	    label_plugin_entry(base, spec_a), "sha256", "unknown");
+	    label_plugin_entry(ctx_a, spec_a), "sha256", "unknown");
 	const char *sb = spec_b == NULL ? NULL : results_str(
-	    label_plugin_entry(new, spec_b), "sha256", "unknown");
+	    label_plugin_entry(ctx_b, spec_b), "sha256", "unknown");
 
 	if (buf[0] != '\0')
 		compare_cat(buf, len, "; ");
+	/* Two unknown checksums say nothing of whether the file changed. */
 	if (sa != NULL && sb != NULL && strcmp(spec_a, spec_b) == 0)
-		compare_cat(buf, len, strcmp(sa, sb) == 0 ? "%s" : "%s: BASE "
+		compare_cat(buf, len, strcmp(sa, "unknown") == 0 ? "%s (sha256 "
+		    "unknown)" : strcmp(sa, sb) == 0 ? "%s" : "%s: BASE "
 		    "sha256 %.12s, NEW %.12s", spec_a, sa, sb);
 	else if (sa != NULL && sb != NULL)
 		compare_cat(buf, len, "BASE %s, NEW %s", spec_a, spec_b);
@@ -420,6 +422,8 @@ compare_plugin_text(const char *spec_a, const char *spec_b,
 static void
 compare_plugins(struct judge_row *r, const cJSON *base, const cJSON *new)
 {
+	const cJSON *ca = results_context(base, r->ca);
+	const cJSON *cb = results_context(new, r->cb);
 	const cJSON *f, *g;
 	char param[64];
 
@@ -429,14 +433,14 @@ compare_plugins(struct judge_row *r, const cJSON *base, const cJSON *new)
 			continue;
 		g = cJSON_GetObjectItemCaseSensitive(r->cb, f->string);
 		compare_plugin_text(f->valuestring, cJSON_IsString(g) ?
-		    g->valuestring : NULL, base, new, r->plugins,
+		    g->valuestring : NULL, ca, cb, r->plugins,
 		    sizeof(r->plugins));
 	}
 	cJSON_ArrayForEach(g, r->cb)
 		if (label_plugin_param(g, param, sizeof(param)) != NULL &&
 		    !cJSON_IsString(cJSON_GetObjectItemCaseSensitive(r->ca,
 		    g->string)))
-			compare_plugin_text(NULL, g->valuestring, base, new,
+			compare_plugin_text(NULL, g->valuestring, ca, cb,
 			    r->plugins, sizeof(r->plugins));
 	return;
 }

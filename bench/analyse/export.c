@@ -243,9 +243,33 @@ export_harness_words(const cJSON *doc, char *buf, size_t len)
 	return buf;
 }
 
+/*
+ * fn on doc, or on each machine of a merged file as a file of its own,
+ * with its name (NULL for a run's file): a reference is one machine's.
+ */
+static void
+export_each_machine(const cJSON *doc, void (*fn)(const cJSON *,
+    const char *, void *), void *arg)
+{
+	const cJSON *m;
+	cJSON *one;
+	int i = 0;
+
+	if (results_machines(doc) == 0) {
+		fn(doc, NULL, arg);
+		return;
+	}
+	cJSON_ArrayForEach(m, results_arr(doc, "machines")) {
+		one = results_machine_doc(doc, i++);
+		fn(one, results_str(m, "name", "?"), arg);
+		cJSON_Delete(one);
+	}
+	return;
+}
+
 /* People's tables end with the bare loop, the row every cost is read against. */
 static void
-export_reference(cJSON *rows, const cJSON *doc)
+export_reference(const cJSON *doc, const char *machine, void *rows)
 {
 	double bare, inl;
 	cJSON *row;
@@ -253,6 +277,8 @@ export_reference(cJSON *rows, const cJSON *doc)
 	if (!export_harness(doc, &bare, &inl))
 		return;
 	row = cJSON_CreateObject();
+	if (machine != NULL)
+		cJSON_AddStringToObject(row, "machine", machine);
 	cJSON_AddStringToObject(row, "dispatcher", "bare loop");
 	cJSON_AddNumberToObject(row, "cpu_us_per_dispatch", bare);
 	cJSON_AddStringToObject(row, "note", "the reference: no harness, no "
@@ -261,16 +287,50 @@ export_reference(cJSON *rows, const cJSON *doc)
 	return;
 }
 
-void
-export_memory_fits(FILE *out, const cJSON *doc)
+/* A machine's name before a line of its own, on a merged file's. */
+static void
+export_line_machine(FILE *out, const char *machine)
+{
+
+	if (machine != NULL)
+		fprintf(out, "%s: ", machine);
+	return;
+}
+
+/* The harness's own cost in words, of one machine. */
+static void
+export_words(const cJSON *doc, const char *machine, void *out)
+{
+	char words[256];
+
+	if (export_harness_words(doc, words, sizeof(words)) == NULL)
+		return;
+	export_line_machine(out, machine);
+	fprintf(out, "%s\n", words);
+	return;
+}
+
+/* The memory fits of one machine. */
+static void
+export_fits(const cJSON *doc, const char *machine, void *out)
 {
 	const cJSON *fit;
 
-	cJSON_ArrayForEach(fit, results_arr(doc, "memory_fits"))
-		fprintf(out, "memory: %.1f kB per thread + %.0f kB (r2 %.2f, %.0f "
-		    "widths) for %s\n", results_num(fit, "kb_per_thread"),
+	cJSON_ArrayForEach(fit, results_arr(doc, "memory_fits")) {
+		export_line_machine(out, machine);
+		fprintf(out, "memory: %.1f kB per thread + %.0f kB (r2 %.2f, "
+		    "%.0f widths) for %s\n", results_num(fit, "kb_per_thread"),
 		    results_num(fit, "intercept_kb"), results_num(fit, "r2"),
 		    results_num(fit, "points"), results_str(fit, "cells", "?"));
+	}
+	return;
+}
+
+void
+export_memory_fits(FILE *out, const cJSON *doc)
+{
+
+	export_each_machine(doc, export_fits, out);
 	return;
 }
 
@@ -477,7 +537,7 @@ export_write(FILE *out, const cJSON *doc, enum table_format f, const char *id)
 	static const struct table program = EXPORT_TABLE(export_program, NULL);
 	struct table t = table_for_people(f) ? people : program;
 	struct table_col *cols = NULL;
-	char *text, words[256];
+	char *text;
 	cJSON *rows;
 
 	if (f == TABLE_GBENCH) {
@@ -493,13 +553,12 @@ export_write(FILE *out, const cJSON *doc, enum table_format f, const char *id)
 		t.cols = cols = export_machine_col(&t);
 	rows = export_rows(doc);
 	if (table_for_people(f))
-		export_reference(rows, doc);
+		export_each_machine(doc, export_reference, rows);
 	if (f == TABLE_TEXT)
 		fputc('\n', out);
 	table_write(out, f, &t, rows);
-	if (f == TABLE_TEXT && export_harness_words(doc, words,
-	    sizeof(words)) != NULL)
-		fprintf(out, "%s\n", words);
+	if (f == TABLE_TEXT)
+		export_each_machine(doc, export_words, out);
 	if (f == TABLE_TEXT)
 		export_memory_fits(out, doc);
 	cJSON_Delete(rows);

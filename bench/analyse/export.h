@@ -29,7 +29,10 @@ cJSON *export_rows(const cJSON *doc);
  */
 const char *export_harness_words(const cJSON *doc, char *buf, size_t len);
 
-/* The anonymous memory each added thread costs, per worker sweep. */
+/*
+ * The anonymous memory each added thread costs, per worker sweep (of a
+ * merged file: per machine, each line after its name).
+ */
 void export_memory_fits(FILE *out, const cJSON *doc);
 
 #endif /* BENCH_EXPORT_H */

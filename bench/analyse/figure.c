@@ -69,11 +69,13 @@ struct figure_series {
 
 /*
  * One data block per series (cells in sweep order share a name), and
- * what the data spans. Returns the number of series.
+ * what the data spans. Returns the number of series; *dropped counts the
+ * cells of series past max, never drawn.
  */
 static int
 figure_data(const cJSON *doc, const struct figure *fig, FILE *data,
-    struct figure_series *series, int max, struct plot_span *sp)
+    struct figure_series *series, int max, struct plot_span *sp,
+    int *dropped)
 {
 	const cJSON *cells = results_arr(doc, "cells"), *cell, *s;
 	char name[SERIES_NAME];
@@ -81,14 +83,17 @@ figure_data(const cJSON *doc, const struct figure *fig, FILE *data,
 	double w;
 
 	*sp = (struct plot_span){ 1, INFINITY, 0 };
+	*dropped = 0;
 	cJSON_ArrayForEach(cell, cells) {
 		s = results_obj(results_obj(cell, "summary"), fig->field);
 		if (s == NULL)
 			continue;
 		plot_name(doc, cell, name, sizeof(name));
 		if (n == 0 || strcmp(name, series[n - 1].name) != 0) {
-			if (n == max)
-				break;
+			if (n == max) {
+				(*dropped)++;
+				continue;
+			}
 			if (n > 0)
 				fprintf(data, "\n\n");
 			snprintf(series[n].name, sizeof(series[n].name), "%s",
@@ -122,7 +127,7 @@ figure_title(const struct plot_style *s, const struct figure_series *series,
 	if (s->floor)
 		what = series->points == 1 ? " (harness floor, one value)" :
 		    " (harness floor)";
-	snprintf(buf, len, "%.160s%s%s", series->name, what,
+	snprintf(buf, len, "%.320s%s%s", series->name, what,
 	    series->starves ? " STARVES" : "");
 	return;
 }
@@ -136,7 +141,7 @@ figure_clauses(const struct plot_styles *st,
     const struct figure_series *series, int n, char *out, size_t len)
 {
 	const struct plot_style *s;
-	char title[256];
+	char title[400];
 	size_t used = 0, longest = 0;
 	int i;
 
@@ -161,22 +166,25 @@ static int
 figure_draw(const cJSON *doc, const struct plot_styles *st,
     const struct figure *fig, const char *dir, char *err, size_t errlen)
 {
-	char datpath[4096], clauses[16384], xaxis[512], yaxis[8192];
-	char size[32], key[160], where[400];
+	char datpath[4096], clauses[65536], xaxis[512], yaxis[8192];
+	char size[32], key[160], where[400], cut[96] = "";
 	struct figure_series series[PLOT_SERIES];
 	struct plot_span sp;
 	FILE *data;
-	int n;
+	int n, dropped;
 
 	if ((data = plot_data_open(dir, fig->file, datpath, sizeof(datpath),
 	    err, errlen)) == NULL)
 		return -1;
-	n = figure_data(doc, fig, data, series, PLOT_SERIES, &sp);
+	n = figure_data(doc, fig, data, series, PLOT_SERIES, &sp, &dropped);
 	fclose(data);
 	if (n == 0) {		/* a file from before the field existed */
 		unlink(datpath);
 		return 0;
 	}
+	if (dropped > 0)	/* said where it is missed: in the picture */
+		snprintf(cut, sizeof(cut), "\\n%d cells not drawn: more than %d "
+		    "series", dropped, PLOT_SERIES);
 	plot_key(n, figure_clauses(st, series, n, clauses, sizeof(clauses)),
 	    640, size, sizeof(size), key, sizeof(key));
 	plot_workers(sp.xmax, xaxis, sizeof(xaxis));
@@ -188,13 +196,13 @@ figure_draw(const cJSON *doc, const struct plot_styles *st,
 		    "1");
 	return plot_draw(dir, fig->file, size, err, errlen,
 	    "set title \"%s against workers: median, bars min to max\\n"
-	    "%s%s%s\"\ndat = '%s'\n%s%s"
+	    "%s%s%s%s\"\ndat = '%s'\n%s%s"
 	    "set xlabel 'workers (shared, stealing: workers; limited: k; "
 	    "eventloop: loops; rendezvous: max threads)'\n"
 	    "set ylabel '%s'\nset grid\n%splot %s\n", fig->ylabel,
 	    fig->note != NULL ? fig->note : "", fig->note != NULL ? "; " : "",
-	    results_where(doc, where, sizeof(where)), datpath, xaxis, yaxis,
-	    fig->ylabel, key, clauses);
+	    results_where(doc, where, sizeof(where)), cut, datpath, xaxis,
+	    yaxis, fig->ylabel, key, clauses);
 }
 
 /* A real runtime's cell over its model's, one point of a line each. */
@@ -310,7 +318,7 @@ figure_beside(const cJSON *doc, const struct plot_styles *st,
 {
 	static struct figure_pair pairs[512];
 	struct figure_pairs pp = { doc, st, pairs, 0, 512 };
-	char datpath[4096], clauses[16384], xaxis[512], yaxis[8192];
+	char datpath[4096], clauses[65536], xaxis[512], yaxis[8192];
 	char size[32], key[160], where[400];
 	struct plot_span sp;
 	FILE *data;

@@ -31,7 +31,7 @@ struct judge_arm {
 
 /* One cell of NEW against its cell of BASE, and what was said of it. */
 struct judge_row {
-	char cell[600];			/* its key: the JSON's "cell" */
+	char cell[800];			/* its key: the JSON's "cell" */
 	size_t keylen;			/* of cell, before " against M" */
 	const cJSON *ca, *cb;		/* BASE's cell, NEW's (or NULL) */
 	char shown[1280];		/* what tells it from the other rows */

@@ -57,7 +57,7 @@ label_keys(const char *ka, const char *kb, char *label, size_t len)
 void
 label_cells(const cJSON *a, const cJSON *b, char *buf, size_t len)
 {
-	char ka[256], kb[256];
+	char ka[640], kb[640];
 
 	params_key(a, true, ka, sizeof(ka));
 	params_key(b, true, kb, sizeof(kb));
@@ -66,12 +66,11 @@ label_cells(const cJSON *a, const cJSON *b, char *buf, size_t len)
 }
 
 const cJSON *
-label_plugin_entry(const cJSON *doc, const char *spec)
+label_plugin_entry(const cJSON *ctx, const char *spec)
 {
 	const cJSON *p;
 
-	cJSON_ArrayForEach(p, results_arr(results_obj(doc, "context"),
-	    "plugins"))
+	cJSON_ArrayForEach(p, results_arr(ctx, "plugins"))
 		if (strcmp(results_str(p, "spec", ""), spec) == 0)
 			return p;
 	return NULL;
@@ -99,7 +98,8 @@ label_plugins_json(const cJSON *cell, const cJSON *doc)
 	cJSON_ArrayForEach(f, cell) {
 		if (label_plugin_param(f, param, sizeof(param)) == NULL)
 			continue;
-		e = label_plugin_entry(doc, f->valuestring);
+		e = label_plugin_entry(results_context(doc, cell),
+		    f->valuestring);
 		o = cJSON_CreateObject();
 		cJSON_AddStringToObject(o, "param", param);
 		cJSON_AddStringToObject(o, "name", results_str(cell, param,

@@ -24,8 +24,11 @@ void label_keys(const char *ka, const char *kb, char *label, size_t len);
  */
 void label_cells(const cJSON *a, const cJSON *b, char *buf, size_t len);
 
-/* The file a plugin was loaded from, by its spec: the context's entry. */
-const cJSON *label_plugin_entry(const cJSON *doc, const char *spec);
+/*
+ * The file a plugin was loaded from, by its spec: the entry of ctx, the
+ * context of the machine that ran the cell (results_context).
+ */
+const cJSON *label_plugin_entry(const cJSON *ctx, const char *spec);
 
 /* A cell's field of a plugin ("queue_plugin"): the parameter's key, or NULL. */
 const char *label_plugin_param(const cJSON *f, char *buf, size_t len);

@@ -72,11 +72,13 @@ merge_unique(const struct merge *g, const char *want, const char *path,
 
 	if (n > 5 && strcmp(base + n - 5, ".json") == 0)
 		n -= 5;
-	snprintf(buf, len, "%s", want);
+	/* Room for the suffixes, which tell names apart: never cut. */
+	n = n < 100 ? n : 100;
+	snprintf(buf, len, "%.300s", want);
 	if (merge_named(g->in, g->n, want) > 1)
-		snprintf(buf, len, "%s [%.*s]", want, (int)n, base);
+		snprintf(buf, len, "%.300s [%.*s]", want, (int)n, base);
 	for (k = 2; merge_find(g->out, "name", buf) != NULL; k++)
-		snprintf(buf, len, "%s [%.*s] #%d", want, (int)n, base, k);
+		snprintf(buf, len, "%.300s [%.*s] #%d", want, (int)n, base, k);
 	return;
 }
 
@@ -99,7 +101,9 @@ merge_add(const struct merge *g, cJSON *entry, const char *want,
 {
 	cJSON *out = g->out;
 	const char *sha = results_str(entry, "sha256", "");
-	const cJSON *twin = *sha != '\0' ? merge_find(out, "sha256", sha) : NULL;
+	/* A checksum that could not be taken matches nothing. */
+	const cJSON *twin = *sha != '\0' && strcmp(sha, "unknown") != 0 ?
+	    merge_find(out, "sha256", sha) : NULL;
 	const cJSON *cell;
 	char name[512];
 	cJSON *c;

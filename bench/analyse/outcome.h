@@ -21,7 +21,7 @@
 /* What a comparison judged, for its lines: the files, the shared cell. */
 struct outcome_what {
 	const cJSON *docs[2];		/* BASE, NEW */
-	char shared[600];		/* the words of every row's key */
+	char shared[800];		/* the words of every row's key */
 	size_t family;			/* the cells of Holm's family */
 	char machines[800];		/* how BASE's and NEW's machines
 					   differ (--allow-other-machine) */

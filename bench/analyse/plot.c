@@ -140,7 +140,7 @@ plot_styles_collect(const cJSON *doc, struct plot_styles *st)
 {
 	const cJSON *cell, *model;
 	struct plot_style *s;
-	char name[160];
+	char name[320];
 	int i;
 
 	st->n = 0;

@@ -11,7 +11,7 @@
 
 #include <cjson/cJSON.h>
 
-#define PLOT_SERIES	64
+#define PLOT_SERIES	128
 
 /* The palette, a series' colour in turn (plot.c says why these). */
 extern const char *const plot_colours[];
@@ -22,9 +22,9 @@ extern const char *const plot_colours[];
  * models the file holds), dashed.
  */
 struct plot_style {
-	char name[160];
-	char model[160];	/* a real runtime's model's series; "": none */
-	char design[160];	/* name without its machine: one colour each */
+	char name[320];
+	char model[320];	/* a real runtime's model's series; "": none */
+	char design[320];	/* name without its machine: one colour each */
 	int machine;		/* a merged file's machine: its dash; else 0 */
 	const char *colour;
 	int point, dash;

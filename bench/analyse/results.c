@@ -207,6 +207,9 @@ results_machine_doc(const cJSON *doc, int i)
 	cJSON_AddItemToObject(one, "context", cJSON_Duplicate(
 	    results_obj(m, "context"), true));
 	cJSON_AddBoolToObject(one, "complete", results_true(m, "complete"));
+	if (results_arr(m, "memory_fits") != NULL)
+		cJSON_AddItemToObject(one, "memory_fits", cJSON_Duplicate(
+		    results_arr(m, "memory_fits"), true));
 	cells = cJSON_AddArrayToObject(one, "cells");
 	cJSON_ArrayForEach(cell, results_arr(doc, "cells")) {
 		if (strcmp(results_str(cell, "machine", ""), name) != 0)
@@ -247,7 +250,7 @@ results_fit(const cJSON *cells, const char *key, int ncells)
 	double slope, icpt, r2;
 	const cJSON *cell;
 	cJSON *fit = NULL;
-	char k[256];
+	char k[640];
 	size_t n = 0;
 
 	if (x == NULL || y == NULL)
@@ -278,7 +281,7 @@ results_memory_fits(cJSON *doc)
 {
 	const cJSON *cells = results_arr(doc, "cells"), *cell, *f;
 	cJSON *fits = cJSON_CreateArray(), *fit;
-	char key[256];
+	char key[640];
 	bool seen;
 
 	cJSON_ArrayForEach(cell, cells) {
@@ -647,6 +650,9 @@ results_check_machines(const struct results_check *ck, const cJSON *doc,
 
 	if (results_has(ck, doc, "machines", cJSON_Array, merged) != 0)
 		return -1;
+	if (!merged && results_get(doc, "machines") != NULL)
+		return snprintf(ck->err, ck->errlen, "machines[] in a file of "
+		    "schema 1 (a merged file is schema 2)"), -1;
 	cJSON_ArrayForEach(f, results_arr(doc, "machines")) {
 		in = results_in(ck, "machines", i++);
 		if (results_is(&in, f, cJSON_Object) != 0 ||
@@ -718,6 +724,10 @@ results_validate(const cJSON *doc, char *err, size_t errlen)
 	    !cJSON_IsArray(cells)) {
 		snprintf(err, errlen, "not a results file: no context.schema "
 		    "or cells");
+		return -1;
+	}
+	if (schema->valuedouble != (double)schema->valueint) {
+		snprintf(err, errlen, "context.schema is not a whole number");
 		return -1;
 	}
 	if (schema->valueint > RESULTS_SCHEMA_MERGED) {

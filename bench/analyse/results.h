@@ -46,7 +46,8 @@ const char *results_where(const cJSON *doc, char *buf, size_t len);
 
 /*
  * A merged file's machine i as a run's file of its own (its context, its
- * cells without their "machine"), or NULL; the caller deletes it.
+ * memory fits, its cells without their "machine"), or NULL; the caller
+ * deletes it.
  */
 cJSON *results_machine_doc(const cJSON *doc, int i);
 

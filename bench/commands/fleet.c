@@ -97,15 +97,18 @@ cmd_merge(struct call *c)
 	return rc;
 }
 
-/* #SBATCH --output= takes the folder unquoted, and % as a pattern. */
+/*
+ * #SBATCH --output= takes the folder unquoted, and % as a pattern; sbatch
+ * and the checksums take it in single quotes.
+ */
 static int
 fleet_dir_named(const char *dir)
 {
 
-	if (strpbrk(dir, " \t\n%") == NULL)
+	if (strpbrk(dir, " \t\n%'\"\\") == NULL)
 		return 0;
 	return command_bad("--dir %s: Slurm's #SBATCH lines cannot name a "
-	    "folder with a space or a %%", dir);
+	    "folder with a space, a quote, a backslash or a %%", dir);
 }
 
 /* The shared folder, made if missing, as every node names it. */
@@ -214,16 +217,25 @@ fleet_status(struct call *c)
 	return 0;
 }
 
-/* Polls until no task can change or the timeout; the tasks still live. */
+/*
+ * Polls until no task can change or the timeout; the tasks still live.
+ * Then a task Slurm says completed may wait for its files: a shared file
+ * system can show them late (NFS caches a folder's listing up to 60 s).
+ */
 static int
 fleet_wait(struct fleet *f, double timeout_s, char *err, size_t errlen)
 {
-	time_t end = time(NULL) + (time_t)timeout_s;
+	time_t end = time(NULL) + (time_t)timeout_s, grace;
 	int live;
 
 	while ((live = fleet_poll(f, err, errlen)) > 0 &&
 	    (timeout_s == 0 || time(NULL) < end))
 		sleep(2);
+	for (grace = time(NULL) + FLEET_GRACE_S; live == 0 &&
+	    fleet_unseen(f) > 0 && time(NULL) < grace; ) {
+		sleep(2);
+		live = fleet_poll(f, err, errlen);
+	}
 	return live;
 }
 
@@ -256,16 +268,17 @@ fleet_collect(struct call *c)
 	    f.n == 1 ? "" : "s", f.n - failed, failed, live > 0 ?
 	    ", some still running (--timeout)" : "");
 	fleet_table(&f, stdout, c->args.fl.format);
-	snprintf(out, sizeof(out), "%s", c->args.fl.out);
-	if (c->args.fl.out == NULL)
+	if (c->args.fl.out != NULL)
+		snprintf(out, sizeof(out), "%s", c->args.fl.out);
+	else
 		snprintf(out, sizeof(out), "%s/merged-%s.json", f.dir, f.job);
 	rc = doc != NULL ? fleet_write(doc, out) : (fprintf(stderr,
 	    "dispatchbench: %s\n", err), 1);
 	cJSON_Delete(doc);
 	fleet_close(&f);
-	if (rc != 0)
-		return rc;
-	return live > 0 ? EXIT_UNDECIDED : failed > 0 ? 1 : 0;
+	if (live > 0)
+		return EXIT_UNDECIDED;
+	return rc != 0 ? rc : failed > 0 ? 1 : 0;
 }
 
 static int

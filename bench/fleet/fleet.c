@@ -61,7 +61,10 @@ fleet_newest(const char *dir, char *job, size_t len, char *err,
 		    strspn(e->d_name + 6, "0123456789") != n - 11)
 			continue;
 		snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
-		if (stat(path, &st) == 0 && st.st_mtime >= newest) {
+		/* Of one second, the later job: the larger id. */
+		if (stat(path, &st) == 0 && (st.st_mtime > newest ||
+		    (st.st_mtime == newest && strtoull(e->d_name + 6, NULL,
+		    10) > strtoull(job, NULL, 10)))) {
 			newest = st.st_mtime;
 			snprintf(job, len, "%.*s", (int)(n - 11), e->d_name + 6);
 		}
@@ -222,9 +225,23 @@ fleet_poll(struct fleet *f, char *err, size_t errlen)
 	return live;
 }
 
-/* A task's results, read; its note says why not, or that they are partial. */
+/*
+ * Whether doc was run by task k of job: a folder used again after the job
+ * ids started over may hold another job's file of the same name.
+ */
+static bool
+fleet_ours(const cJSON *doc, const char *job, unsigned int k)
+{
+	const cJSON *sl = results_obj(results_obj(doc, "context"), "slurm");
+
+	return sl == NULL || (strcmp(results_str(sl, "array_job_id", ""),
+	    job) == 0 && strtoul(results_str(sl, "array_task_id", ""), NULL,
+	    10) == k);
+}
+
+/* Task k's results, read; its note says why not, or that they are partial. */
 static cJSON *
-fleet_read(struct fleet_task *t)
+fleet_read(struct fleet_task *t, const char *job, unsigned int k)
 {
 	char err[512];
 	cJSON *doc;
@@ -233,6 +250,14 @@ fleet_read(struct fleet_task *t)
 		return NULL;
 	if (results_read(t->results, &doc, err, sizeof(err)) != 0) {
 		snprintf(t->note, sizeof(t->note), "not merged: %s", err);
+		return NULL;
+	}
+	if (!fleet_ours(doc, job, k)) {
+		snprintf(t->note, sizeof(t->note), "not merged: another job's "
+		    "results (array job %s)", results_str(results_obj(
+		    results_obj(doc, "context"), "slurm"), "array_job_id",
+		    "?"));
+		cJSON_Delete(doc);
 		return NULL;
 	}
 	if (!results_true(doc, "complete"))
@@ -252,7 +277,8 @@ fleet_merge(struct fleet *f, const char *date, char *err, size_t errlen)
 	if (in == NULL || sha == NULL)
 		abort();
 	for (i = 0; i < f->n; i++) {
-		if ((in[n].doc = fleet_read(&f->t[i])) == NULL)
+		if ((in[n].doc = fleet_read(&f->t[i], f->job,
+		    (unsigned int)i)) == NULL)
 			continue;
 		f->t[i].merged = true;
 		context_sha256(f->t[i].results, sha[n], sizeof(sha[n]));
@@ -270,6 +296,17 @@ fleet_merge(struct fleet *f, const char *date, char *err, size_t errlen)
 	free(in);
 	free(sha);
 	return out;
+}
+
+unsigned int
+fleet_unseen(const struct fleet *f)
+{
+	unsigned int i, n = 0;
+
+	for (i = 0; i < f->n; i++)
+		n += strcmp(f->t[i].state, "COMPLETED") == 0 &&
+		    f->t[i].results[0] == '\0';
+	return n;
 }
 
 unsigned int

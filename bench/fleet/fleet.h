@@ -16,6 +16,7 @@
 #include "slurm.h"
 
 #define FLEET_MAX_TASKS	1000		/* Slurm's default MaxArraySize */
+#define FLEET_GRACE_S	90		/* a completed task's files may take */
 
 struct fleet_task {
 	struct slurm_task slurm;	/* what Slurm says, if it does */
@@ -53,6 +54,9 @@ int fleet_poll(struct fleet *f, char *err, size_t errlen);
  */
 cJSON *fleet_merge(struct fleet *f, const char *date, char *err,
     size_t errlen);
+
+/* The tasks Slurm says completed whose results file is not seen (yet). */
+unsigned int fleet_unseen(const struct fleet *f);
 
 /* The tasks that did not complete with a whole, readable results file. */
 unsigned int fleet_failed(const struct fleet *f);

@@ -108,24 +108,26 @@ int
 slurm_submit(const char *path, char *job, size_t len, char *err,
     size_t errlen)
 {
-	char cmd[4400], *text;
+	char cmd[4400], last[256], *text;
 	int status;
 
 	snprintf(cmd, sizeof(cmd), "sbatch --parsable '%s' 2>&1", path);
 	if ((text = slurm_output(cmd, &status)) == NULL)
 		return snprintf(err, errlen, "cannot run sbatch"), -1;
-	if (status != 0 || !isdigit((unsigned char)text[0])) {
-		slurm_said(text, err, errlen);
-		if (status == 127)
-			snprintf(err, errlen, "sbatch not found: submit from a "
-			    "node of a Slurm cluster");
-		free(text);
-		return -1;
-	}
-	/* --parsable: "id" or "id;cluster". */
-	snprintf(job, len, "%.*s", (int)strspn(text, "0123456789"), text);
+	/* --parsable: "id" or "id;cluster", last: a site's words come first. */
+	slurm_said(text, last, sizeof(last));
 	free(text);
-	return 0;
+	if (status == 0 && isdigit((unsigned char)last[0])) {
+		snprintf(job, len, "%.*s", (int)strspn(last, "0123456789"),
+		    last);
+		return 0;
+	}
+	if (status == 127)
+		snprintf(err, errlen, "sbatch not found: submit from a node of a "
+		    "Slurm cluster");
+	else
+		snprintf(err, errlen, "%s", last);
+	return -1;
 }
 
 /* The value of key= among a line's words, copied into buf; NULL if none. */
@@ -175,7 +177,7 @@ static void
 slurm_scontrol_line(const char *line, struct slurm_task *t, unsigned int n)
 {
 	struct slurm_task rec = { "", "", "", "" };
-	char ids[256];
+	char ids[4096];
 
 	if (slurm_field(line, "ArrayTaskId", ids, sizeof(ids)) == NULL ||
 	    slurm_field(line, "JobState", rec.state, sizeof(rec.state)) == NULL)
@@ -245,6 +247,13 @@ slurm_states(const char *job, struct slurm_task *t, unsigned int n,
 		free(text);
 		return 1;
 	}
+	/* A controller that does not answer is no news of the tasks. */
+	if (strstr(text, "Invalid job id") == NULL) {
+		snprintf(err, errlen, "scontrol: ");
+		slurm_said(text, err + strlen(err), errlen - strlen(err));
+		free(text);
+		return -1;
+	}
 	free(text);
 	/* Forgotten by slurmctld (MinJobAge): accounting, where kept. */
 	snprintf(cmd, sizeof(cmd), "sacct -n -P -X -j '%s' -o "
@@ -262,14 +271,13 @@ slurm_states(const char *job, struct slurm_task *t, unsigned int n,
 bool
 slurm_final(const char *state)
 {
-	static const char *const live[] = { "PENDING", "RUNNING",
-	    "CONFIGURING", "COMPLETING", "REQUEUED", "RESIZING", "SUSPENDED",
-	    "STOPPED", "SIGNALING", "STAGE_OUT", "REQUEUE_HOLD",
-	    "REQUEUE_FED", "RESV_DEL_HOLD", "SPECIAL_EXIT" };
+	static const char *const end[] = { "COMPLETED", "FAILED", "CANCELLED",
+	    "TIMEOUT", "NODE_FAIL", "OUT_OF_MEMORY", "BOOT_FAIL", "DEADLINE",
+	    "PREEMPTED", "REVOKED", "NO RECORD", "UNKNOWN" };
 	size_t i;
 
-	for (i = 0; i < sizeof(live) / sizeof(live[0]); i++)
-		if (strcmp(state, live[i]) == 0)
-			return false;
-	return true;
+	for (i = 0; i < sizeof(end) / sizeof(end[0]); i++)
+		if (strcmp(state, end[i]) == 0)
+			return true;
+	return false;
 }

@@ -45,13 +45,17 @@ int slurm_submit(const char *path, char *job, size_t len, char *err,
 /*
  * The state of each task 0..n-1 of array job into t (state "" where Slurm
  * has no record of it: a task cancelled before it started leaves none);
- * 1 when Slurm knows the job, 0 when it does not (any more), -1 when no
- * Slurm command answers (err says why).
+ * 1 when Slurm knows the job, 0 when it does not (any more: "Invalid job
+ * id", and no accounting), -1 when Slurm cannot be asked (err says why).
  */
 int slurm_states(const char *job, struct slurm_task *t, unsigned int n,
     char *err, size_t errlen);
 
-/* Whether a task in state will change no more (COMPLETED, FAILED, ...). */
+/*
+ * Whether a task in state will change no more: Slurm's end states, and
+ * the collector's own NO RECORD and UNKNOWN; any other, never heard of
+ * included, may still change.
+ */
 bool slurm_final(const char *state);
 
 #endif /* BENCH_SLURM_H */
