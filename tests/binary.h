@@ -35,4 +35,15 @@ binary_run(const char *env, const char *args, char *out, size_t len)
 	return shell_output(cmd, out, len);
 }
 
+/* The lines of what it printed: one line on stderr is one line. */
+static inline int
+lines_of(const char *s)
+{
+	int n = 0;
+
+	for (; *s != '\0'; s++)
+		n += *s == '\n';
+	return n;
+}
+
 #endif /* TESTS_BINARY_H */

@@ -570,16 +570,6 @@ count_of(const char *s, const char *what)
 	return n;
 }
 
-static int
-lines_of(const char *s)
-{
-	int n = 0;
-
-	for (; *s != '\0'; s++)
-		n += *s == '\n';
-	return n;
-}
-
 /*
  * A results file that passed validation, but whose summary lost a
  * statistic: plot and report dereferenced the missing median (exit 139),

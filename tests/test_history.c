@@ -114,16 +114,6 @@ query(const char *db, const char *sql)
 	return v;
 }
 
-static int
-lines_of(const char *s)
-{
-	int n = 0;
-
-	for (; *s != '\0'; s++)
-		n += *s == '\n';
-	return n;
-}
-
 Test(store, keeps_every_run_and_refuses_a_second_import)
 {
 	const char *file = kept(revision_file("r.json", 1, 1, 3));

@@ -631,13 +631,8 @@ void
 findings_write(FILE *out, const struct series_set *d, const char *machine)
 {
 
-	fputs("<h2>What the data says", out);
-	if (machine != NULL) {
-		fputs(" on ", out);
-		table_html_escape(out, machine);
-	}
-	fprintf(out, "</h2>\n<ul %s>\n", machine == NULL ? "id=\"findings\"" :
-	    "class=\"findings\"");
+	table_html_section(out, "What the data says", "on", machine, "ul",
+	    "findings");
 	findings_designs(out, d);
 	findings_cheapest(out, d);
 	findings_local(out, d);

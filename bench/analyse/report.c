@@ -159,13 +159,7 @@ report_context(FILE *out, const char *name, const cJSON *ctx)
 {
 	const cJSON *f;
 
-	fputs("<h2>Context", out);
-	if (name != NULL) {
-		fputs(" of ", out);
-		table_html_escape(out, name);
-	}
-	fprintf(out, "</h2>\n<table %s>\n", name == NULL ? "id=\"context\"" :
-	    "class=\"context\"");
+	table_html_section(out, "Context", "of", name, "table", "context");
 	cJSON_ArrayForEach(f, ctx) {
 		fputs("<tr><th>", out);
 		table_html_escape(out, f->string);

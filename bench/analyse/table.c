@@ -255,6 +255,21 @@ table_html_escape(FILE *out, const char *s)
 	return;
 }
 
+void
+table_html_section(FILE *out, const char *title, const char *join,
+    const char *name, const char *tag, const char *id)
+{
+
+	fprintf(out, "<h2>%s", title);
+	if (name != NULL) {
+		fprintf(out, " %s ", join);
+		table_html_escape(out, name);
+	}
+	fprintf(out, "</h2>\n<%s %s=\"%s\">\n", tag, name == NULL ? "id" :
+	    "class", id);
+	return;
+}
+
 static void
 table_html(FILE *out, const struct table *t, const cJSON *rows)
 {

@@ -66,4 +66,12 @@ const char *table_scaled(double v, const char *unit, char *buf, size_t len);
 /* s with HTML's special characters escaped. */
 void table_html_escape(FILE *out, const char *s);
 
+/*
+ * <h2>title</h2>, or <h2>title join name</h2> for one machine of several
+ * (name escaped), then the element that follows it, opened: tag with
+ * id="id" alone, class="id" under a name (one page may have several).
+ */
+void table_html_section(FILE *out, const char *title, const char *join,
+    const char *name, const char *tag, const char *id);
+
 #endif /* BENCH_TABLE_H */

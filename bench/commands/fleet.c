@@ -167,7 +167,7 @@ static int
 fleet_submit(struct call *c)
 {
 	char dir[PATH_MAX], bin[PATH_MAX], tmp[PATH_MAX + 64];
-	char path[PATH_MAX + 64], job[SLURM_JOB], err[1024];
+	char path[PATH_MAX + 64], job[SLURM_JOB], err[1024], now[32];
 	struct slurm_array a;
 	FILE *f;
 
@@ -185,7 +185,8 @@ fleet_submit(struct call *c)
 	}
 	snprintf(path, sizeof(path), "%s/fleet-%s.sh", dir, job);
 	rename(tmp, path);
-	if (fleet_manifest(dir, job, a.tasks, c->argc, c->argv, err,
+	fleet_now(now, sizeof(now));
+	if (fleet_manifest(dir, job, a.tasks, now, c->argc, c->argv, err,
 	    sizeof(err)) != 0)
 		return command_bad("%s", err);
 	printf("%s\nsubmitted job %s: %u task%s, each on a node of its own, "

@@ -7,7 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 
 #include "context.h"
 #include "fleet.h"
@@ -16,18 +15,16 @@
 #include "table.h"
 
 int
-fleet_manifest(const char *dir, const char *job, unsigned int n, int argc,
-    char **argv, char *err, size_t errlen)
+fleet_manifest(const char *dir, const char *job, unsigned int n,
+    const char *date, int argc, char **argv, char *err, size_t errlen)
 {
 	cJSON *m = cJSON_CreateObject(), *cmd;
-	char path[4400], now[32];
-	time_t t = time(NULL);
+	char path[4400];
 	int i, rc;
 
-	strftime(now, sizeof(now), "%Y-%m-%dT%H:%M:%SZ", gmtime(&t));
 	cJSON_AddStringToObject(m, "job", job);
 	cJSON_AddNumberToObject(m, "tasks", n);
-	cJSON_AddStringToObject(m, "submitted", now);
+	cJSON_AddStringToObject(m, "submitted", date);
 	cmd = cJSON_AddArrayToObject(m, "command");
 	for (i = 0; i < argc; i++)
 		cJSON_AddItemToArray(cmd, cJSON_CreateString(argv[i]));

@@ -34,9 +34,9 @@ struct fleet {
 	struct fleet_task *t;
 };
 
-/* Writes dir/fleet-JOB.json for a submitted job of n tasks. */
+/* Writes dir/fleet-JOB.json for a job of n tasks submitted at date. */
 int fleet_manifest(const char *dir, const char *job, unsigned int n,
-    int argc, char **argv, char *err, size_t errlen);
+    const char *date, int argc, char **argv, char *err, size_t errlen);
 
 /* The fleet of job in dir (NULL: the newest manifest there). */
 int fleet_open(struct fleet *f, const char *dir, const char *job, char *err,
