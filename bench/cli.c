@@ -176,8 +176,11 @@ cli_value(const struct param *p, const char *text, union param_value *v,
 	memset(v, 0, sizeof(*v));
 	switch (p->kind) {
 	case PARAM_DESIGN:
-		if (plugin_is_spec(text) && (v->p = plugin_design(text, why,
-		    sizeof(why))) == NULL)
+		if (plugin_is_program(text) && (v->p = plugin_program(text,
+		    why, sizeof(why))) == NULL)
+			return cli_error(err, errlen, "%s: %s", p->flag, why);
+		if (v->p == NULL && plugin_is_spec(text) &&
+		    (v->p = plugin_design(text, why, sizeof(why))) == NULL)
 			return cli_error(err, errlen, "%s: %s", p->flag, why);
 		if (v->p == NULL && (v->p = disp_find(text)) == NULL)
 			return cli_error(err, errlen, "%s: unknown dispatcher '%s' "
@@ -249,11 +252,12 @@ cli_item(struct sweep *s, const struct param *p, char *item, bool check,
 	union param_value a, b, *v = s->lists[k].v;
 	char *dots = strstr(item, "..");
 
+	/* Every design of this process: a program runs by its name. */
 	if (p->kind == PARAM_DESIGN && strcmp(item, "all") == 0) {
-		for (i = 0; i < disp_count() && *n < SWEEP_MAX_LIST; i++)
+		for (i = 0; i < disp_local_count() && *n < SWEEP_MAX_LIST; i++)
 			s->lists[k].v[(*n)++].p = disp_at(i);
-		return i < disp_count() ? cli_error(err, errlen, "%s: more than "
-		    "%d values", p->flag, SWEEP_MAX_LIST) : 0;
+		return i < disp_local_count() ? cli_error(err, errlen, "%s: more "
+		    "than %d values", p->flag, SWEEP_MAX_LIST) : 0;
 	}
 	if (dots != NULL && (p->kind == PARAM_COUNT || p->kind == PARAM_WIDTH)) {
 		*dots = '\0';
@@ -533,20 +537,32 @@ cli_design_skipped(const struct sweep *s, const struct disp_ops *d)
 }
 
 /*
- * Whether cell c of design d is left out as a split it cannot be, with
- * why: only a blocking step hops to a view, and `inline` has no pool of
- * its own to split: its coroutines would come back to run on the view's
- * thread, the view the whole pool.
+ * Whether cell c of design d is left out, with why: a program of its own
+ * runs the resume-only workload alone, as its coroutines start; Netty's
+ * in-loop execute() is eventloop's alone; only a
+ * blocking step hops to a view, and `inline` has no pool of its own to
+ * split: its coroutines would come back to run on the view's thread, the
+ * view the whole pool.
  */
 static bool
-cli_split_skipped(const struct cell *c, const struct disp_ops *d, char *why,
+cli_cell_skipped(const struct cell *c, const struct disp_ops *d, char *why,
     size_t len)
 {
 	char kinds[128];
 
-	if (c->split == 0)
+	if ((d->flags & DISP_PROGRAM) && (strcmp(c->profile.kind->name,
+	    "resume") != 0 || c->payload_ns > 0 || c->split > 0 ||
+	    c->spawn != WORKLOAD_SPAWN_INSIDE))
+		snprintf(why, len, "%s is a program of its own: it runs the "
+		    "resume-only workload alone (no --workload but resume, "
+		    "--payload-ns, --split or --spawn outside)", d->name);
+	else if (c->cfg.from == DISP_FROM_EXECUTE &&
+	    strcmp(d->name, "eventloop") != 0)
+		snprintf(why, len, "--from execute is Netty's own path, which "
+		    "eventloop alone models; %s takes home or outside", d->name);
+	else if (c->split == 0)
 		return false;
-	if (!workload_blocks_some(&c->profile)) {
+	else if (!workload_blocks_some(&c->profile)) {
 		workload_kinds_text(kinds, sizeof(kinds), true);
 		snprintf(why, len, "--split: only a blocking --workload (%s) "
 		    "hops to a view", kinds);
@@ -577,7 +593,7 @@ cli_design_count(const struct sweep *s, const struct disp_ops *d)
 	return n;
 }
 
-/* d's cells into out; a cell left out says why (cli_split_skipped). */
+/* d's cells into out; a cell left out says why (cli_cell_skipped). */
 static size_t
 cli_design_cells(const struct sweep *s, const struct disp_ops *d,
     struct cell *out, char *why, size_t whylen)
@@ -615,7 +631,7 @@ cli_design_cells(const struct sweep *s, const struct disp_ops *d,
 		if (!(d->flags & DISP_USES_QUEUE))
 			c.cfg.queue = NULL;
 		cli_settle(&c);
-		if (!cli_split_skipped(&c, d, why, whylen))
+		if (!cli_cell_skipped(&c, d, why, whylen))
 			out[n++] = c;
 	} while (cli_turn(&o));
 	return n;

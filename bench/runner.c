@@ -380,9 +380,9 @@ runner_quiet(void)
 	double start = measure_now();
 
 	do {
-		measure_sample(&a);
+		measure_sample(0, &a);
 		nanosleep(&look, NULL);
-		measure_sample(&b);
+		measure_sample(0, &b);
 		measure_host_between(&a, &b, &h);
 	} while (measure_host_busy(&h) && !runner_interrupted &&
 	    measure_now() - start < RUNNER_QUIET_S);

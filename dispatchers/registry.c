@@ -21,7 +21,12 @@ const char *const disp_counter_about[DISP_NCOUNTERS] = {
 #undef DISP_COUNTER_ABOUT
 
 #define DISP_ENTRY(n)	&disp_##n,
-static const struct disp_ops *const designs[] = { DISP_DESIGNS(DISP_ENTRY) };
+#define PROGRAM_ENTRY(n, ...)	&program_##n.ops,
+static const struct disp_ops *const designs[] = {
+	DISP_DESIGNS(DISP_ENTRY)
+	DISP_PROGRAMS(PROGRAM_ENTRY)
+};
+#undef PROGRAM_ENTRY
 #undef DISP_ENTRY
 
 const struct disp_ops *
@@ -41,6 +46,14 @@ disp_count(void)
 {
 
 	return sizeof(designs) / sizeof(designs[0]);
+}
+
+size_t
+disp_local_count(void)
+{
+#define PROGRAM_ONE(n, ...)	+ 1
+	return disp_count() - (0 DISP_PROGRAMS(PROGRAM_ONE));
+#undef PROGRAM_ONE
 }
 
 const struct disp_ops *

@@ -1,5 +1,5 @@
 /*
- * scheduler.c - kotlinx.coroutines' CoroutineScheduler (1.8-1.10,
+ * scheduler.c - kotlinx.coroutines' CoroutineScheduler (1.10-1.11,
  * kotlinx-coroutines-core/jvm/src/scheduling/CoroutineScheduler.kt,
  * WorkQueue.kt, Tasks.kt), followed step by step:
  *
@@ -12,7 +12,9 @@
  *    to a global queue); fair (dispatchYield) to the ring directly; a CPU
  *    task from a BLOCKING worker, or any from another thread, to the
  *    global CPU or blocking queue. Then, on every dispatch, the signal:
- *    tryUnpark || tryCreateWorker || tryUnpark.
+ *    tryUnpark || tryCreateWorker || tryUnpark. A fair dispatch
+ *    (dispatchYield) signals too, as since 1.10 (Kotlin/kotlinx.coroutines
+ *    #4255); in 1.8 and 1.9 its tailDispatch from a worker skipped it.
  *  - tryUnpark pops the versioned stack of parked workers and CASes the
  *    worker's ctl PARKED -> CLAIMED before it unparks it; tryCreateWorker
  *    starts a worker (under the workers' lock, started after it) while

@@ -2,22 +2,30 @@
  * stealing.c - N workers, each with its own run queue and LIFO slot, one
  * global injection queue, idle workers stealing: Dispatchers.Default, the
  * Go scheduler, Tokio's multi-thread runtime. The model follows Tokio
- * (tokio/src/runtime/scheduler/multi_thread/worker.rs, idle.rs) with Go's
- * run queue (runq.h):
+ * 1.24.2 (tokio/src/runtime/scheduler/multi_thread/worker.rs, idle.rs)
+ * with Go's run queue (runq.h), and Go 1.19 (src/runtime/proc.go,
+ * lock_futex.go) where --yield go takes Go's path:
  *
  *  - A dispatch from one of the pool's own workers goes to its LIFO slot;
  *    the task it displaces goes to the back of the worker's run queue
  *    (schedule_local). Only a displacement or a run-queue push notifies.
  *    After a task, the worker runs the LIFO slot's task up to 3 times
  *    (MAX_LIFO_POLLS_PER_TICK), then sends further re-dispatches to the
- *    run queue until its next task (lifo_enabled).
+ *    run queue until its next task (lifo_enabled). That cap is Tokio
+ *    1.29.0's (tokio-rs/tokio#5712), not 1.24.2's: 1.24.2 runs the LIFO
+ *    slot while the coop budget lasts (worker.rs:463-496), and a task
+ *    that only wakes itself spends none of it, so it holds the worker
+ *    for good. Kept, as the tests hold a self-dispatching task to it.
  *  - A full run queue moves its older half to the injection queue
  *    (Go runqputslow; Tokio moves the newer half of its own layout).
  *  - A dispatch from outside the pool goes to the injection queue: a list
- *    under one mutex with a lock-free length, as Tokio's inject and Go's
+ *    under one lock with a lock-free length, as Tokio's inject and Go's
  *    sched.runq.
  *  - A worker looks at the injection queue first on every 61st tick, else
- *    last, and takes len / N + 1 of it in one batch (next_task).
+ *    last, and takes one task of it (1.24.2 next_task: inject.pop,
+ *    worker.rs:588-594; batches of len / N + 1 came with 1.29.0,
+ *    tokio-rs/tokio#5705); under --yield go, len / N + 1 of it in one
+ *    batch when its own queue is empty (Go's globrunqget).
  *  - A worker with nothing local steals half of another's run queue,
  *    walking the workers from a random one, but only while fewer than half
  *    of the workers are searching (transition_worker_to_searching).
@@ -27,6 +35,10 @@
  *    wakes the next (transition_worker_from_searching, Go resetspinning),
  *    and the last searcher to give up checks every queue before it parks
  *    (notify_if_work_pending). No spinning before a park.
+ *  - The one lock (the injection queue, the sleepers) is a pthread mutex,
+ *    a futex mutex as Tokio's std::sync::Mutex; under --yield go it is
+ *    Go's sched.lock, the runtime's own lock (golock.h: lock2 spins, then
+ *    yields the CPU, then sleeps on its futex).
  *
  * No wake-up is lost: a notification fences after its push and then reads
  * the idle word; the last searcher to give up decrements the idle word,
@@ -52,33 +64,45 @@
  *    deferred, Context::run); wake_deferred_tasks then schedules each
  *    from inside the park (is_yield = false, no notify: core.park is
  *    taken), and the worker notifies another if its run queue has any;
- *  - go: runtime.Gosched -> goschedImpl: casgstatus(_Grunning,
- *    _Grunnable), globrunqput under sched.lock, wakep.
+ *  - go: runtime.Gosched -> goschedImpl (proc.go:3366-3379):
+ *    casgstatus(_Grunning, _Grunnable), globrunqput under sched.lock,
+ *    schedule(). Go 1.19 calls no wakep there; a later runtime does (its
+ *    goschedImpl(gp, preempted) ends `if mainStarted { wakep() }`), but
+ *    which release added it could not be told from the 1.19 source here.
  * Go's steal walks every worker four times (stealWork, stealTries).
  *
- * The floor (cfg->floor on): what the runtime does around a handoff
- * beside its queues. Tokio (runtime/task/state.rs): a task's state word,
- * CASed to RUNNING before a poll and to idle after it, CASed to NOTIFIED
- * with a reference added by a wake, its reference count dropped after the
- * poll, and in yield_now a reference for the cloned waker; the driver
- * polled with epoll_wait(0) by the worker that wins its try-lock, every
- * 61 ticks and whenever deferred tasks wait. Go: casgstatus's CASes on
- * the goroutine's status word around Gosched and execute. Off: the queues
- * and the wake-ups alone.
+ * The floor (cfg->floor): what the runtime does around a handoff beside
+ * its queues. Tokio (runtime/task/state.rs): a task's state word, CASed
+ * to RUNNING before a poll and to idle after it, CASed to NOTIFIED with a
+ * reference added by a wake, its reference count dropped after the poll,
+ * and in yield_now a reference for the cloned waker; and its driver
+ * polled (park_timeout(0)) every 61 ticks and whenever deferred tasks
+ * wait, by the worker that wins the driver's try-lock. on: a runtime
+ * built with rt and rt-multi-thread alone, whose driver is a ParkThread:
+ * a poll is a CAS on its state, no syscall. io: a runtime with an I/O
+ * driver (enable_io), whose poll is an epoll_wait(0). Go: casgstatus's
+ * CASes on the goroutine's status word around Gosched and execute. off:
+ * the queues and the wake-ups alone.
  *
  * Knobs: cfg->lifo off sends every local dispatch to the run queue (Tokio's
  * disable_lifo_slot); cfg->searchers DISP_SEARCH_ALL lets every idle worker
  * search at once.
  *
  * Counters: pushes to the injection queue, steals and tasks stolen, LIFO
- * slot runs, deferred tasks, driver polls, unparks.
+ * slot runs, deferred tasks, driver polls and the epoll_waits among them,
+ * unparks; under --yield go what sched.lock did: acquisitions that spun,
+ * the CPU yields and futex sleeps of lock2, the futex wakes of unlock2.
  *
  * Not modelled: the timers and the I/O a Tokio driver poll would find, the
  * self-tuned global queue interval (Tokio 1.24 fixes it at 61, as Go),
  * Go's runnext steal on the last pass after usleep(3) (Tokio's LIFO slot
- * is never stolen, nor is this one), Go's netpoll in findRunnable, and
- * Tokio's coop budget of 128 polls (the LIFO loop stops at 3, as newer
- * Tokio's MAX_LIFO_POLLS_PER_TICK).
+ * is never stolen, nor is this one), Go's netpoll in findRunnable,
+ * Tokio's coop budget of 128 polls (the LIFO loop stops at 3, above), a
+ * worker parked in the driver (Tokio parks one idle worker on the driver
+ * itself; here each parks on its own parker, so the driver's ParkThread
+ * is never notified and a poll's CAS finds nothing), and Tokio 1.24.2's
+ * two mutexes where the model has its one lock (the injection queue's,
+ * task/inject.rs:15, and the sleepers', idle.rs:17).
  */
 #include <errno.h>
 #include <pthread.h>
@@ -87,6 +111,7 @@
 #include <sys/epoll.h>
 #include <unistd.h>
 
+#include "golock.h"
 #include "parker.h"
 #include "runq.h"
 #include "taskfifo.h"
@@ -106,6 +131,10 @@
 #define ST_G_RUNNABLE		1u	/* _Grunnable */
 #define ST_G_RUNNING		2u	/* _Grunning */
 
+/* A ParkThread's states (runtime/park.rs:27-29). */
+#define ST_PARK_EMPTY		0u
+#define ST_PARK_NOTIFIED	2u
+
 struct st_worker {
 	struct runq rq;
 	struct disp_task *lifo;			/* owner only: never stolen */
@@ -119,6 +148,7 @@ struct st_worker {
 	struct parker parker;
 	uint64_t ran;
 	uint64_t count[DISP_NCOUNTERS];
+	struct golock_count lockc;		/* what sched.lock did here */
 	struct stealing *pool;
 	unsigned int index;
 	pthread_t tid;
@@ -129,7 +159,8 @@ struct stealing {
 	struct disp_config cfg;
 	unsigned int nworkers;
 
-	pthread_mutex_t lock;			/* Tokio's Synced */
+	pthread_mutex_t lock;			/* the one lock (st_lock) */
+	struct golock golock;			/* ... under --yield go */
 	struct taskfifo inject;
 	unsigned int *sleepers;			/* a stack of worker indices */
 	unsigned int nsleepers;
@@ -139,12 +170,80 @@ struct stealing {
 	_Atomic long inject_len;
 	_Atomic uint32_t idle;			/* searching | unparked << 16 */
 	_Atomic int stop;
-	atomic_flag driver;			/* its try-lock */
-	int epfd;				/* the driver's epoll */
+	_Atomic bool driver;			/* its try-lock */
+	_Atomic unsigned int park_state;	/* floor on: its ParkThread */
+	int epfd;				/* floor io: its epoll, else -1 */
+	struct {				/* sched.lock from outside */
+		_Atomic uint64_t spins, yields, sleeps, wakes;
+	} outside;
 	struct st_worker *workers;
 };
 
 static _Thread_local struct st_worker *st_current;
+
+/* A thread outside the pool adds what sched.lock did to the shared counts. */
+static void
+st_count_outside(struct stealing *s, const struct golock_count *c)
+{
+
+	if (c->spins + c->yields + c->sleeps + c->wakes == 0)
+		return;
+	atomic_fetch_add_explicit(&s->outside.spins, c->spins,
+	    memory_order_relaxed);
+	atomic_fetch_add_explicit(&s->outside.yields, c->yields,
+	    memory_order_relaxed);
+	atomic_fetch_add_explicit(&s->outside.sleeps, c->sleeps,
+	    memory_order_relaxed);
+	atomic_fetch_add_explicit(&s->outside.wakes, c->wakes,
+	    memory_order_relaxed);
+	return;
+}
+
+/*
+ * The one lock: under --yield go, Go's sched.lock, a runtime.mutex
+ * (lock_futex.go lock2); else a pthread mutex, as the std::sync::Mutex
+ * (a futex mutex) behind Tokio's inject and sleepers.
+ */
+static void
+st_lock(struct stealing *s)
+{
+	struct st_worker *w;
+	struct golock_count c = { 0 };
+
+	if (s->cfg.yield_path != DISP_YIELD_GO) {
+		pthread_mutex_lock(&s->lock);
+		return;
+	}
+	w = st_current;
+	if (w != NULL && w->pool == s) {
+		golock_lock(&s->golock, &w->lockc);
+		return;
+	}
+	golock_lock(&s->golock, &c);
+	st_count_outside(s, &c);
+	return;
+}
+
+/* unlock2 under --yield go. */
+static void
+st_unlock(struct stealing *s)
+{
+	struct st_worker *w;
+	struct golock_count c = { 0 };
+
+	if (s->cfg.yield_path != DISP_YIELD_GO) {
+		pthread_mutex_unlock(&s->lock);
+		return;
+	}
+	w = st_current;
+	if (w != NULL && w->pool == s) {
+		golock_unlock(&s->golock, &w->lockc);
+		return;
+	}
+	golock_unlock(&s->golock, &c);
+	st_count_outside(s, &c);
+	return;
+}
 
 static bool
 st_inject_empty(struct stealing *s)
@@ -153,7 +252,7 @@ st_inject_empty(struct stealing *s)
 	return atomic_load_explicit(&s->inject_len, memory_order_acquire) == 0;
 }
 
-/* The caller holds s->lock. */
+/* The caller holds the lock. */
 static void
 st_inject_put_locked(struct stealing *s, struct disp_task *t)
 {
@@ -190,7 +289,7 @@ static inline void
 st_task_ref(struct stealing *s, struct disp_task *t, int refs)
 {
 
-	if (s->cfg.floor == DISP_FLOOR_ON)
+	if (s->cfg.floor != DISP_FLOOR_OFF)
 		atomic_fetch_add_explicit(&t->state, (uint32_t)refs *
 		    ST_REF_ONE, memory_order_acq_rel);
 	return;
@@ -209,7 +308,7 @@ st_notify(struct stealing *s)
 	if ((st & ST_SEARCH_MASK) != 0 ||
 	    (st >> ST_SEARCH_SHIFT) >= s->nworkers)
 		return;
-	pthread_mutex_lock(&s->lock);
+	st_lock(s);
 	st = atomic_load(&s->idle);
 	if ((st & ST_SEARCH_MASK) == 0 && (st >> ST_SEARCH_SHIFT) <
 	    s->nworkers && s->nsleepers > 0) {
@@ -217,7 +316,7 @@ st_notify(struct stealing *s)
 		w = &s->workers[s->sleepers[--s->nsleepers]];
 		atomic_store(&w->parked, false);
 	}
-	pthread_mutex_unlock(&s->lock);
+	st_unlock(s);
 	if (w != NULL)
 		parker_unpark(&w->parker);
 	return;
@@ -235,11 +334,11 @@ st_push_back(struct st_worker *w, struct disp_task *t)
 		n = runq_take_half(&w->rq, half);
 		if (n == 0)
 			continue;
-		pthread_mutex_lock(&s->lock);
+		st_lock(s);
 		for (i = 0; i < n; i++)
 			st_inject_put_locked(s, half[i]);
 		st_inject_put_locked(s, t);
-		pthread_mutex_unlock(&s->lock);
+		st_unlock(s);
 		return;
 	}
 	return;
@@ -281,9 +380,9 @@ stealing_dispatch(struct dispatcher *d, struct disp_task *t)
 		st_schedule_local(w, t, true);
 		return;
 	}
-	pthread_mutex_lock(&s->lock);
+	st_lock(s);
 	st_inject_put_locked(s, t);
-	pthread_mutex_unlock(&s->lock);
+	st_unlock(s);
 	st_notify(s);
 	return;
 }
@@ -313,24 +412,38 @@ stealing_yield(struct dispatcher *d, struct disp_task *t)
 	return;
 }
 
-/* Up to n tasks from the injection queue: the first to run, the rest local. */
+/*
+ * Tasks from the injection queue, the first to run and the rest to the
+ * run queue: one when max is 1 (Tokio 1.24.2's inject.pop, task/inject.rs:
+ * 172-200), else Go's globrunqget(pp, max) (proc.go:5603-5630): len / N
+ * + 1, at most max when it is not 0 and half a run queue.
+ */
 static struct disp_task *
-st_inject_take(struct st_worker *w, uint32_t n)
+st_inject_take(struct st_worker *w, uint32_t max)
 {
 	struct stealing *s = w->pool;
 	struct disp_task *first, *t;
-	uint32_t i;
+	uint32_t i, n;
+	long len;
 
 	if (st_inject_empty(s))
 		return NULL;
-	pthread_mutex_lock(&s->lock);
-	first = taskfifo_pop(&s->inject);
+	st_lock(s);
+	len = atomic_load_explicit(&s->inject_len, memory_order_relaxed);
+	n = (uint32_t)(len / s->nworkers + 1);
+	if (n > len)
+		n = (uint32_t)len;
+	if (max > 0 && n > max)
+		n = max;
+	if (n > RUNQ_SIZE / 2)
+		n = RUNQ_SIZE / 2;
+	first = n > 0 ? taskfifo_pop(&s->inject) : NULL;
 	for (i = 1; first != NULL && i < n &&
 	    (t = taskfifo_pop(&s->inject)) != NULL; i++)
 		(void)runq_push(&w->rq, t);
 	atomic_fetch_sub_explicit(&s->inject_len, first != NULL ? i : 0,
 	    memory_order_relaxed);
-	pthread_mutex_unlock(&s->lock);
+	st_unlock(s);
 	return first;
 }
 
@@ -347,13 +460,15 @@ st_next_local(struct st_worker *w)
 	return runq_pop(&w->rq);
 }
 
-/* next_task */
+/*
+ * next_task (worker.rs:588-594). Go's findRunnable takes one every 61st
+ * tick (proc.go:2605-2611) and a batch when its run queue is empty
+ * (:2630-2636).
+ */
 static struct disp_task *
 st_next_task(struct st_worker *w)
 {
-	struct stealing *s = w->pool;
 	struct disp_task *t;
-	long n;
 
 	if (w->tick % ST_GLOBAL_INTERVAL == 0) {
 		t = st_inject_take(w, 1);
@@ -362,10 +477,8 @@ st_next_task(struct st_worker *w)
 	t = st_next_local(w);
 	if (t != NULL)
 		return t;
-	n = atomic_load_explicit(&s->inject_len, memory_order_relaxed);
-	n = n / s->nworkers + 1;
-	return st_inject_take(w, n < RUNQ_SIZE / 2 ? (uint32_t)n :
-	    RUNQ_SIZE / 2);
+	return st_inject_take(w, w->pool->cfg.yield_path == DISP_YIELD_GO ?
+	    0 : 1);
 }
 
 static bool
@@ -447,7 +560,7 @@ st_notify_if_pending(struct stealing *s)
  * After t's poll: t goes idle (transition_to_idle; a task notified while
  * it ran gains the reference of its next run) and drops its reference;
  * if it yielded, it continues as next by the yield's path. Go: Gosched
- * after casgstatus(_Grunning, _Grunnable).
+ * from casgstatus(_Grunning, _Grunnable) on (proc.go:3372-3376).
  */
 static void
 st_after_poll(struct st_worker *w, struct disp_task *t, struct disp_task *next)
@@ -458,11 +571,11 @@ st_after_poll(struct st_worker *w, struct disp_task *t, struct disp_task *next)
 	if (path == DISP_YIELD_GO) {
 		if (next == NULL)
 			return;
+		/* goschedImpl, Go 1.19: no wakep after the unlock. */
 		st_task_update(s, t, ST_G_RUNNING, ST_G_RUNNABLE, 0);
-		pthread_mutex_lock(&s->lock);
+		st_lock(s);
 		st_inject_put_locked(s, next);
-		pthread_mutex_unlock(&s->lock);
-		st_notify(s);				/* wakep */
+		st_unlock(s);
 		return;
 	}
 	st_task_update(s, t, ST_RUNNING, 0, path == DISP_YIELD_SELF_WAKE);
@@ -527,23 +640,49 @@ st_run(struct st_worker *w, struct disp_task *t)
 }
 
 /*
- * park_timeout(0): the driver polled by the worker that wins its lock, the
- * deferred tasks scheduled from inside the park, then another worker
- * notified if this one's run queue has any (is_stealable).
+ * A driver poll: Parker::park_timeout(0) polls the driver only if its
+ * try-lock is free (multi_thread/park.rs:71-78; the TryLock's CAS and the
+ * guard's store, util/try_lock.rs:46-59, 76-79). Floor on: rt and
+ * rt-multi-thread alone make the driver a ParkThread (driver.rs:199-224,
+ * cfg_not_io_driver, and no time driver): ParkThread::park_timeout takes
+ * a notification with one CAS and returns on a zero timeout, no syscall
+ * (park.rs:65-74, 132-145). Floor io: the I/O driver's turn, mio's
+ * epoll_wait with a zero timeout.
+ */
+static void
+st_driver_poll(struct st_worker *w)
+{
+	struct stealing *s = w->pool;
+	struct epoll_event ev;
+	unsigned int notified = ST_PARK_NOTIFIED;
+	bool unlocked = false;
+
+	if (!atomic_compare_exchange_strong(&s->driver, &unlocked, true))
+		return;
+	if (s->cfg.floor == DISP_FLOOR_IO) {
+		(void)epoll_wait(s->epfd, &ev, 1, 0);
+		w->count[DISP_C_epoll_waits]++;
+	} else
+		(void)atomic_compare_exchange_strong(&s->park_state, &notified,
+		    ST_PARK_EMPTY);
+	atomic_store(&s->driver, false);
+	w->count[DISP_C_driver_polls]++;
+	return;
+}
+
+/*
+ * park_timeout(0): the driver polled, the deferred tasks scheduled from
+ * inside the park, then another worker notified if this one's run queue
+ * has any (is_stealable).
  */
 static void
 st_park_yield(struct st_worker *w)
 {
 	struct stealing *s = w->pool;
-	struct epoll_event ev;
 	struct disp_task *t;
 
-	if (s->cfg.floor == DISP_FLOOR_ON && !atomic_flag_test_and_set_explicit(
-	    &s->driver, memory_order_acquire)) {
-		(void)epoll_wait(s->epfd, &ev, 1, 0);
-		atomic_flag_clear_explicit(&s->driver, memory_order_release);
-		w->count[DISP_C_driver_polls]++;
-	}
+	if (s->cfg.floor != DISP_FLOOR_OFF)
+		st_driver_poll(w);
 	while ((t = taskfifo_pop(&w->defer)) != NULL) {
 		st_task_update(s, t, 0, ST_NOTIFIED, 0);
 		st_schedule_local(w, t, false);
@@ -562,12 +701,12 @@ st_park(struct st_worker *w)
 
 	if (atomic_load(&s->stop))	/* draining: not into the list twice */
 		return;
-	pthread_mutex_lock(&s->lock);
+	st_lock(s);
 	prev = atomic_fetch_sub(&s->idle, ST_UNPARK_ONE +
 	    (w->searching ? 1 : 0));
 	s->sleepers[s->nsleepers++] = w->index;
 	atomic_store(&w->parked, true);
-	pthread_mutex_unlock(&s->lock);
+	st_unlock(s);
 	if (w->searching && (prev & ST_SEARCH_MASK) == 1)
 		st_notify_if_pending(s);
 	w->searching = false;
@@ -630,6 +769,7 @@ st_worker_init(struct stealing *s, struct st_worker *w, unsigned int i)
 	w->running = w->next = NULL;
 	w->defer.head = w->defer.tail = NULL;
 	memset(w->count, 0, sizeof(w->count));
+	memset(&w->lockc, 0, sizeof(w->lockc));
 	atomic_init(&w->parked, false);
 	parker_init(&w->parker);
 	w->ran = 0;
@@ -660,12 +800,17 @@ stealing_create(struct dispatcher **dp, const struct disp_config *cfg)
 	if (posix_memalign((void **)&s->workers, 64,
 	    s->nworkers * sizeof(*s->workers)) != 0)
 		goto out_sleepers;
-	if ((s->epfd = epoll_create1(EPOLL_CLOEXEC)) < 0) {
+	/* Only a runtime with enable_io has an epoll (mio's Poll). */
+	s->epfd = -1;
+	if (cfg->floor == DISP_FLOOR_IO &&
+	    (s->epfd = epoll_create1(EPOLL_CLOEXEC)) < 0) {
 		error = -errno;
 		goto out_workers;
 	}
-	atomic_flag_clear(&s->driver);
+	atomic_init(&s->driver, false);
+	atomic_init(&s->park_state, ST_PARK_EMPTY);
 	pthread_mutex_init(&s->lock, NULL);
+	golock_init(&s->golock);
 	for (i = 0; i < s->nworkers; i++)
 		st_worker_init(s, &s->workers[i], i);
 	for (i = 0; i < s->nworkers; i++) {
@@ -693,6 +838,7 @@ static void
 stealing_shutdown(struct dispatcher *d, struct disp_stats *st)
 {
 	struct stealing *s = (struct stealing *)d;
+	struct st_worker *w;
 	unsigned int i, k;
 
 	atomic_store(&s->stop, 1);
@@ -701,16 +847,26 @@ stealing_shutdown(struct dispatcher *d, struct disp_stats *st)
 	for (i = 0; i < s->nworkers; i++)
 		pthread_join(s->workers[i].tid, NULL);
 	for (i = 0; st != NULL && i < s->nworkers; i++) {
-		st->ran += s->workers[i].ran;
+		w = &s->workers[i];
+		st->ran += w->ran;
 		for (k = 0; k < DISP_NCOUNTERS; k++)
-			st->count[k] += s->workers[i].count[k];
+			st->count[k] += w->count[k];
+		st->count[DISP_C_lock_spins] += w->lockc.spins;
+		st->count[DISP_C_lock_yields] += w->lockc.yields;
+		st->count[DISP_C_lock_sleeps] += w->lockc.sleeps;
+		st->count[DISP_C_lock_wakes] += w->lockc.wakes;
 	}
 	if (st != NULL) {
+		st->count[DISP_C_lock_spins] += atomic_load(&s->outside.spins);
+		st->count[DISP_C_lock_yields] += atomic_load(&s->outside.yields);
+		st->count[DISP_C_lock_sleeps] += atomic_load(&s->outside.sleeps);
+		st->count[DISP_C_lock_wakes] += atomic_load(&s->outside.wakes);
 		st->count[DISP_C_injected] = s->injected;
 		st->threads_started = s->nworkers;
 		st->threads_peak = s->nworkers;
 	}
-	close(s->epfd);
+	if (s->epfd >= 0)
+		close(s->epfd);
 	pthread_mutex_destroy(&s->lock);
 	free(s->sleepers);
 	free(s->workers);
@@ -725,7 +881,10 @@ const struct disp_ops disp_stealing = {
 	.flags = DISP_STEALS,
 	.counts = DISP_COUNT(injected) | DISP_COUNT(steals) |
 	    DISP_COUNT(stolen) | DISP_COUNT(lifo_hits) | DISP_COUNT(deferred) |
-	    DISP_COUNT(driver_polls) | DISP_COUNT(unparks),
+	    DISP_COUNT(driver_polls) | DISP_COUNT(epoll_waits) |
+	    DISP_COUNT(unparks) | DISP_COUNT(lock_spins) |
+	    DISP_COUNT(lock_yields) | DISP_COUNT(lock_sleeps) |
+	    DISP_COUNT(lock_wakes),
 	.create = stealing_create,
 	.dispatch = stealing_dispatch,
 	.yield = stealing_yield,

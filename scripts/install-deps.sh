@@ -3,15 +3,25 @@
 # and this machine lacks; with "tests", what the tests need as well. Run as
 # root (or through sudo). gdb takes a hung run's stacks. GLib, libuv and
 # liburcu are the real runtimes run beside the models (a build without them
-# leaves them out). For the tests:
+# leaves them out). With "programs", the toolchains of the real runtimes
+# of other languages too. For the tests (which take those as well):
 # google-benchmark's compare.py (libbenchmark-tools, python3-scipy) reads
 # the gbench export, and headless Chromium loads the HTML report.
 set -eu
 
 need="cmake make gcc pkg-config git libck-dev libhwloc-dev libcjson-dev libsqlite3-dev libpfm4-dev libcriterion-dev gnuplot-nox gdb libglib2.0-dev libuv1-dev liburcu-dev"
-if [ "${1:-}" = tests ]; then
-	need="$need libbenchmark-tools python3-scipy chromium"
-fi
+# The real runtimes of other languages, each a program of its own
+# (docs/external.md): Go, Tokio (built offline from Debian's crates), and
+# kotlinx.coroutines and Netty on the JVM (kotlin for its stdlib jar).
+programs="golang-go librust-tokio-dev libkotlinx-coroutines-java libkotlinx-atomicfu-java kotlin libnetty-java"
+command -v cargo >/dev/null 2>&1 || programs="$programs cargo"
+command -v javac >/dev/null 2>&1 || programs="$programs default-jdk-headless"
+case "${1:-}" in
+tests)
+	need="$need libbenchmark-tools python3-scipy chromium $programs" ;;
+programs)
+	need="$need $programs" ;;
+esac
 missing=""
 for p in $need; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" ||

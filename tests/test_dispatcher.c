@@ -6,7 +6,10 @@
  * thread, a rendezvous reuses an idle thread, retires one after the
  * keep-alive, and queues at its bound; a stealing worker runs its own
  * dispatches LIFO-slot first, lets go of a self-dispatching task after
- * three, and idle workers take its work.
+ * three, and idle workers take its work; Go's runtime lock spins, yields
+ * and sleeps as lock2 does, and is stealing's sched.lock under --yield
+ * go; a driver poll makes an epoll_wait only with --floor io; the Tokio
+ * paths take the injection queue one task at a time.
  */
 #include <dirent.h>
 #include <pthread.h>
@@ -24,6 +27,7 @@
 #include <criterion/parameterized.h>
 
 #include "dispatcher.h"
+#include "golock.h"
 #include "indices.h"
 #include "progress.h"
 #include "runq.h"
@@ -111,9 +115,9 @@ ParameterizedTestParameters(dispatcher, each_task_runs_once)
 	size_t d, q, n = 0;
 
 	if (queue_count() > PAIR_QUEUES ||
-	    disp_count() * queue_count() > sizeof(pairs) / sizeof(pairs[0]))
+	    disp_local_count() * queue_count() > sizeof(pairs) / sizeof(pairs[0]))
 		abort();		/* PAIR_QUEUES and pairs[] too small */
-	for (d = 0; d < disp_count(); d++) {
+	for (d = 0; d < disp_local_count(); d++) {
 		if (!(disp_at(d)->flags & DISP_USES_QUEUE)) {
 			pairs[n++] = (int)(d * PAIR_QUEUES);
 			continue;
@@ -340,7 +344,7 @@ static bool
 retired(long before)
 {
 
-	return measure_status("Threads") == before;
+	return measure_status(0, "Threads") == before;
 }
 
 /*
@@ -437,7 +441,7 @@ Test(dispatcher, rendezvous_bounded_queues_instead_of_recursing, .timeout = 120)
 ParameterizedTestParameters(dispatcher, shutdown_joins_every_thread)
 {
 
-	return INDICES(disp_count());
+	return INDICES(disp_local_count());
 }
 
 ParameterizedTest(size_t *i, dispatcher, shutdown_joins_every_thread, .timeout = 60)
@@ -683,6 +687,320 @@ Test(dispatcher, stealing_idle_workers_steal, .timeout = 120)
 	disp_shutdown(d, &st);
 	cr_assert(atomic_load(&ran_on[1]) > 0, "all %d children ran on the "
 	    "worker that dispatched them", n);
+}
+
+/*
+ * Go's runtime lock (golock.h) step by step, on one held lock: a second
+ * locker spins (on a multiprocessor), yields the CPU, marks the lock
+ * SLEEPING and sleeps on its futex; the unlock that swaps SLEEPING out
+ * wakes it; having slept, it takes the lock as SLEEPING (lock2's `wait`),
+ * so its own unlock wakes once more, sleeper or not. An uncontended lock
+ * counts nothing. A plain futex mutex in its place fails every count.
+ */
+struct golocker {
+	struct golock *l;
+	struct golock_count lock, unlock;
+};
+
+static void *
+golocker_main(void *arg)
+{
+	struct golocker *g = arg;
+
+	golock_lock(g->l, &g->lock);
+	golock_unlock(g->l, &g->unlock);
+	return NULL;
+}
+
+static bool
+golock_slept(long l)
+{
+
+	return atomic_load(&((struct golock *)l)->key) == GOLOCK_SLEEPING &&
+	    others_asleep();
+}
+
+Test(dispatcher, golock_spins_yields_then_sleeps_until_woken, .timeout = 60)
+{
+	static const struct golock_count none;
+	struct golock_count mine = { 0 };
+	struct golock l;
+	struct golocker g = { &l, { 0 }, { 0 } };
+	pthread_t tid;
+
+	golock_init(&l);
+	golock_lock(&l, &mine);
+	cr_assert(memcmp(&mine, &none, sizeof(none)) == 0, "an uncontended "
+	    "lock2 spun, yielded or slept");
+	cr_assert_eq(pthread_create(&tid, NULL, golocker_main, &g), 0);
+	wait_until(golock_slept, (long)(intptr_t)&l, "the second locker "
+	    "asleep on a SLEEPING key");
+	golock_unlock(&l, &mine);
+	pthread_join(tid, NULL);
+	cr_assert_eq(mine.wakes, 1, "unlock2 of a SLEEPING key woke %lu "
+	    "times", (unsigned long)mine.wakes);
+	cr_assert_eq(g.lock.spins, golock_ncpu > 1 ? 1u : 0u, "%d CPUs: the "
+	    "contended acquisition spun %lu times", golock_ncpu,
+	    (unsigned long)g.lock.spins);
+	cr_assert(g.lock.sleeps >= 1 && g.lock.sleeps <= g.lock.yields,
+	    "%lu futex sleeps, %lu yields: lock2 yields once before each "
+	    "sleep", (unsigned long)g.lock.sleeps,
+	    (unsigned long)g.lock.yields);
+	cr_assert_eq(g.lock.wakes, 0);
+	cr_assert_eq(g.unlock.wakes, 1, "the woken locker's unlock woke %lu "
+	    "times: it took the lock as SLEEPING", (unsigned long)g.unlock.wakes);
+	cr_assert_eq(atomic_load(&l.key), GOLOCK_UNLOCKED);
+}
+
+/* Coroutines that yield (disp_yield) until each has run `runs` times. */
+struct yielder {
+	struct disp_task task;
+	struct dispatcher *d;
+	int left;
+};
+
+static void
+yielder_run(struct disp_task *t)
+{
+	struct yielder *y = (struct yielder *)t;
+
+	if (--y->left > 0)
+		disp_yield(y->d, &y->task);
+	else
+		atomic_fetch_add(&done, 1);
+	return;
+}
+
+static struct yielder *yielders;
+static int nyielders, yielder_runs;
+
+/* A stealing dispatcher of cfg with n yielders started from outside. */
+static struct dispatcher *
+yielders_start(const struct disp_config *cfg, int n, int runs)
+{
+	struct dispatcher *d;
+	int i;
+
+	cr_assert_eq(disp_stealing.create(&d, cfg), 0);
+	yielders = calloc((size_t)n, sizeof(*yielders));
+	cr_assert_not_null(yielders);
+	nyielders = n;
+	yielder_runs = runs;
+	atomic_store(&done, 0);
+	for (i = 0; i < n; i++) {
+		yielders[i] = (struct yielder){ DISP_TASK_INIT(yielder_run), d,
+		    runs };
+		disp_dispatch(d, &yielders[i].task);
+	}
+	return d;
+}
+
+static void
+yielders_finish(struct dispatcher *d, struct disp_stats *st)
+{
+
+	wait_for(&done, (uint64_t)nyielders);
+	disp_shutdown(d, st);
+	cr_assert_eq(st->ran, (uint64_t)nyielders * (uint64_t)yielder_runs);
+	free(yielders);
+	return;
+}
+
+/*
+ * --yield go: sched.lock is Go's lock2/unlock2, and its counters hold to
+ * them over a whole run, whoever locked (workers and the thread outside):
+ * a futex sleep comes after a yield in the same try; a yield that no
+ * sleep follows ends an acquisition that spun; a wake needs a SLEEPING
+ * key, left by a sleep step (after a yield) or by a locker that slept.
+ * Go's lock is found held at 4 workers over 2 CPUs or more. The Tokio
+ * paths keep their futex mutex: none of Go's steps.
+ */
+Test(dispatcher, stealing_go_sched_lock_is_lock2, .timeout = 300)
+{
+	const unsigned int mine = DISP_COUNT(lock_spins) |
+	    DISP_COUNT(lock_yields) | DISP_COUNT(lock_sleeps) |
+	    DISP_COUNT(lock_wakes);
+	struct disp_config cfg = config(4, "lfseg");
+	struct disp_stats st;
+	uint64_t sp = 0, yi = 0, sl = 0, wk = 0;
+	int round;
+
+	cr_assert_eq(disp_stealing.counts & mine, mine, "the lock counters "
+	    "are not reported");
+	cfg.yield_path = DISP_YIELD_GO;
+	for (round = 0; round < 5 && sp + yi == 0; round++) {
+		yielders_finish(yielders_start(&cfg, 64, 50000), &st);
+		sp = st.count[DISP_C_lock_spins];
+		yi = st.count[DISP_C_lock_yields];
+		sl = st.count[DISP_C_lock_sleeps];
+		wk = st.count[DISP_C_lock_wakes];
+		cr_assert(sl <= yi, "%lu sleeps, %lu yields", (unsigned long)sl,
+		    (unsigned long)yi);
+		cr_assert(golock_ncpu == 1 || yi <= sl + sp, "%lu yields, %lu "
+		    "sleeps, %lu spinning acquisitions", (unsigned long)yi,
+		    (unsigned long)sl, (unsigned long)sp);
+		cr_assert(wk <= yi + sl, "%lu wakes, %lu yields, %lu sleeps",
+		    (unsigned long)wk, (unsigned long)yi, (unsigned long)sl);
+	}
+	cr_assert(sp + yi > 0, "%d runs of 64 coroutines in Gosched on 4 "
+	    "workers never found sched.lock held", round);
+	printf("go: %lu spins, %lu yields, %lu sleeps, %lu wakes\n",
+	    (unsigned long)sp, (unsigned long)yi, (unsigned long)sl,
+	    (unsigned long)wk);
+	cfg.yield_path = DISP_YIELD_TOKIO;
+	yielders_finish(yielders_start(&cfg, 64, 20000), &st);
+	cr_assert(st.count[DISP_C_lock_spins] + st.count[DISP_C_lock_yields] +
+	    st.count[DISP_C_lock_sleeps] + st.count[DISP_C_lock_wakes] == 0,
+	    "--yield tokio went through Go's lock");
+}
+
+/*
+ * Go 1.19's goschedImpl puts the goroutine on the global run queue and
+ * calls schedule(), no wakep: the worker that yields takes it back, and
+ * a parked worker stays parked. One coroutine in Gosched on 2 workers
+ * wakes a parked worker only as it starts (about 1 in 10^6 yields here);
+ * a wakep after each Gosched woke one for about 1 in 300.
+ */
+Test(dispatcher, stealing_go_gosched_wakes_no_parked_worker, .timeout = 120)
+{
+	struct disp_config cfg = config(2, "lfseg");
+	struct disp_stats st;
+
+	cfg.yield_path = DISP_YIELD_GO;
+	yielders_finish(yielders_start(&cfg, 1, 200000), &st);
+	cr_assert(st.count[DISP_C_unparks] < 50, "%lu parked workers woken in "
+	    "200000 Gosched calls", (unsigned long)st.count[DISP_C_unparks]);
+}
+
+/* The epoll instances the process holds (a driver's), from /proc. */
+static int
+eventpolls(void)
+{
+	char path[300], link[64];
+	struct dirent *de;
+	DIR *dir = opendir("/proc/self/fd");
+	ssize_t n;
+	int count = 0;
+
+	cr_assert_not_null(dir);
+	while ((de = readdir(dir)) != NULL) {
+		snprintf(path, sizeof(path), "/proc/self/fd/%s", de->d_name);
+		if ((n = readlink(path, link, sizeof(link) - 1)) <= 0)
+			continue;
+		link[n] = '\0';
+		count += strcmp(link, "anon_inode:[eventpoll]") == 0;
+	}
+	closedir(dir);
+	return count;
+}
+
+/*
+ * --yield tokio polls the driver (park_timeout(0)) on one worker, which
+ * always wins the driver's try-lock. --floor on is a runtime without an
+ * I/O driver: no epoll instance, no epoll_wait, each poll a ParkThread's
+ * CAS. --floor io has one epoll, and every driver poll is an epoll_wait.
+ */
+static int floors[] = { DISP_FLOOR_ON, DISP_FLOOR_IO };
+
+ParameterizedTestParameters(dispatcher, stealing_driver_polls_by_floor)
+{
+
+	return cr_make_param_array(int, floors, 2);
+}
+
+ParameterizedTest(int *fl, dispatcher, stealing_driver_polls_by_floor,
+    .timeout = 120)
+{
+	struct disp_config cfg = config(1, "lfseg");
+	bool io = *fl == DISP_FLOOR_IO;
+	struct disp_stats st;
+	struct dispatcher *d;
+	uint64_t polls, waits;
+	int before, during;
+
+	cfg.yield_path = DISP_YIELD_TOKIO;
+	cfg.floor = (enum disp_floor)*fl;
+	cr_assert(disp_stealing.counts & DISP_COUNT(epoll_waits));
+	before = eventpolls();
+	d = yielders_start(&cfg, 16, 10000);
+	during = eventpolls();
+	yielders_finish(d, &st);
+	polls = st.count[DISP_C_driver_polls];
+	waits = st.count[DISP_C_epoll_waits];
+	cr_assert(polls > 0, "floor %s: no driver poll", io ? "io" : "on");
+	cr_assert_eq(during, before + io, "floor %s: %d epoll instances made",
+	    io ? "io" : "on", during - before);
+	cr_assert_eq(waits, io ? polls : 0, "floor %s: %lu epoll_waits in "
+	    "%lu driver polls", io ? "io" : "on", (unsigned long)waits,
+	    (unsigned long)polls);
+}
+
+/*
+ * Tokio 1.24.2's next_task takes one task of the injection queue at a
+ * time (inject.pop): 200 tasks queued from outside behind a task that
+ * holds the only worker run in the order they came, the injection-queue-
+ * first look of every 61st tick included. A batch taken into the run
+ * queue (Tokio 1.29's, Go's globrunqget) lets that look run a later one
+ * before those the batch holds.
+ */
+#define FIFO_TASKS	200
+
+static _Atomic int gate_in, gate_open;
+static int fifo_order[FIFO_TASKS];
+static _Atomic int nfifo;
+
+static void
+gate_run(struct disp_task *t)
+{
+
+	atomic_store(&gate_in, 1);
+	while (!atomic_load(&gate_open))
+		sched_yield();
+	atomic_fetch_add(&done, 1);
+	return;
+}
+
+static void
+fifo_run(struct disp_task *t)
+{
+
+	fifo_order[atomic_fetch_add(&nfifo, 1)] = ((struct ordered *)t)->id;
+	atomic_fetch_add(&done, 1);
+	return;
+}
+
+static bool
+gate_reached(long unused)
+{
+
+	(void)unused;
+	return atomic_load(&gate_in) != 0;
+}
+
+Test(dispatcher, stealing_tokio_pops_the_injection_queue_one_by_one,
+    .timeout = 60)
+{
+	struct disp_config cfg = config(1, "lfseg");
+	struct disp_task gate = DISP_TASK_INIT(gate_run);
+	struct ordered t[FIFO_TASKS];
+	struct disp_stats st;
+	struct dispatcher *d;
+	int i;
+
+	cr_assert_eq(disp_stealing.create(&d, &cfg), 0);
+	atomic_store(&done, 0);
+	disp_dispatch(d, &gate);
+	wait_until(gate_reached, 0, "the gate task ran");
+	for (i = 0; i < FIFO_TASKS; i++) {
+		t[i] = (struct ordered){ DISP_TASK_INIT(fifo_run), d, i, 0 };
+		disp_dispatch(d, &t[i].task);
+	}
+	atomic_store(&gate_open, 1);
+	wait_for(&done, FIFO_TASKS + 1);
+	disp_shutdown(d, &st);
+	for (i = 0; i < FIFO_TASKS; i++)
+		cr_assert_eq(fifo_order[i], i, "run %d: task %d", i,
+		    fifo_order[i]);
 }
 
 /*

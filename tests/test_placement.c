@@ -182,7 +182,8 @@ Test(placement, every_design_at_the_machines_width_is_on_its_plan)
 	cJSON *run;
 	size_t i;
 
-	for (i = 0; (d = disp_at(i)) != NULL; i++) {
+	for (i = 0; i < disp_local_count() && (d = disp_at(i)) != NULL;
+	    i++) {
 		snprintf(args, sizeof(args), "--dispatcher %s --workers %u "
 		    "--coroutines 16", d->name, d->flags & DISP_NO_WIDTH ? 1 :
 		    pus);

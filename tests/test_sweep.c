@@ -49,7 +49,7 @@ Test(sweep, default_runs_every_design_once_per_width)
 	const struct disp_ops *d;
 	size_t i, k, used;
 
-	for (i = 0, used = 0; i < disp_count(); i++) {
+	for (i = 0, used = 0; i < disp_local_count(); i++) {
 		d = disp_at(i);
 		if (d->flags & DISP_NO_WIDTH) {
 			used += (size_t)snprintf(want + used, sizeof(want) - used,

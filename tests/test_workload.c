@@ -89,7 +89,7 @@ static const struct workload_opts resume_only;
 ParameterizedTestParameters(workload, count_is_exact)
 {
 
-	return INDICES(disp_count());
+	return INDICES(disp_local_count());
 }
 
 ParameterizedTest(size_t *i, workload, count_is_exact, .timeout = 180)
@@ -497,7 +497,7 @@ ParameterizedTestParameters(workload, loop_paths_show_in_counters)
 {
 	size_t i, n = 0;
 
-	for (i = 0; i < disp_count() && n + 2 <= 32; i++)
+	for (i = 0; i < disp_local_count() && n + 2 <= 32; i++)
 		if (disp_at(i)->flags & DISP_LOOPS) {
 			loop_cases[n++] = (int)i * 2;
 			loop_cases[n++] = (int)i * 2 + 1;
@@ -886,7 +886,7 @@ Test(workload, a_run_that_cannot_be_stopped_ends_the_process, .timeout = 180)
 ParameterizedTestParameters(workload, request_count_is_exact)
 {
 
-	return INDICES(disp_count());
+	return INDICES(disp_local_count());
 }
 
 /*

@@ -38,7 +38,7 @@ threads_baseline(void)
 	snprintf(path, sizeof(path), "/proc/self/task/%d", (int)tid);
 	for (k = 0; k < 10000 && access(path, F_OK) == 0; k++)
 		usleep(1000);
-	return measure_status("Threads");
+	return measure_status(0, "Threads");
 }
 
 /*
@@ -51,9 +51,9 @@ threads_settle(long before)
 {
 	int k;
 
-	for (k = 0; k < 10000 && measure_status("Threads") != before; k++)
+	for (k = 0; k < 10000 && measure_status(0, "Threads") != before; k++)
 		usleep(1000);
-	return measure_status("Threads");
+	return measure_status(0, "Threads");
 }
 
 #endif /* TESTS_THREADS_H */

@@ -2,6 +2,7 @@
  * beside.c - a real runtime's cells beside the models of its design (see
  * beside.h).
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "beside.h"
@@ -38,16 +39,74 @@ beside_real(const cJSON *doc, const cJSON *cell)
 	return r != NULL ? results_str(r, "real", NULL) : NULL;
 }
 
-/* The first cell of the model that is cell but for field. */
+/*
+ * One model beside a runtime: a design, and the knobs that make it the
+ * runtime's path, as a command line gives them ("stealing --yield go").
+ */
+#define BESIDE_KNOBS	4
+
+struct beside_model {
+	char name[64];			/* the item as written */
+	char design[32];
+	const struct param *knob[BESIDE_KNOBS];
+	char value[BESIDE_KNOBS][32];
+	const char *keys[BESIDE_KNOBS + 1];	/* field, then the knobs' */
+	size_t nknobs;
+};
+
+static bool
+beside_parse(const char *item, size_t len, const char *field,
+    struct beside_model *bm)
+{
+	char flag[32], *at = bm->name;
+	int used;
+
+	if (len == 0 || len >= sizeof(bm->name))
+		return false;
+	memcpy(bm->name, item, len);
+	bm->name[len] = '\0';
+	bm->keys[0] = field;
+	bm->nknobs = 0;
+	if (sscanf(at, "%31s%n", bm->design, &used) != 1)
+		return false;
+	for (at += used; bm->nknobs < BESIDE_KNOBS && sscanf(at, "%31s %31s%n",
+	    flag, bm->value[bm->nknobs], &used) == 2; at += used) {
+		if ((bm->knob[bm->nknobs] = params_find(flag)) == NULL)
+			return false;
+		bm->keys[1 + bm->nknobs] = bm->knob[bm->nknobs]->key;
+		bm->nknobs++;
+	}
+	return true;
+}
+
+/* Whether m is a cell of the model bm: its design, at its knobs' values. */
+static bool
+beside_is(const cJSON *m, const char *field, const struct beside_model *bm)
+{
+	const char *v;
+	char num[32];
+	size_t i;
+
+	if (strcmp(results_str(m, field, ""), bm->design) != 0)
+		return false;
+	for (i = 0; i < bm->nknobs; i++) {
+		v = params_value(bm->knob[i], m, num, sizeof(num));
+		if (strcmp(v != NULL ? v : bm->knob[i]->dflt, bm->value[i]) != 0)
+			return false;
+	}
+	return true;
+}
+
+/* The first cell of the model that is cell but for field and its knobs. */
 static const cJSON *
 beside_model(const cJSON *cells, const cJSON *cell, const char *field,
-    const char *model)
+    const struct beside_model *bm)
 {
 	const cJSON *m;
 
 	cJSON_ArrayForEach(m, cells) {
-		if (strcmp(results_str(m, field, ""), model) == 0 &&
-		    params_same_but(cell, m, field))
+		if (beside_is(m, field, bm) && params_same_except(cell, m,
+		    bm->keys, 1 + bm->nknobs))
 			return m;
 	}
 	return NULL;
@@ -58,24 +117,20 @@ static void
 beside_cell(const cJSON *doc, const cJSON *models, const cJSON *cell,
     beside_fn *fn, void *arg)
 {
-	const cJSON *r, *m;
+	struct beside_model bm;
 	const char *field, *list, *end;
-	char name[64];
-	size_t len;
+	const cJSON *r, *m;
 
 	if ((r = beside_runtime(doc, cell, &field)) == NULL)
 		return;
 	for (list = results_str(r, "beside", ""); *list != '\0';
 	    list = *end != '\0' ? end + 1 : end) {
 		end = list + strcspn(list, ",");
-		len = (size_t)(end - list);
-		if (len == 0 || len >= sizeof(name))
+		if (!beside_parse(list, (size_t)(end - list), field, &bm))
 			continue;
-		memcpy(name, list, len);
-		name[len] = '\0';
 		if ((m = beside_model(results_arr(models, "cells"), cell, field,
-		    name)) != NULL)
-			fn(cell, m, name, arg);
+		    &bm)) != NULL)
+			fn(cell, m, bm.name, arg);
 	}
 	return;
 }

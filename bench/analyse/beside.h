@@ -4,7 +4,9 @@
  * A results file's context lists the real runtimes and library queues it
  * may name ("runtimes": {name: {kind, real, beside}}). A cell runs one
  * when its dispatcher or its queue is one; each model named beside it has
- * the cell that is the same but for that name (params_same_but).
+ * the cell that is the same but for that name (params_same_but). A model
+ * may name the knobs that make it the runtime's path as a command line
+ * does ("stealing --yield go"): its cell is the one at those values.
  */
 #ifndef BENCH_BESIDE_H
 #define BENCH_BESIDE_H

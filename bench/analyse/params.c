@@ -27,12 +27,13 @@ static const char *const yield_names[] = { "wake-other", "self-wake", "tokio",
     "go", NULL };
 static const char *const yield_suffix[] = { "", "-self-wake", "-tokio",
     "-go" };
-static const char *const floor_names[] = { "on", "off", NULL };
-static const char *const floor_suffix[] = { "", "-nofloor" };
+static const char *const floor_names[] = { "on", "off", "io", NULL };
+static const char *const floor_suffix[] = { "", "-nofloor", "-io" };
 static const char *const spawn_names[] = { "inside", "outside", NULL };
 static const char *const host_names[] = { "any", "quiet", NULL };
-static const char *const from_names[] = { "home", "outside", NULL };
-static const char *const from_suffix[] = { "", "-execute" };
+static const char *const from_names[] = { "home", "outside", "execute",
+    NULL };
+static const char *const from_suffix[] = { "", "-execute", "-self-execute" };
 
 #define CELL(f)		offsetof(struct cell, f)
 #define SWEEP(f)	offsetof(struct sweep, f)
@@ -44,7 +45,8 @@ static const char *const from_suffix[] = { "", "-execute" };
 const struct param params[] = {
 	{ "--dispatcher", "dispatcher", "", PARAM_DESIGN, P_LIST | P_KEY |
 	    P_SHOWN, 0, 0, 0, NULL, NULL, "all", CELL(disp), "LIST",
-	    "handoff designs (`list`), or all" },
+	    "handoff designs (`list`), exec:PATH (a program of its own), or "
+	    "all (every design but the programs)" },
 	{ "--queue", "queue", "/", PARAM_QUEUE, P_LIST | P_KEY | P_SHOWN,
 	    DISP_USES_QUEUE, 0, 0, NULL, NULL, "first", CELL(cfg.queue),
 	    "LIST", "queues of shared and limited (`list`; first: lfseg)" },
@@ -67,13 +69,15 @@ const struct param params[] = {
 	    "(Gosched)" },
 	{ "--floor", "floor", " floor=", PARAM_CHOICE, P_LIST | P_KEY |
 	    P_SPARSE, DISP_STEALS, 0, 0, floor_names, floor_suffix, "on",
-	    CELL(cfg.floor), "on|off[,..]", "stealing: the runtime's own work "
-	    "around a handoff (task states, the driver poll); off: the queues "
-	    "and wake-ups alone" },
+	    CELL(cfg.floor), "on|off|io[,..]", "stealing: the runtime's own work "
+	    "around a handoff (task states, the driver poll, no I/O driver); "
+	    "off: the queues and wake-ups alone; io: with an I/O driver, an "
+	    "epoll_wait(0) a driver poll" },
 	{ "--from", "from", " from=", PARAM_CHOICE, P_LIST | P_KEY | P_SPARSE,
 	    DISP_LOOPS, 0, 0, from_names, from_suffix, "home", CELL(cfg.from),
-	    "home|outside[,..]", "eventloop: a resumption from its own loop "
-	    "(Ktor, in place), or from outside through Netty's execute()" },
+	    "home|outside|execute[,..]", "eventloop: a resumption from its "
+	    "own loop (Ktor, in place), from outside through Netty's "
+	    "execute(), or from its own loop through execute()" },
 	{ "--coroutines", "coroutines", " c=", PARAM_COUNT, P_LIST | P_KEY, 0,
 	    1, 1000000, NULL, NULL, "64", CELL(coroutines), "LIST",
 	    "coroutines in flight" },
@@ -176,7 +180,7 @@ params_find(const char *flag)
  * "-" is the queue of a design that takes none. A field a file predates
  * reads as its default.
  */
-static const char *
+const char *
 params_value(const struct param *p, const cJSON *cell, char *buf, size_t len)
 {
 	const cJSON *f = cJSON_GetObjectItemCaseSensitive(cell, p->key);
@@ -236,8 +240,20 @@ params_key(const cJSON *cell, bool workers, char *buf, size_t len)
  * takes is not compared: the model's first cell in a file's order is
  * taken, its sweep's first --queue.
  */
+static bool
+params_listed(const struct param *p, const char *const *keys, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (strcmp(p->key, keys[i]) == 0)
+			return true;
+	return false;
+}
+
 bool
-params_same_but(const cJSON *a, const cJSON *b, const char *key)
+params_same_except(const cJSON *a, const cJSON *b, const char *const *keys,
+    size_t nkeys)
 {
 	char na[32], nb[32];
 	const struct param *p;
@@ -249,7 +265,7 @@ params_same_but(const cJSON *a, const cJSON *b, const char *key)
 		return false;
 	for (i = 0; i < nparams; i++) {
 		p = &params[i];
-		if (!(p->flags & P_KEY) || strcmp(p->key, key) == 0)
+		if (!(p->flags & P_KEY) || params_listed(p, keys, nkeys))
 			continue;
 		va = params_value(p, a, na, sizeof(na));
 		vb = params_value(p, b, nb, sizeof(nb));
@@ -261,6 +277,13 @@ params_same_but(const cJSON *a, const cJSON *b, const char *key)
 			return false;
 	}
 	return true;
+}
+
+bool
+params_same_but(const cJSON *a, const cJSON *b, const char *key)
+{
+
+	return params_same_except(a, b, &key, 1);
 }
 
 /*

@@ -102,6 +102,13 @@ struct sweep {
 /* The entry of flag, or NULL. */
 const struct param *params_find(const char *flag);
 
+/*
+ * A cell's value of p as text (into buf when it is a number), or NULL when
+ * p does not apply to it; a field a file predates reads as its default.
+ */
+const char *params_value(const struct param *p, const cJSON *cell, char *buf,
+    size_t len);
+
 /* Whether p applies to a design with these DISP_* flags. */
 static inline bool
 params_apply(const struct param *p, unsigned int design_flags)
@@ -122,10 +129,13 @@ params_apply(const struct param *p, unsigned int design_flags)
  *  - params_series: the design, its queue, and the other key parameters
  *    that are not at their defaults; " unbounded" without a bound;
  *  - params_same_but: whether a and b are one cell but for the parameter
- *    of that key (a real runtime's cell and its model's).
+ *    of that key (a real runtime's cell and its model's); params_same_except
+ *    but for every parameter of keys.
  */
 void params_key(const cJSON *cell, bool workers, char *buf, size_t len);
 bool params_same_but(const cJSON *a, const cJSON *b, const char *key);
+bool params_same_except(const cJSON *a, const cJSON *b,
+    const char *const *keys, size_t nkeys);
 const char *params_design(const cJSON *cell, char *buf, size_t len);
 void params_series(const cJSON *cell, char *buf, size_t len);
 

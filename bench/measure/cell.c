@@ -18,6 +18,7 @@
 #include "measure.h"
 #include "pin.h"
 #include "placement.h"
+#include "program.h"
 #include "watchdog.h"
 #include "workload.h"
 
@@ -31,12 +32,6 @@
 /* Exit status of a run that could not be stopped (its JSON says why). */
 #define CELL_EXIT_WEDGED	1
 #define CELL_STRANDED_MAX	256
-/*
- * The bare loop's share of a run, before anything of the run starts: long
- * enough for a stable figure (its runs agree within a few per cent), short
- * beside a window.
- */
-#define CELL_FLOOR_S		0.05
 /* How often the window looks at the thread count. */
 #define CELL_SAMPLE_NS		20000000L
 
@@ -82,7 +77,7 @@ cell_view_start(void *arg, unsigned int index)
 }
 
 /* Sets a field of a run, replacing the one it had. */
-static void
+void
 cell_set(cJSON *run, const char *name, cJSON *v)
 {
 
@@ -93,7 +88,7 @@ cell_set(cJSON *run, const char *name, cJSON *v)
 	return;
 }
 
-static cJSON *
+cJSON *
 cell_fail(cJSON *run, const char *why)
 {
 
@@ -109,7 +104,7 @@ cell_fail(cJSON *run, const char *why)
  * machine whose load average was 9.6 on 2 CPUs). Kept, with its figures,
  * as a run of its own status, which no statistic takes.
  */
-static void
+void
 cell_stalled(cJSON *run, double seconds)
 {
 	char why[128];
@@ -165,15 +160,15 @@ cell_sleep(double seconds, struct cell_peaks *p, struct watchdog *wd)
 
 	memset(p, 0, sizeof(*p));
 	do {
-		cell_peak(&p->threads, measure_status("Threads"));
-		cell_peak(&p->rss_anon_kb, measure_status("RssAnon"));
+		cell_peak(&p->threads, measure_status(0, "Threads"));
+		cell_peak(&p->rss_anon_kb, measure_status(0, "RssAnon"));
 		nanosleep(&nap, NULL);
 	} while (measure_now() < end && !watchdog_fired(wd));
 	return !watchdog_fired(wd);
 }
 
 /* Coroutines with no progress in the window, and the spread of the rest. */
-static void
+void
 cell_fairness(cJSON *run, const uint64_t *a, const uint64_t *b, unsigned int n)
 {
 	uint64_t d, lo = UINT64_MAX, hi = 0, sum = 0;
@@ -220,7 +215,7 @@ cell_host(cJSON *run, const struct measure_sample *a,
  * dispatches is every real dispatch, a split's hops included; ops count
  * the handler's steps alone (workload_ops).
  */
-static void
+void
 cell_figures(cJSON *run, const struct measure_sample *a,
     const struct measure_sample *b, uint64_t dispatches, uint64_t hops)
 {
@@ -353,7 +348,7 @@ cell_end_read(struct cell_end *e, struct workload *w, struct hist_snap *h,
 	e->hops = workload_hops(w);
 	e->blocking_peak = workload_blocking_peak(w);
 	workload_latency(w, h, sign);
-	measure_sample(&e->m);
+	measure_sample(0, &e->m);
 	return;
 }
 
@@ -400,12 +395,12 @@ cell_measure(cJSON *run, const struct cell *c, struct workload *w,
 	workload_figures(&c->profile, &win_figures, run);
 	cell_latency(run, h);
 	cell_fairness(run, a.per, b.per, w->n);
-	cJSON_AddNumberToObject(run, "threads", measure_status("Threads"));
+	cJSON_AddNumberToObject(run, "threads", measure_status(0, "Threads"));
 	cJSON_AddNumberToObject(run, "threads_peak", peak.threads);
-	cJSON_AddNumberToObject(run, "rss_kb", measure_status("VmRSS"));
-	cJSON_AddNumberToObject(run, "rss_anon_kb", measure_status("RssAnon"));
+	cJSON_AddNumberToObject(run, "rss_kb", measure_status(0, "VmRSS"));
+	cJSON_AddNumberToObject(run, "rss_anon_kb", measure_status(0, "RssAnon"));
 	cJSON_AddNumberToObject(run, "rss_anon_peak_kb", peak.rss_anon_kb);
-	cJSON_AddItemToObject(run, "bindings", pin_readback(&pin->plan));
+	cJSON_AddItemToObject(run, "bindings", pin_readback(&pin->plan, 0));
 	if (!place_check(&pin->place, run, why, sizeof(why)))
 		cell_fail(run, why);
 	free(a.per);
@@ -504,6 +499,8 @@ cell_deadline(const struct cell *c, const struct cell_window *win)
 {
 	double stall = watchdog_stall_for(&c->profile, c->stall_s);
 
+	if (c->disp->flags & DISP_PROGRAM)
+		return program_deadline(c, win);
 	return win->warmup_s + win->time_s + stall + CELL_GUARD_S(stall);
 }
 
@@ -597,6 +594,10 @@ cell_run(const struct cell *c, const struct cell_window *win)
 	bool measured;
 	char err[256];
 
+	if (c->disp->flags & DISP_PROGRAM) {
+		cJSON_Delete(x.run);
+		return program_run(c, win);
+	}
 	cJSON_AddStringToObject(x.run, "status", "ok");
 	cJSON_AddNumberToObject(x.run, "bare_loop_us_per_dispatch",
 	    floor_bare_us(CELL_FLOOR_S));

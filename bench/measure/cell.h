@@ -57,4 +57,27 @@ double cell_deadline(const struct cell *c, const struct cell_window *win);
 /* A run as one line of JSON: what `dispatchbench cell` prints. */
 void cell_print(FILE *out, const cJSON *run);
 
+/*
+ * The parts of a run that a program's run (program.c) shares.
+ * The bare loop's share of a run, before anything of the run starts: long
+ * enough for a stable figure (its runs agree within a few per cent), short
+ * beside a window.
+ */
+#define CELL_FLOOR_S		0.05
+
+struct measure_sample;
+
+/* Sets a field of a run, replacing the one it had. */
+void cell_set(cJSON *run, const char *name, cJSON *v);
+/* Marks the run failed, and why. */
+cJSON *cell_fail(cJSON *run, const char *why);
+/* Marks a window with no dispatch in it stalled. */
+void cell_stalled(cJSON *run, double seconds);
+/* The window's figures, from its two ends and what it dispatched. */
+void cell_figures(cJSON *run, const struct measure_sample *a,
+    const struct measure_sample *b, uint64_t dispatches, uint64_t hops);
+/* The coroutines' shares of the window, from their counts at its ends. */
+void cell_fairness(cJSON *run, const uint64_t *a, const uint64_t *b,
+    unsigned int n);
+
 #endif /* BENCH_CELL_H */

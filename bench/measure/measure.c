@@ -5,6 +5,11 @@
  * it counts threads that exited inside the window). The schedstat sum is
  * the scheduler's own nanosecond counter per live thread: the cross-check,
  * blind to threads that exited.
+ *
+ * Another process (an external program, program.c) is read from outside:
+ * its CPU clock (clock_getcpuclockid: the same sum of every thread's
+ * runtime, exited ones included, that getrusage splits into utime and
+ * stime), and its live threads' schedstat and context switches.
  */
 #define _GNU_SOURCE
 #include <sched.h>
@@ -49,29 +54,76 @@ measure_now(void)
 	return ts_s(&ts);
 }
 
-static double
-measure_schedstat(void)
+/* /proc/self or /proc/<pid>. */
+static void
+measure_proc(pid_t pid, char *buf, size_t len)
+{
+
+	if (pid == 0)
+		snprintf(buf, len, "/proc/self");
+	else
+		snprintf(buf, len, "/proc/%ld", (long)pid);
+	return;
+}
+
+/* Field of a status file: "Threads", "voluntary_ctxt_switches"; -1. */
+static long
+measure_status_at(const char *path, const char *field)
+{
+	size_t n = strlen(field);
+	char line[256];
+	long v = -1;
+	FILE *f = fopen(path, "r");
+
+	while (f != NULL && fgets(line, sizeof(line), f) != NULL) {
+		if (strncmp(line, field, n) == 0 && line[n] == ':') {
+			v = strtol(line + n + 1, NULL, 10);
+			break;
+		}
+	}
+	if (f != NULL)
+		fclose(f);
+	return v;
+}
+
+/*
+ * Every live thread of pid: the sum of its schedstat run time, and of its
+ * context switches (read for another process only: getrusage has ours).
+ */
+static void
+measure_tasks(pid_t pid, struct measure_sample *s)
 {
 	unsigned long long ns, sum = 0;
+	char dirpath[64], path[128];
 	struct dirent *de;
-	char path[64];
-	DIR *dir = opendir("/proc/self/task");
+	DIR *dir;
 	FILE *f;
 
+	measure_proc(pid, dirpath, sizeof(dirpath));
+	strcat(dirpath, "/task");
+	dir = opendir(dirpath);
 	while (dir != NULL && (de = readdir(dir)) != NULL) {
 		if (de->d_name[0] == '.')
 			continue;
-		snprintf(path, sizeof(path), "/proc/self/task/%.20s/schedstat",
+		snprintf(path, sizeof(path), "%s/%.20s/schedstat", dirpath,
 		    de->d_name);
 		if ((f = fopen(path, "r")) == NULL)
 			continue;	/* the thread exited meanwhile */
 		if (fscanf(f, "%llu", &ns) == 1)
 			sum += ns;
 		fclose(f);
+		if (pid == 0)
+			continue;
+		snprintf(path, sizeof(path), "%s/%.20s/status", dirpath,
+		    de->d_name);
+		s->nvcsw += measure_status_at(path, "voluntary_ctxt_switches");
+		s->nivcsw += measure_status_at(path,
+		    "nonvoluntary_ctxt_switches");
 	}
 	if (dir != NULL)
 		closedir(dir);
-	return (double)sum * 1e-9;
+	s->cpu_sched_s = (double)sum * 1e-9;
+	return;
 }
 
 /*
@@ -100,20 +152,45 @@ measure_host(struct measure_sample *s)
 	return;
 }
 
-void
-measure_sample(struct measure_sample *s)
+static void
+measure_self(struct measure_sample *s)
 {
 	struct rusage ru;
 	struct timespec ts;
 
-	s->wall_s = measure_now();
 	getrusage(RUSAGE_SELF, &ru);
 	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-	s->cpu_sched_s = measure_schedstat();
 	s->cpu_s = tv_s(&ru.ru_utime) + tv_s(&ru.ru_stime);
 	s->cpu_clock_s = ts_s(&ts);
 	s->nvcsw = ru.ru_nvcsw;
 	s->nivcsw = ru.ru_nivcsw;
+	return;
+}
+
+static void
+measure_other(pid_t pid, struct measure_sample *s)
+{
+	struct timespec ts = { 0, 0 };
+	clockid_t clk;
+
+	if (clock_getcpuclockid(pid, &clk) != 0 ||
+	    clock_gettime(clk, &ts) != 0)
+		ts.tv_sec = -1;
+	s->cpu_s = s->cpu_clock_s = ts.tv_sec < 0 ? NAN : ts_s(&ts);
+	s->nvcsw = s->nivcsw = 0;
+	return;
+}
+
+void
+measure_sample(pid_t pid, struct measure_sample *s)
+{
+
+	s->wall_s = measure_now();
+	if (pid == 0)
+		measure_self(s);
+	else
+		measure_other(pid, s);
+	measure_tasks(pid, s);
 	measure_host(s);
 	return;
 }
@@ -147,22 +224,13 @@ measure_host_busy(const struct measure_host *h)
 }
 
 long
-measure_status(const char *field)
+measure_status(pid_t pid, const char *field)
 {
-	size_t n = strlen(field);
-	char line[256];
-	long v = -1;
-	FILE *f = fopen("/proc/self/status", "r");
+	char path[64];
 
-	while (f != NULL && fgets(line, sizeof(line), f) != NULL) {
-		if (strncmp(line, field, n) == 0 && line[n] == ':') {
-			v = strtol(line + n + 1, NULL, 10);
-			break;
-		}
-	}
-	if (f != NULL)
-		fclose(f);
-	return v;
+	measure_proc(pid, path, sizeof(path));
+	strcat(path, "/status");
+	return measure_status_at(path, field);
 }
 
 long

@@ -6,13 +6,16 @@
 #define BENCH_MEASURE_H
 
 #include <stdbool.h>
+#include <sys/types.h>
 
 struct measure_sample {
 	double wall_s;		/* CLOCK_MONOTONIC */
-	double cpu_s;		/* getrusage(RUSAGE_SELF) utime + stime */
-	double cpu_clock_s;	/* CLOCK_PROCESS_CPUTIME_ID */
-	double cpu_sched_s;	/* sum of /proc/self/task/<tid>/schedstat */
-	long nvcsw;		/* voluntary context switches */
+	double cpu_s;		/* getrusage(RUSAGE_SELF) utime + stime;
+				   another process's CPU clock */
+	double cpu_clock_s;	/* the process's CPU clock */
+	double cpu_sched_s;	/* sum of /proc/PID/task/<tid>/schedstat */
+	long nvcsw;		/* voluntary context switches (another
+				   process: of its live threads) */
 	long nivcsw;		/* involuntary context switches */
 	/*
 	 * The whole machine, from /proc/stat's "cpu" line: seconds of CPU
@@ -23,7 +26,8 @@ struct measure_sample {
 	double host_steal_s;
 };
 
-void measure_sample(struct measure_sample *s);
+/* This process (pid 0) or another. */
+void measure_sample(pid_t pid, struct measure_sample *s);
 double measure_now(void);
 
 /*
@@ -56,8 +60,11 @@ void measure_host_between(const struct measure_sample *a,
  */
 bool measure_host_busy(const struct measure_host *h);
 
-/* From /proc/self/status: Threads, VmRSS and RssAnon (kB); -1 if unread. */
-long measure_status(const char *field);
+/*
+ * From /proc/PID/status (pid 0: this process): Threads, VmRSS, VmHWM and
+ * RssAnon (kB); -1 if unread.
+ */
+long measure_status(pid_t pid, const char *field);
 
 /* CPUs this process may run on (its affinity mask). */
 unsigned int measure_cpus(void);

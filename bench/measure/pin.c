@@ -340,6 +340,19 @@ pin_plan_pu(const struct pin_plan *p, unsigned int index)
 	return pin_plan_where(p, index, &w) == 0 ? w.pu : -1;
 }
 
+bool
+pin_plan_union(const struct pin_plan *p, unsigned int n, hwloc_bitmap_t set)
+{
+	unsigned int i;
+
+	hwloc_bitmap_zero(set);
+	if (p->sets == NULL)
+		return false;
+	for (i = 0; i < n && i < p->nsets; i++)
+		hwloc_bitmap_or(set, set, p->sets[i]);
+	return true;
+}
+
 static int
 pin_index_of(hwloc_topology_t topo, hwloc_obj_type_t type, hwloc_obj_t pu)
 {
@@ -377,13 +390,20 @@ pin_plan_apart(struct pin_plan *p)
 }
 
 cJSON *
-pin_readback(const struct pin_plan *p)
+pin_readback(const struct pin_plan *p, pid_t pid)
 {
 	cJSON *hist = cJSON_CreateObject(), *item;
 	hwloc_bitmap_t set = hwloc_bitmap_alloc();
 	struct dirent *de;
-	DIR *dir = opendir("/proc/self/task");
+	char path[64];
+	DIR *dir;
 	char *cpus;
+
+	if (pid == 0)
+		snprintf(path, sizeof(path), "/proc/self/task");
+	else
+		snprintf(path, sizeof(path), "/proc/%ld/task", (long)pid);
+	dir = opendir(path);
 
 	while (dir != NULL && (de = readdir(dir)) != NULL) {
 		if (de->d_name[0] == '.')

@@ -23,7 +23,9 @@
 #ifndef BENCH_PIN_H
 #define BENCH_PIN_H
 
+#include <stdbool.h>
 #include <stdio.h>
+#include <sys/types.h>
 
 #include <cjson/cJSON.h>
 #include <hwloc.h>
@@ -71,8 +73,18 @@ int pin_plan_where(const struct pin_plan *p, unsigned int index,
  */
 void pin_plan_apart(struct pin_plan *p);
 
-/* Each thread's binding as the kernel reports it: {"cpus": threads}. */
-cJSON *pin_readback(const struct pin_plan *p);
+/*
+ * Each thread's binding as the kernel reports it, of this process (pid 0)
+ * or another: {"cpus": threads}.
+ */
+cJSON *pin_readback(const struct pin_plan *p, pid_t pid);
+
+/*
+ * The PUs of the plan's first n threads, into set: what a program that
+ * places its own threads is given. False for a plan that binds nothing.
+ */
+bool pin_plan_union(const struct pin_plan *p, unsigned int n,
+    hwloc_bitmap_t set);
 
 /* A one-line summary of the topology, and the full listing for `topo`. */
 void pin_topology_summary(hwloc_topology_t topo, char *buf, size_t len);

@@ -8,26 +8,34 @@
  * table and the code it points to are never unmapped under a thread.
  */
 #include <dlfcn.h>
+#include <errno.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "context.h"
 #include "plugin.h"
 
 #define PLUGIN_MAX	16
 
-enum plugin_kind { PLUGIN_QUEUE, PLUGIN_DESIGN };
+enum plugin_kind { PLUGIN_QUEUE, PLUGIN_DESIGN, PLUGIN_PROGRAM };
 
-static const char *const plugin_kinds[] = { "queue", "dispatcher" };
+static const char *const plugin_kinds[] = { "queue", "dispatcher",
+    "program" };
+
+#define PLUGIN_EXEC	"exec:"
 
 struct plugin {
 	enum plugin_kind kind;
 	const void *ops;
 	const char *name;
 	unsigned int abi;
+	/* A program's design and its command (the spec's path). */
+	struct program prog;
+	const char *argv[2];
 	char spec[PATH_MAX];
 	char path[PATH_MAX];
 	char sha256[80];
@@ -185,6 +193,53 @@ plugin_design(const char *spec, char *err, size_t errlen)
 	}
 	return plugin_add(PLUGIN_DESIGN, spec, d, d->name, d->abi, path, err,
 	    errlen);
+}
+
+bool
+plugin_is_program(const char *text)
+{
+
+	return strncmp(text, PLUGIN_EXEC, strlen(PLUGIN_EXEC)) == 0;
+}
+
+/*
+ * exec:PATH, a program that answers the protocol (docs/external.md):
+ * named by its file's name, real by what it says at its start.
+ */
+const struct disp_ops *
+plugin_program(const char *spec, char *err, size_t errlen)
+{
+	const struct plugin *done = plugin_loaded(PLUGIN_PROGRAM, spec);
+	const char *path = spec + strlen(PLUGIN_EXEC), *name;
+	struct plugin *p;
+
+	if (done != NULL)
+		return done->ops;
+	if (access(path, X_OK) != 0) {
+		plugin_error(err, errlen, "%s: not a program this user can "
+		    "run: %s", path, strerror(errno));
+		return NULL;
+	}
+	name = strrchr(path, '/') != NULL ? strrchr(path, '/') + 1 : path;
+	if (disp_find(name) != NULL) {
+		plugin_error(err, errlen, "%s: the name %s is a built-in "
+		    "design's", path, name);
+		return NULL;
+	}
+	if (nplugins == PLUGIN_MAX) {
+		plugin_error(err, errlen, "more than %d plugins", PLUGIN_MAX);
+		return NULL;
+	}
+	p = &plugins[nplugins];
+	(void)plugin_add(PLUGIN_PROGRAM, spec, &p->prog, NULL,
+	    PROGRAM_PROTOCOL, path, err, errlen);
+	p->name = p->path + (name - path);
+	p->argv[0] = p->path;
+	p->prog = (struct program){ .ops = { DB_DISP_OPS_HEAD,
+	    .name = p->name, .model = "a program of its own "
+	    "(docs/external.md)", .real = "its own runtime",
+	    .flags = DISP_PROGRAM }, .argv = p->argv };
+	return p->ops;
 }
 
 const char *

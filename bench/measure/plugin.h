@@ -30,6 +30,14 @@ const struct disp_ops *plugin_design(const char *spec, char *err,
     size_t errlen);
 
 /* The spec a table was loaded by; NULL for a built-in. */
+/*
+ * A program of the user's (exec:PATH), run through the external-program
+ * protocol (docs/external.md); NULL with err set if PATH is no program.
+ */
+bool plugin_is_program(const char *text);
+const struct disp_ops *plugin_program(const char *spec, char *err,
+    size_t errlen);
+
 const char *plugin_spec(const void *ops);
 
 /* Every plugin loaded: [{kind, name, spec, path, sha256, abi}]. */

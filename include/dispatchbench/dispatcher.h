@@ -1,7 +1,8 @@
 /*
  * dispatchbench/dispatcher.h - the dispatcher interface of dispatchbench,
- * version 3 (2 added real and beside; 3 passes thread_start the thread's
- * index).
+ * version 4 (2 added real and beside; 3 passes thread_start the thread's
+ * index; 4 adds the lock counters and epoll_waits, so struct disp_stats
+ * grows).
  *
  * A dispatcher is a long-lived handle; a dispatch is a request to run one
  * task on one of its threads. A design is a const struct disp_ops: the
@@ -21,7 +22,7 @@
 
 #include <dispatchbench/queue.h>
 
-#define DB_DISP_ABI_VERSION	3
+#define DB_DISP_ABI_VERSION	4
 #define DB_DISP_OPS_HEAD						\
 	.abi = DB_DISP_ABI_VERSION, .size = sizeof(struct disp_ops)
 
@@ -72,13 +73,16 @@ enum disp_yield {
 /* eventloop: where a resumption comes from. */
 enum disp_from {
 	DISP_FROM_HOME,		/* its own loop: Ktor's resumption in place */
-	DISP_FROM_OUTSIDE	/* another thread: Netty's execute() */
+	DISP_FROM_OUTSIDE,	/* another thread: Netty's execute() */
+	DISP_FROM_EXECUTE	/* its own loop through Netty's execute() */
 };
 
 /* stealing: the runtime's own work around a handoff (task states, driver). */
 enum disp_floor {
-	DISP_FLOOR_ON,
-	DISP_FLOOR_OFF		/* the queues and the wake-ups alone */
+	DISP_FLOOR_ON,		/* no I/O driver: a driver poll is a CAS */
+	DISP_FLOOR_OFF,		/* the queues and the wake-ups alone */
+	DISP_FLOOR_IO		/* the floor plus an I/O driver: epoll_wait(0)
+				   on each driver poll */
 };
 
 #define DISP_SPINS_DEFAULT	(-1)	/* the design's own default */
@@ -121,12 +125,18 @@ struct disp_config {
 	X(stolen,	"tasks moved by steals")			\
 	X(lifo_hits,	"tasks run from a LIFO slot")			\
 	X(deferred,	"tasks deferred until the driver was polled")	\
-	X(driver_polls,	"polls of the I/O driver (epoll_wait, timeout 0)") \
+	X(driver_polls,	"driver polls: a loop's epoll_wait(0), or a stealing " \
+	    "worker's park_timeout(0) that won the driver's try-lock")	\
 	X(spins,	"idle spins begun before a park")		\
 	X(unparks,	"parked threads woken")				\
 	X(slot_waits,	"queue pops that waited on a reserved, empty slot") \
 	X(freezes,	"full queue rings frozen and copied")		\
-	X(in_place,	"tasks the runtime ran at once on the dispatching thread")
+	X(in_place,	"tasks the runtime ran at once on the dispatching thread") \
+	X(epoll_waits,	"driver polls that called epoll_wait(0): an I/O driver's") \
+	X(lock_spins,	"runtime lock acquisitions that spun (Go lock2)")	\
+	X(lock_yields,	"CPU yields (osyield) in runtime lock acquisitions")	\
+	X(lock_sleeps,	"futex sleeps on the runtime lock")		\
+	X(lock_wakes,	"futex wakes in runtime lock releases (Go unlock2)")
 
 #define DISP_COUNTER_ENUM(n, what)	DISP_C_##n,
 enum disp_counter { DISP_COUNTERS(DISP_COUNTER_ENUM) DISP_NCOUNTERS };
@@ -160,6 +170,8 @@ struct dispatcher {
 #define DISP_NO_WIDTH	(1u << 4)	/* no threads of its own: one cell, 1 worker */
 #define DISP_SCHEDULER	(1u << 5)	/* on the CoroutineScheduler model:
 					   --pool-queue applies */
+#define DISP_PROGRAM	(1u << 6)	/* the suite's only: a program of its
+					   own, with no functions */
 
 struct disp_ops {
 	unsigned int abi;		/* DB_DISP_ABI_VERSION */

@@ -1,0 +1,30 @@
+/*
+ * program.h - a design that is a program of its own: a real runtime in
+ * another language (Go, Rust, the JVM), or a user's, run through the
+ * external-program protocol (docs/external.md) and measured from outside
+ * (bench/measure/program.c).
+ *
+ * Its ops table names it and says what it is (real, beside, flags with
+ * DISP_PROGRAM); it has no functions: nothing of it runs in this process.
+ */
+#ifndef DISPATCHERS_PROGRAM_H
+#define DISPATCHERS_PROGRAM_H
+
+#include <dispatchbench/dispatcher.h>
+
+#define PROGRAM_PROTOCOL	1	/* docs/external.md's version */
+
+struct program {
+	struct disp_ops ops;
+	/* The command, before the suite's --workers N --coroutines C. */
+	const char *const *argv;
+};
+
+static inline const struct program *
+program_of(const struct disp_ops *d)
+{
+
+	return d->flags & DISP_PROGRAM ? (const struct program *)d : NULL;
+}
+
+#endif /* DISPATCHERS_PROGRAM_H */

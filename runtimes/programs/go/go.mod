@@ -1,0 +1,3 @@
+module dispatchbench/dbgo
+
+go 1.19

@@ -1,0 +1,202 @@
+/*
+ * test_program.c - a program of its own, run through the external-program
+ * protocol (docs/external.md) as a user runs one: its figures measured from
+ * outside, its count checked, a hang ended by the watchdog, a malformed
+ * answer and a widened binding refused, bad specs refused in one line.
+ * The program is tinyprog (plugins/tinyprog.c), told how to misbehave by
+ * the environment; then every program this build made (Go, Tokio, the
+ * JVM's) answers the protocol and passes its count check.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include <criterion/criterion.h>
+#include <cjson/cJSON.h>
+
+#include "binary.h"
+#include "dispatcher.h"
+#include "measure.h"
+
+#define TINY_CELL	"cell --dispatcher exec:" DB_TINYPROG " --coroutines 8 " \
+	"--time 0.2 --warmup 0.05 --stall 1"
+
+/* One cell of tinyprog misbehaving as mode says: its run, and its status. */
+static cJSON *
+tiny_run(const char *mode, const char *more, int *status)
+{
+	char env[64], args[1024];
+	static char out[1 << 16];
+	cJSON *run;
+
+	snprintf(env, sizeof(env), "TINYPROG=%s", mode);
+	snprintf(args, sizeof(args), "%s %s", TINY_CELL, more);
+	*status = binary_run(env, args, out, sizeof(out));
+	run = cJSON_Parse(strchr(out, '{') != NULL ? strchr(out, '{') : out);
+	cr_assert_not_null(run, "not a run: %s", out);
+	return run;
+}
+
+static const char *
+text_of(const cJSON *run, const char *field)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(run, field);
+
+	return cJSON_IsString(v) ? v->valuestring : "";
+}
+
+static double
+number_of(const cJSON *run, const char *field)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(run, field);
+
+	cr_assert(cJSON_IsNumber(v), "no number %s", field);
+	return v->valuedouble;
+}
+
+/*
+ * A good program's window: what it ran, counted exactly, its threads seen
+ * from outside, every one where it was put, and its own counter per
+ * resumption (one push a handoff).
+ */
+Test(program, a_good_program_is_measured_from_outside, .timeout = 60)
+{
+	int status;
+	cJSON *run = tiny_run("good", "--workers 2", &status);
+
+	cr_assert_eq(status, 0, "%s", text_of(run, "error"));
+	cr_assert_str_eq(text_of(run, "status"), "ok");
+	cr_assert_str_eq(text_of(run, "program_says"), "tinyprog 1 good");
+	cr_assert(cJSON_IsTrue(cJSON_GetObjectItem(run, "count_ok")));
+	cr_assert_gt(number_of(run, "dispatches"), 0);
+	cr_assert_eq(number_of(run, "lost"), 0);
+	cr_assert_eq(number_of(run, "doubled"), 0);
+	cr_assert_eq(number_of(run, "resumptions_total"),
+	    number_of(run, "dispatcher_ran"));
+	/* Its main thread and two workers: its threads, not ours. */
+	cr_assert_eq(number_of(run, "threads"), 3);
+	cr_assert_gt(number_of(run, "cpu_us_per_dispatch"), 0);
+	cr_assert_gt(number_of(run, "ctx_switches_per_dispatch"), 0);
+	cr_assert_gt(number_of(run, "min_share"), 0);
+	cr_assert_float_eq(number_of(run, "pushes_per_dispatch"), 1.0, 0.01);
+	cr_assert_not_null(cJSON_GetObjectItem(run, "bindings"));
+	cJSON_Delete(run);
+}
+
+/* One handoff too many in its last answer: the count check fails it. */
+Test(program, a_program_that_miscounts_fails_the_count_check, .timeout = 60)
+{
+	int status;
+	cJSON *run = tiny_run("miscount", "--workers 2", &status);
+
+	cr_assert_neq(status, 0);
+	cr_assert_str_eq(text_of(run, "status"), "failed");
+	cr_assert(strstr(text_of(run, "error"), "count check") != NULL, "%s",
+	    text_of(run, "error"));
+	cr_assert(cJSON_IsFalse(cJSON_GetObjectItem(run, "count_ok")));
+	cr_assert_eq(number_of(run, "lost"), 1);
+	cJSON_Delete(run);
+}
+
+/*
+ * It never answers `stop`: killed after the stall time, the run hung, and
+ * nothing of it left running.
+ */
+Test(program, a_program_that_hangs_is_ended_by_the_watchdog, .timeout = 60)
+{
+	double t0 = measure_now();
+	char out[256];
+	int status;
+	cJSON *run = tiny_run("hang", "--workers 2", &status);
+
+	cr_assert_neq(status, 0);
+	cr_assert_lt(measure_now() - t0, 20);
+	cr_assert_str_eq(text_of(run, "status"), "hung");
+	cr_assert(strstr(text_of(run, "error"), "did not answer `stop` "
+	    "within 1.0 s") != NULL, "%s", text_of(run, "error"));
+	cr_assert(cJSON_IsFalse(cJSON_GetObjectItem(run, "count_ok")));
+	shell_output("pgrep -f -c '^" DB_TINYPROG "'", out, sizeof(out));
+	cr_assert_eq(atoi(out), 0, "tinyprog left running");
+	cJSON_Delete(run);
+}
+
+Test(program, a_malformed_answer_fails_the_run, .timeout = 60)
+{
+	int status;
+	cJSON *run = tiny_run("garbage", "--workers 1", &status);
+
+	cr_assert_neq(status, 0);
+	cr_assert_str_eq(text_of(run, "status"), "failed");
+	cr_assert(strstr(text_of(run, "error"), "is not `count D R_0 .. R_7`: "
+	    "\"count some\"") != NULL, "%s", text_of(run, "error"));
+	cJSON_Delete(run);
+}
+
+/* One worker is given one PU; a program that leaves it is caught. */
+Test(program, a_program_that_widens_its_binding_fails, .timeout = 60)
+{
+	int status;
+	cJSON *run;
+
+	if (measure_cpus() < 2)
+		cr_skip_test("needs two CPUs to widen to");
+	run = tiny_run("widen", "--workers 1 --pin compact", &status);
+	cr_assert_neq(status, 0);
+	cr_assert(strstr(text_of(run, "error"), "thread(s) of the program run "
+	    "on PUs") != NULL, "%s", text_of(run, "error"));
+	cJSON_Delete(run);
+}
+
+Test(program, a_missing_program_is_refused_in_one_line, .timeout = 30)
+{
+	char out[1024];
+
+	cr_assert_eq(binary_run("", "run --dispatcher exec:/nonexistent/prog",
+	    out, sizeof(out)), 2);
+	cr_assert_eq(lines_of(out), 1, "%s", out);
+	cr_assert(strstr(out, "not a program this user can run") != NULL,
+	    "%s", out);
+}
+
+/* The resume-only workload alone: a blocking one is said, not run. */
+Test(program, a_program_runs_the_resume_only_workload_alone, .timeout = 30)
+{
+	char out[1024];
+
+	cr_assert_eq(binary_run("", "run --dispatcher exec:" DB_TINYPROG
+	    " --workload sleep:1:0.5", out, sizeof(out)), 2);
+	cr_assert(strstr(out, "runs the resume-only workload alone") != NULL,
+	    "%s", out);
+}
+
+/* Every real runtime this build made as a program, through one short run. */
+Test(program, every_built_program_answers_the_protocol, .timeout = 300)
+{
+	const struct disp_ops *d;
+	char args[256];
+	static char out[1 << 16];
+	size_t i, n = 0;
+	cJSON *run;
+
+	for (i = 0; (d = disp_at(i)) != NULL; i++) {
+		if (!(d->flags & DISP_PROGRAM))
+			continue;
+		snprintf(args, sizeof(args), "cell --dispatcher %s --workers "
+		    "%d --coroutines 16 --time 0.2 --warmup 0.3", d->name,
+		    d->flags & DISP_NO_WIDTH ? 1 : 2);
+		cr_assert_eq(binary_run("", args, out, sizeof(out)), 0,
+		    "%s: %s", d->name, out);
+		run = cJSON_Parse(strchr(out, '{'));
+		cr_assert_not_null(run, "%s: %s", d->name, out);
+		cr_assert(cJSON_IsTrue(cJSON_GetObjectItem(run, "count_ok")));
+		cr_assert_gt(number_of(run, "dispatches"), 0, "%s", d->name);
+		/* It runs the version its build found. */
+		cr_assert(strstr(text_of(run, "program_says"), d->real +
+		    strcspn(d->real, " ") + 1) != NULL, "%s says %s, built as "
+		    "%s", d->name, text_of(run, "program_says"), d->real);
+		cJSON_Delete(run);
+		n++;
+	}
+	if (n == 0)
+		cr_skip_test("this build made no program (DB_WITH_PROGRAMS, or "
+		    "no toolchain)");
+}
