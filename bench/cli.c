@@ -480,7 +480,9 @@ cli_values_for(const struct sweep *s, const struct param *p,
 		out[0].p = d;
 		return 1;
 	}
-	if (!params_apply(p, d->flags)) {
+	/* A program starts its coroutines its own way (docs/external.md). */
+	if (!params_apply(p, d->flags) || ((d->flags & DISP_PROGRAM) &&
+	    strcmp(p->flag, "--spawn") == 0)) {
 		memset(&out[0], 0, sizeof(out[0]));
 		return 1;
 	}
@@ -551,11 +553,10 @@ cli_cell_skipped(const struct cell *c, const struct disp_ops *d, char *why,
 	char kinds[128];
 
 	if ((d->flags & DISP_PROGRAM) && (strcmp(c->profile.kind->name,
-	    "resume") != 0 || c->payload_ns > 0 || c->split > 0 ||
-	    c->spawn != WORKLOAD_SPAWN_INSIDE))
+	    "resume") != 0 || c->payload_ns > 0 || c->split > 0))
 		snprintf(why, len, "%s is a program of its own: it runs the "
 		    "resume-only workload alone (no --workload but resume, "
-		    "--payload-ns, --split or --spawn outside)", d->name);
+		    "--payload-ns or --split)", d->name);
 	else if (c->cfg.from == DISP_FROM_EXECUTE &&
 	    strcmp(d->name, "eventloop") != 0)
 		snprintf(why, len, "--from execute is Netty's own path, which "

@@ -4,7 +4,7 @@
  * is max(CPUs, 2)). A dispatch from one of its workers takes that
  * worker's LIFO slot; a coroutine's yield goes to the back of its ring
  * (dispatchYield: fair), so that `while (true) yield()` cannot starve the
- * others (SchedulerCoroutineDispatcher, kotlinx 1.8-1.10).
+ * others (SchedulerCoroutineDispatcher, kotlinx 1.10-1.11, as scheduler.c).
  */
 #include <errno.h>
 #include <stdlib.h>

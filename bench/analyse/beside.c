@@ -69,9 +69,15 @@ beside_parse(const char *item, size_t len, const char *field,
 	bm->nknobs = 0;
 	if (sscanf(at, "%31s%n", bm->design, &used) != 1)
 		return false;
-	for (at += used; bm->nknobs < BESIDE_KNOBS && sscanf(at, "%31s %31s%n",
-	    flag, bm->value[bm->nknobs], &used) == 2; at += used) {
-		if ((bm->knob[bm->nknobs] = params_find(flag)) == NULL)
+	/* Each knob a flag of a cell's key and its value, in pairs. */
+	for (at += used; sscanf(at, "%31s%n", flag, &used) == 1; at += used) {
+		if (bm->nknobs == BESIDE_KNOBS ||
+		    (bm->knob[bm->nknobs] = params_find(flag)) == NULL ||
+		    !(bm->knob[bm->nknobs]->flags & P_KEY) ||
+		    bm->knob[bm->nknobs]->key == NULL)
+			return false;
+		at += used;
+		if (sscanf(at, "%31s%n", bm->value[bm->nknobs], &used) != 1)
 			return false;
 		bm->keys[1 + bm->nknobs] = bm->knob[bm->nknobs]->key;
 		bm->nknobs++;

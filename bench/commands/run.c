@@ -86,12 +86,12 @@ cmd_list(struct call *c)
 	(void)c;
 	printf("dispatchers:\n");
 	for (i = 0; (d = disp_at(i)) != NULL; i++)
-		printf("  %-11s %s%s%s%s\n", d->name, d->model,
+		printf("  %-15s %s%s%s%s\n", d->name, d->model,
 		    d->real != NULL ? " [real: " : "", d->real != NULL ?
 		    d->real : "", d->real != NULL ? "]" : "");
 	printf("queues:\n");
 	for (i = 0; (q = queue_at(i)) != NULL; i++) {
-		printf("  %-11s %s%s%s%s%s%s\n", q->name, q->model,
+		printf("  %-15s %s%s%s%s%s%s\n", q->name, q->model,
 		    q->flags & Q_BOUNDED ? " [bounded]" : "",
 		    q->flags & Q_ONE_CONSUMER ?
 		    " [one consumer: eventloop's inbox]" : "",

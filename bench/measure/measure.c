@@ -96,6 +96,7 @@ measure_tasks(pid_t pid, struct measure_sample *s)
 	unsigned long long ns, sum = 0;
 	char dirpath[64], path[128];
 	struct dirent *de;
+	long v;
 	DIR *dir;
 	FILE *f;
 
@@ -116,9 +117,12 @@ measure_tasks(pid_t pid, struct measure_sample *s)
 			continue;
 		snprintf(path, sizeof(path), "%s/%.20s/status", dirpath,
 		    de->d_name);
-		s->nvcsw += measure_status_at(path, "voluntary_ctxt_switches");
-		s->nivcsw += measure_status_at(path,
-		    "nonvoluntary_ctxt_switches");
+		/* Unread (-1): the thread exited between the two reads. */
+		if ((v = measure_status_at(path, "voluntary_ctxt_switches")) > 0)
+			s->nvcsw += v;
+		if ((v = measure_status_at(path,
+		    "nonvoluntary_ctxt_switches")) > 0)
+			s->nivcsw += v;
 	}
 	if (dir != NULL)
 		closedir(dir);

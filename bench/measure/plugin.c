@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "context.h"
@@ -212,12 +213,16 @@ plugin_program(const char *spec, char *err, size_t errlen)
 	const struct plugin *done = plugin_loaded(PLUGIN_PROGRAM, spec);
 	const char *path = spec + strlen(PLUGIN_EXEC), *name;
 	struct plugin *p;
+	struct stat st;
 
 	if (done != NULL)
 		return done->ops;
-	if (access(path, X_OK) != 0) {
+	errno = 0;
+	if (stat(path, &st) != 0 || !S_ISREG(st.st_mode) ||
+	    access(path, X_OK) != 0) {
 		plugin_error(err, errlen, "%s: not a program this user can "
-		    "run: %s", path, strerror(errno));
+		    "run: %s", path, errno != 0 ? strerror(errno) :
+		    "not a file");
 		return NULL;
 	}
 	name = strrchr(path, '/') != NULL ? strrchr(path, '/') + 1 : path;

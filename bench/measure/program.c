@@ -56,6 +56,26 @@ struct prog {
 	bool hung;
 };
 
+/*
+ * The run fails, or, if it has failed already, keeps its first reason and
+ * adds this one to the others.
+ */
+static void
+prog_failed(cJSON *run, const char *why)
+{
+	cJSON *more;
+
+	if (strcmp(cJSON_GetStringValue(cJSON_GetObjectItem(run, "status")),
+	    "ok") == 0) {
+		cell_fail(run, why);
+		return;
+	}
+	if ((more = cJSON_GetObjectItem(run, "errors_after")) == NULL)
+		more = cJSON_AddArrayToObject(run, "errors_after");
+	cJSON_AddItemToArray(more, cJSON_CreateString(why));
+	return;
+}
+
 /* Its counters at one end of the window. */
 struct prog_end {
 	struct measure_sample m;
@@ -65,25 +85,26 @@ struct prog_end {
 };
 
 static bool
-prog_fail(struct prog *p, bool hung, const char *fmt, const char *word)
+prog_fail(struct prog *p, bool hung, const char *fmt, const char *word,
+    double seconds)
 {
 
-	snprintf(p->why, sizeof(p->why), fmt, word, p->stall_s);
+	snprintf(p->why, sizeof(p->why), fmt, word, seconds);
 	p->hung = hung;
 	return false;
 }
 
 /*
- * The next line of its stdout into p->line, by deadline; false, with why,
- * if it ended or said nothing in time.
+ * The next line of its stdout into p->line, within seconds of start;
+ * false, with why, if it ended or said nothing in time.
  */
 static bool
-prog_read(struct prog *p, double deadline, const char *asked)
+prog_read(struct prog *p, double start, double seconds, const char *asked)
 {
 	struct pollfd pfd = { .fd = p->out, .events = POLLIN };
 	char *nl;
 	ssize_t got;
-	int ms;
+	int ms, ready;
 
 	/* What the last line left behind moves to the front. */
 	memmove(p->line, p->line + p->len, p->used - p->len);
@@ -93,16 +114,21 @@ prog_read(struct prog *p, double deadline, const char *asked)
 		if (p->used + 1 >= p->cap &&
 		    (p->line = realloc(p->line, p->cap *= 2)) == NULL)
 			abort();
-		ms = (int)ceil((deadline - measure_now()) * 1000);
-		if (ms <= 0 || poll(&pfd, 1, ms) == 0)
-			return prog_fail(p, true, "the program did not answer "
-			    "`%s` within %.1f s", asked);
+		ms = (int)ceil((start + seconds - measure_now()) * 1000);
+		if ((ready = ms > 0 ? poll(&pfd, 1, ms) : 0) < 0 &&
+		    errno == EINTR)
+			continue;
+		if (ready <= 0)
+			return prog_fail(p, ready == 0, ready == 0 ? "the program "
+			    "did not answer `%s` within %.1f s" : "`%s`: poll "
+			    "failed", asked, seconds);
 		errno = 0;
 		got = read(p->out, p->line + p->used, p->cap - p->used - 1);
 		if (got <= 0 && errno != EINTR)
 			return prog_fail(p, false, "the program ended before it "
-			    "answered `%s`", asked);
+			    "answered `%s`", asked, 0);
 		p->used += got > 0 ? (size_t)got : 0;
+		p->line[p->used] = '\0';	/* what is past a line reads whole */
 	}
 	*nl = '\0';
 	p->len = (size_t)(nl - p->line) + 1;
@@ -115,9 +141,17 @@ prog_ask(struct prog *p, const char *request)
 	char text[16];
 	size_t n = (size_t)snprintf(text, sizeof(text), "%s\n", request);
 
+	/* An answer nobody asked for would be taken for the next one. */
+	if (p->used > p->len) {
+		snprintf(p->why, sizeof(p->why), "the program said more than it "
+		    "was asked, before `%s`: \"%.*s\"", request,
+		    (int)strcspn(p->line + p->len, "\n") < 60 ?
+		    (int)strcspn(p->line + p->len, "\n") : 60, p->line + p->len);
+		return false;
+	}
 	if (write(p->in, text, n) != (ssize_t)n)
 		return prog_fail(p, false, "the program ended before it was "
-		    "asked `%s`", request);
+		    "asked `%s`", request, 0);
 	return true;
 }
 
@@ -169,7 +203,7 @@ prog_end_read(struct prog *p, struct prog_end *e)
 {
 
 	if (!prog_ask(p, "count") ||
-	    !prog_read(p, measure_now() + p->stall_s, "count"))
+	    !prog_read(p, measure_now(), p->stall_s, "count"))
 		return false;
 	if (!prog_counts(p, "count", e))
 		return prog_malformed(p, "count");
@@ -204,20 +238,27 @@ prog_sleep(const struct prog *p, double seconds, long *threads, long *anon)
 /* In the child: its binding, its stdin and stdout, then the program. */
 static void
 prog_exec(const struct cell *c, const cpu_set_t *cpus, int in, int out,
-    FILE *err)
+    FILE *err, pid_t parent)
 {
 	const struct program *pr = program_of(c->disp);
 	char *argv[PROGRAM_WORDS + 5], width[16], many[16];
 	size_t i;
 
 	setpgid(0, 0);
-	/* Whatever ends this process ends the program too. */
+	/* Whatever ends this process ends the program too, even now. */
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
-	if (cpus != NULL && sched_setaffinity(0, sizeof(*cpus), cpus) != 0)
+	if (getppid() != parent)
 		_exit(126);
 	dup2(in, STDIN_FILENO);
 	dup2(out, STDOUT_FILENO);
 	dup2(fileno(err), STDERR_FILENO);
+	if (cpus != NULL && sched_setaffinity(0, sizeof(*cpus), cpus) != 0) {
+		fprintf(stderr, "cannot bind the program: %s\n",
+		    strerror(errno));
+		_exit(126);
+	}
+	/* The suite ignores SIGPIPE; a program starts as any would. */
+	signal(SIGPIPE, SIG_DFL);
 	setenv("DISPATCHBENCH_PROTOCOL", "1", 1);
 	for (i = 0; pr->argv[i] != NULL && i < PROGRAM_WORDS; i++)
 		argv[i] = (char *)pr->argv[i];
@@ -236,23 +277,29 @@ prog_exec(const struct cell *c, const cpu_set_t *cpus, int in, int out,
 static bool
 prog_start(struct prog *p, const struct cell *c, const cpu_set_t *cpus)
 {
+	pid_t parent = getpid();
 	int to[2], from[2];
 
 	if ((p->err = tmpfile()) == NULL || pipe2(to, O_CLOEXEC) != 0)
-		return prog_fail(p, false, "%s", strerror(errno));
+		return prog_fail(p, false, "cannot start the program: %s",
+		    strerror(errno), 0);
 	if (pipe2(from, O_CLOEXEC) != 0) {
 		close(to[0]);
 		close(to[1]);
-		return prog_fail(p, false, "%s", strerror(errno));
+		return prog_fail(p, false, "cannot start the program: %s",
+		    strerror(errno), 0);
 	}
 	if ((p->pid = fork()) == 0)
-		prog_exec(c, cpus, to[0], from[1], p->err);
+		prog_exec(c, cpus, to[0], from[1], p->err, parent);
+	/* Its group is there before anything would kill it. */
+	if (p->pid > 0)
+		setpgid(p->pid, p->pid);
 	close(to[0]);
 	close(from[1]);
 	p->in = to[1];
 	p->out = from[0];
 	if (p->pid < 0)
-		return prog_fail(p, false, "%s", "fork failed");
+		return prog_fail(p, false, "%s", "fork failed", 0);
 	return true;
 }
 
@@ -275,48 +322,61 @@ prog_stderr(struct prog *p, cJSON *run)
 	return;
 }
 
-/* Its threads all where they were put; false, with why, if not. */
+/*
+ * Its threads all inside the PUs it was given (a runtime may place each
+ * on fewer); false, with why, if one is not.
+ */
 static bool
 prog_bound(struct prog *p, cJSON *run, const struct pin_plan *plan,
     hwloc_const_bitmap_t given)
 {
 	cJSON *b = pin_readback(plan, p->pid), *t;
+	hwloc_bitmap_t set = hwloc_bitmap_alloc();
 	char *want = NULL;
+	bool inside = true;
 
 	cJSON_AddItemToObject(run, "bindings", b);
-	if (hwloc_bitmap_iszero(given))
-		return true;
-	hwloc_bitmap_list_asprintf(&want, given);
+	if (set == NULL)
+		abort();
 	cJSON_ArrayForEach(t, b) {
-		if (want != NULL && strcmp(t->string, want) != 0) {
-			snprintf(p->why, sizeof(p->why), "%d thread(s) of the "
-			    "program run on PUs %s, not the %s it was given",
-			    (int)t->valuedouble, t->string, want);
-			free(want);
-			return false;
-		}
+		if (hwloc_bitmap_iszero(given) ||
+		    (hwloc_bitmap_list_sscanf(set, t->string) == 0 &&
+		    hwloc_bitmap_isincluded(set, given)))
+			continue;
+		hwloc_bitmap_list_asprintf(&want, given);
+		snprintf(p->why, sizeof(p->why), "%d thread(s) of the program "
+		    "run on PUs %s, outside the %s it was given",
+		    (int)t->valuedouble, t->string, want != NULL ? want : "?");
+		free(want);
+		inside = false;
+		break;
 	}
-	free(want);
-	return true;
+	hwloc_bitmap_free(set);
+	return inside;
 }
 
 /* `stop`: its own counters (totals, into counters), then its final counts. */
 static bool
 prog_stop(struct prog *p, cJSON *counters, struct prog_end *e)
 {
-	double deadline = measure_now() + p->stall_s;
+	double start = measure_now();
 	unsigned long long v;
 	char name[48];
 	int at = 0;
 
 	if (!prog_ask(p, "stop"))
 		return false;
-	while (prog_read(p, deadline, "stop") &&
+	while (prog_read(p, start, p->stall_s, "stop") &&
 	    strncmp(p->line, "stopped ", 8) != 0) {
 		if (sscanf(p->line, "counter %47[a-z0-9_] %llu%n", name, &v,
 		    &at) != 2 || p->line[at] != '\0') {
 			snprintf(p->why, sizeof(p->why), "the program's answer is "
 			    "not `counter NAME VALUE`: \"%.80s\"", p->line);
+			return false;
+		}
+		if (cJSON_GetObjectItemCaseSensitive(counters, name) != NULL) {
+			snprintf(p->why, sizeof(p->why), "the program said "
+			    "`counter %s` twice", name);
 			return false;
 		}
 		cJSON_AddNumberToObject(counters, name, (double)v);
@@ -339,19 +399,23 @@ prog_check(cJSON *run, const struct prog_end *e, const cJSON *counters)
 	char field[96];
 	cJSON *f;
 
-	cJSON_AddBoolToObject(run, "count_ok", ok);
+	cell_set(run, "count_ok", cJSON_CreateBool(ok && strcmp(
+	    cJSON_GetStringValue(cJSON_GetObjectItem(run, "status")),
+	    "ok") == 0));
 	cJSON_AddNumberToObject(run, "resumptions_total", (double)e->sum);
 	cJSON_AddNumberToObject(run, "dispatcher_ran", (double)e->dispatched);
 	cJSON_AddNumberToObject(run, "lost", e->dispatched > e->sum ?
 	    (double)(e->dispatched - e->sum) : 0);
 	cJSON_AddNumberToObject(run, "doubled", e->sum > e->dispatched ?
 	    (double)(e->sum - e->dispatched) : 0);
+	/* A counter never stands in for a figure measured from outside. */
 	cJSON_ArrayForEach(f, counters) {
 		snprintf(field, sizeof(field), "%s_per_dispatch", f->string);
-		cJSON_AddNumberToObject(run, field, f->valuedouble / per);
+		if (cJSON_GetObjectItemCaseSensitive(run, field) == NULL)
+			cJSON_AddNumberToObject(run, field, f->valuedouble / per);
 	}
 	if (!ok)
-		cell_fail(run, "count check: the program's handoffs and "
+		prog_failed(run, "count check: the program's handoffs and "
 		    "resumptions differ (a dispatch was lost or run twice)");
 	return;
 }
@@ -361,7 +425,7 @@ static bool
 prog_ready(struct prog *p, cJSON *run)
 {
 
-	if (!prog_read(p, measure_now() + PROGRAM_START_S, "start"))
+	if (!prog_read(p, measure_now(), PROGRAM_START_S, "start"))
 		return false;
 	if (strncmp(p->line, "ready ", 6) != 0 || p->line[6] == '\0') {
 		snprintf(p->why, sizeof(p->why), "the program's first line is "
@@ -382,6 +446,7 @@ prog_window(struct prog *p, cJSON *run, const struct cell_window *win,
     hwloc_const_bitmap_t given)
 {
 	long threads, anon, warm_threads, warm_anon;
+	unsigned int i;
 
 	prog_sleep(p, win->warmup_s, &warm_threads, &warm_anon);
 	if (!prog_end_read(p, a))
@@ -389,6 +454,14 @@ prog_window(struct prog *p, cJSON *run, const struct cell_window *win,
 	prog_sleep(p, win->time_s, &threads, &anon);
 	if (!prog_end_read(p, b))
 		return false;
+	for (i = 0; i < p->n; i++)
+		if (b->resumed[i] < a->resumed[i]) {
+			snprintf(p->why, sizeof(p->why), "the program's count of "
+			    "coroutine %u went backwards (%llu, then %llu)", i,
+			    (unsigned long long)a->resumed[i],
+			    (unsigned long long)b->resumed[i]);
+			return false;
+		}
 	cell_figures(run, &a->m, &b->m, b->sum - a->sum, 0);
 	if (b->sum == a->sum)
 		cell_stalled(run, win->time_s);
@@ -405,44 +478,61 @@ prog_window(struct prog *p, cJSON *run, const struct cell_window *win,
 	cJSON_AddNumberToObject(run, "peak_rss_kb", measure_status(p->pid,
 	    "VmHWM"));
 	if (!prog_bound(p, run, plan, given))
-		cell_fail(run, p->why);
+		prog_failed(run, p->why);
 	p->why[0] = '\0';
 	return true;
 }
 
+/* How it ended, into buf: "exited with status 3", "was killed by …". */
+static void
+prog_how(int status, char *buf, size_t len)
+{
+
+	if (WIFSIGNALED(status))
+		snprintf(buf, len, "was killed by %s",
+		    strsignal(WTERMSIG(status)));
+	else
+		snprintf(buf, len, "exited with status %d", WEXITSTATUS(status));
+	return;
+}
+
 /*
  * Its end: stdin closed, and PROGRAM_EXIT_S to exit 0; a program that
- * failed is killed at once. Its process group goes with it.
+ * failed is killed at once, and how it ended, if it had, is said. Its
+ * process group goes with it.
  */
 static void
-prog_reap(struct prog *p, cJSON *run, bool ok)
+prog_reap(struct prog *p, bool ok)
 {
 	struct timespec nap = { 0, 10000000L };
 	double end = measure_now() + PROGRAM_EXIT_S;
+	char how[96];
 	int status = 0;
-	pid_t done = 0;
+	pid_t done;
 
 	close(p->in);
 	close(p->out);
 	if (p->pid <= 0)
 		return;
-	while (ok && (done = waitpid(p->pid, &status, WNOHANG)) == 0 &&
+	while ((done = waitpid(p->pid, &status, WNOHANG)) == 0 && ok &&
 	    measure_now() < end)
 		nanosleep(&nap, NULL);
 	kill(-p->pid, SIGKILL);
-	if (done != p->pid)
+	kill(p->pid, SIGKILL);
+	if (done != p->pid) {
 		waitpid(p->pid, &status, 0);
-	if (!ok)
+		if (ok)
+			snprintf(p->why, sizeof(p->why), "the program did not "
+			    "exit within %.0f s of its stdin's end",
+			    PROGRAM_EXIT_S);
 		return;
-	if (done != p->pid)
-		snprintf(p->why, sizeof(p->why), "the program did not exit "
-		    "within %.0f s of its stdin's end", PROGRAM_EXIT_S);
-	else if (WIFSIGNALED(status))
-		snprintf(p->why, sizeof(p->why), "the program was killed by "
-		    "%s", strsignal(WTERMSIG(status)));
-	else if (WEXITSTATUS(status) != 0)
-		snprintf(p->why, sizeof(p->why), "the program exited with "
-		    "status %d", WEXITSTATUS(status));
+	}
+	prog_how(status, how, sizeof(how));
+	if (!ok)
+		snprintf(p->why + strlen(p->why), sizeof(p->why) -
+		    strlen(p->why), " (it %s)", how);
+	else if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+		snprintf(p->why, sizeof(p->why), "the program %s", how);
 	return;
 }
 
@@ -503,13 +593,14 @@ program_run(const struct cell *c, const struct cell_window *win)
 	    prog_stop(&p, counters, &b);
 	if (ok)
 		prog_check(run, &b, counters);
-	prog_reap(&p, run, ok);
-	if (p.why[0] != '\0') {
-		cell_fail(run, p.why);
-		if (p.hung)
-			cell_set(run, "status", cJSON_CreateString("hung"));
+	prog_reap(&p, ok);
+	if (p.why[0] != '\0')
+		prog_failed(run, p.why);
+	if (p.hung)
+		cell_set(run, "status", cJSON_CreateString("hung"));
+	if (strcmp(cJSON_GetStringValue(cJSON_GetObjectItem(run, "status")),
+	    "ok") != 0)
 		prog_stderr(&p, run);
-	}
 	cJSON_Delete(counters);
 	hwloc_bitmap_free(given);
 	pin_plan_fini(&plan);

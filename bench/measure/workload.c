@@ -611,8 +611,9 @@ workload_fence(struct disp_task *t)
 
 /*
  * The coroutines start from one of the design's threads (the spawner
- * task: tokio::spawn and `go f()` inside the runtime) or from this thread,
- * outside it (tokio::spawn from block_on, `go f()` from main).
+ * task: tokio::spawn from a task, and `go f()`, from main too: main is a
+ * goroutine) or from this thread, outside it (tokio::spawn from the thread
+ * that calls block_on).
  */
 static void *
 workload_starter(void *arg)

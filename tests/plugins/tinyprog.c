@@ -8,10 +8,16 @@
  *   miscount  reports one handoff more than it made (the count check must
  *             fail);
  *   hang      never answers `stop`, as a runtime that lost a resumption
- *             would not (the suite must kill it and call the run hung);
+ *             would not (the suite must kill it and call the run hung),
+ *             and leaves a child of its own (`sleep 6061`) for the suite
+ *             to kill with it;
  *   garbage   answers `count` with a word where a number goes;
+ *   chatty    says one line more than it is asked;
+ *   die       exits with status 3 before `ready`;
  *   widen     moves its threads to every CPU of the machine before `ready`
- *             (the binding check must see it).
+ *             (the binding check must see it);
+ *   narrow    moves its threads to the first of its CPUs (inside what it
+ *             was given: the binding check must let it).
  */
 #define _GNU_SOURCE
 #include <pthread.h>
@@ -107,16 +113,22 @@ answer(const char *word, unsigned long extra)
 	fflush(stdout);
 }
 
+/* Every CPU of the machine (widen), or the first it may use (narrow). */
 static void
-widen(void)
+rebind(bool wide)
 {
-	cpu_set_t all;
+	cpu_set_t set, mine;
 	long i, n = sysconf(_SC_NPROCESSORS_CONF);
 
-	CPU_ZERO(&all);
-	for (i = 0; i < n && i < CPU_SETSIZE; i++)
-		CPU_SET(i, &all);
-	sched_setaffinity(0, sizeof(all), &all);
+	CPU_ZERO(&set);
+	sched_getaffinity(0, sizeof(mine), &mine);
+	for (i = 0; i < n && i < CPU_SETSIZE; i++) {
+		if (wide || CPU_ISSET(i, &mine))
+			CPU_SET(i, &set);
+		if (!wide && CPU_ISSET(i, &mine))
+			break;
+	}
+	sched_setaffinity(0, sizeof(set), &set);
 }
 
 int
@@ -136,8 +148,14 @@ main(int argc, char **argv)
 		    "--coroutines C\n");
 		return 2;
 	}
-	if (strcmp(mode, "widen") == 0)
-		widen();
+	if (strcmp(mode, "widen") == 0 || strcmp(mode, "narrow") == 0)
+		rebind(strcmp(mode, "widen") == 0);
+	if (strcmp(mode, "die") == 0)
+		return 3;
+	if (strcmp(mode, "hang") == 0 && fork() == 0) {
+		execl("/bin/sleep", "sleep", "6061", (char *)NULL);
+		_exit(127);
+	}
 	if ((coros = calloc(ncos, sizeof(*coros))) == NULL)
 		return 1;
 	for (i = 0; i < workers; i++)
@@ -154,6 +172,8 @@ main(int argc, char **argv)
 			printf("count some\n");
 		else if (strcmp(line, "count\n") == 0)
 			answer("count", 0);
+		if (strcmp(line, "count\n") == 0 && strcmp(mode, "chatty") == 0)
+			printf("by the way\n");
 		else if (strcmp(line, "stop\n") == 0 &&
 		    strcmp(mode, "hang") == 0)
 			pause();
