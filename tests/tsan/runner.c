@@ -41,6 +41,21 @@ crs_check(int ok, const char *file, int line, const char *expr,
 	_exit(1);
 }
 
+/* A skipped test says why and does not fail, as in Criterion. */
+void
+crs_skip(const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "skipped: ");
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	fflush(NULL);
+	_exit(0);
+}
+
 /* Runs one test (param: NULL, or the parameter) in a child; 1 if it passed. */
 static int
 crs_run(const struct crs_test *t, void *param, size_t i)

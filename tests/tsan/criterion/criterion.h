@@ -41,6 +41,8 @@ struct crs_test {
 void crs_register(struct crs_test *t);
 void crs_check(int ok, const char *file, int line, const char *expr,
     const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+void crs_skip(const char *fmt, ...) __attribute__((format(printf, 1, 2),
+    noreturn));
 
 #define CRS_ID(s, n, what)	crs_##what##_##s##_##n
 
@@ -72,6 +74,7 @@ void crs_check(int ok, const char *file, int line, const char *expr,
 #define cr_assert_geq(A, B, ...)	cr_assert((A) >= (B), __VA_ARGS__)
 #define cr_assert_str_eq(A, B, ...)	cr_assert(strcmp((A), (B)) == 0, __VA_ARGS__)
 #define cr_assert_str_neq(A, B, ...)	cr_assert(strcmp((A), (B)) != 0, __VA_ARGS__)
+#define cr_skip_test(...)		crs_skip(__VA_ARGS__)
 #define cr_log_warn(...)						\
 	(fprintf(stderr, "warning: " __VA_ARGS__), fputc('\n', stderr))
 #define cr_log_info(...)						\
