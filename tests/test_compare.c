@@ -26,6 +26,7 @@
 #include <criterion/parameterized.h>
 
 #include "compare.h"
+#include "fields.h"
 #include "label.h"
 #include "rank.h"
 #include "stats.h"
@@ -521,20 +522,6 @@ row_of(cJSON *a, cJSON *b, cJSON **rows, const cJSON **row)
 	return rc;
 }
 
-static const char *
-row_str(const cJSON *row, const char *name)
-{
-
-	return cJSON_GetObjectItem(row, name)->valuestring;
-}
-
-static double
-row_num(const cJSON *row, const char *name)
-{
-
-	return cJSON_GetObjectItem(row, name)->valuedouble;
-}
-
 /*
  * Issue 28's 30 runs at 1.00 +- 1 %, in a scrambled order; NEW the same
  * with every run i % 10 < 3 (9 of 30) times slow.
@@ -566,9 +553,10 @@ Test(compare, a_moved_slow_share_is_never_equivalent)
 	thirty(2.0, base, new);
 	cr_assert_eq(row_of(doc1("X", 1, base, 30, 0), doc1("X", 1, new, 30,
 	    0), &rows, &row), COMPARE_REGRESSED);
-	cr_assert_str_eq(row_str(row, "verdict"), "regressed");
-	cr_assert_str_eq(row_str(row, "why"), "slow share 0/30 -> 9/30");
-	cr_assert(row_num(row, "ratio_hi") < 1.05, "the interval is inside");
+	cr_assert_str_eq(field_text(row, "verdict"), "regressed");
+	cr_assert_str_eq(field_text(row, "why"), "slow share 0/30 -> 9/30");
+	cr_assert(field_number(row, "ratio_hi") < 1.05,
+	    "the interval is inside");
 	cJSON_Delete(rows);
 }
 
@@ -589,9 +577,9 @@ Test(compare, a_slow_share_not_shown_equal_is_not_equivalent)
 		new[i] *= 2;
 	cr_assert_eq(row_of(doc1("X", 1, base, 30, 0), doc1("X", 1, new, 30,
 	    0), &rows, &row), COMPARE_NO_REGRESSION);
-	cr_assert_str_eq(row_str(row, "verdict"), "inconclusive");
-	cr_assert(strstr(row_str(row, "why"), "not shown equal") != NULL, "%s",
-	    row_str(row, "why"));
+	cr_assert_str_eq(field_text(row, "verdict"), "inconclusive");
+	cr_assert(strstr(field_text(row, "why"), "not shown equal") != NULL,
+	    "%s", field_text(row, "why"));
 	cJSON_Delete(rows);
 }
 
@@ -609,11 +597,11 @@ Test(compare, a_slow_minority_is_never_equivalent)
 	thirty(1.4, base, new);
 	cr_assert_eq(row_of(doc1("X", 1, base, 30, 0), doc1("X", 1, new, 30,
 	    0), &rows, &row), COMPARE_REGRESSED);
-	cr_assert_str_eq(row_str(row, "verdict"), "regressed");
+	cr_assert_str_eq(field_text(row, "verdict"), "regressed");
 	cr_assert(cJSON_IsFalse(cJSON_GetObjectItem(row, "bimodal")));
-	cr_assert(strncmp(row_str(row, "why"), "a slow minority", 15) == 0,
-	    "%s", row_str(row, "why"));
-	cr_assert(row_num(row, "tail_change") > 0.3);
+	cr_assert(strncmp(field_text(row, "why"), "a slow minority", 15) == 0,
+	    "%s", field_text(row, "why"));
+	cr_assert(field_number(row, "tail_change") > 0.3);
 	cJSON_Delete(rows);
 }
 
@@ -634,12 +622,12 @@ Test(compare, a_change_past_the_threshold_is_never_a_silent_inconclusive)
 
 	cr_assert_eq(row_of(doc1("X", 1, base, 10, 0), doc1("X", 1, new, 10,
 	    0), &rows, &row), COMPARE_REGRESSED);
-	cr_assert_str_eq(row_str(row, "verdict"), "regressed");
-	cr_assert(fabs(row_num(row, "p") - 7.58e-5) < 1e-6, "p %g",
-	    row_num(row, "p"));
-	cr_assert(row_num(row, "ratio_lo") < 1.05 && row_num(row, "ratio") >
-	    1.05);
-	cr_assert_str_eq(row_str(row, "why"), "past ±5 %: +7.0 % [+4.1 %, "
+	cr_assert_str_eq(field_text(row, "verdict"), "regressed");
+	cr_assert(fabs(field_number(row, "p") - 7.58e-5) < 1e-6, "p %g",
+	    field_number(row, "p"));
+	cr_assert(field_number(row, "ratio_lo") < 1.05 &&
+	    field_number(row, "ratio") > 1.05);
+	cr_assert_str_eq(field_text(row, "why"), "past ±5 %: +7.0 % [+4.1 %, "
 	    "+9.9 %]");
 	cJSON_Delete(rows);
 }
@@ -657,9 +645,9 @@ Test(compare, a_change_within_or_past_the_threshold_is_said)
 
 	cr_assert_eq(row_of(doc1("X", 1, base, 10, 0), doc1("X", 1.04, base,
 	    10, 0), &rows, &row), COMPARE_NO_REGRESSION);
-	cr_assert_str_eq(row_str(row, "verdict"), "inconclusive");
-	cr_assert(strncmp(row_str(row, "why"), "changed +4.0 %", 14) == 0, "%s",
-	    row_str(row, "why"));
+	cr_assert_str_eq(field_text(row, "verdict"), "inconclusive");
+	cr_assert(strncmp(field_text(row, "why"), "changed +4.0 %", 14) == 0,
+	    "%s", field_text(row, "why"));
 	cJSON_Delete(rows);
 }
 
@@ -682,7 +670,7 @@ Test(compare, could_see_is_the_verdicts)
 		a[i] = 1 + 0.01 * stats_norm_quantile((i + 0.5) / 10);
 	row_of(doc1("X", 1, a, 10, 0), doc1("X", 1.001, a, 10, 0), &rows,
 	    &row);
-	sees = row_num(row, "smallest_detectable");
+	sees = field_number(row, "smallest_detectable");
 	cr_assert(sees > 0.05 && sees < 0.05 + 0.02, "%g", sees);
 	cJSON_Delete(rows);
 }
@@ -698,7 +686,7 @@ Test(compare, every_new_run_failed_is_broken)
 
 	cr_assert_eq(row_of(doc1("X", 1, noisy, 8, 0), doc1("X", 1, noisy, 0,
 	    8), &rows, &row), COMPARE_REGRESSED);
-	cr_assert_str_eq(row_str(row, "verdict"), "broken");
+	cr_assert_str_eq(field_text(row, "verdict"), "broken");
 	cJSON_Delete(rows);
 }
 
@@ -723,17 +711,17 @@ Test(compare, stalls_new_has_alone_are_broken)
 
 	status_add(new, "stalled", 3494);
 	cr_assert_eq(row_of(base, new, &rows, &row), COMPARE_REGRESSED);
-	cr_assert_str_eq(row_str(row, "verdict"), "broken");
-	cr_assert_eq(row_num(cJSON_GetObjectItem(row, "new_runs"), "stalled"),
-	    1);
+	cr_assert_str_eq(field_text(row, "verdict"), "broken");
+	cr_assert_eq(field_number(cJSON_GetObjectItem(row, "new_runs"),
+	    "stalled"), 1);
 	cJSON_Delete(rows);
 	base = doc1("X", 1, noisy, 8, 0);
 	new = doc1("X", 1, noisy, 8, 0);
 	status_add(base, "stalled", NAN);
 	status_add(new, "stalled", 3494);
 	cr_assert_eq(row_of(base, new, &rows, &row), COMPARE_NO_REGRESSION);
-	cr_assert_str_eq(row_str(row, "verdict"), "equivalent");
-	cr_assert_eq(row_num(row, "runs_new"), 8, "the stall is no run");
+	cr_assert_str_eq(field_text(row, "verdict"), "equivalent");
+	cr_assert_eq(field_number(row, "runs_new"), 8, "the stall is no run");
 	cJSON_Delete(rows);
 }
 
@@ -762,7 +750,7 @@ verdicts(const cJSON *rows, char *buf, size_t len)
 	buf[0] = '\0';
 	cJSON_ArrayForEach(row, rows)
 		used += (size_t)snprintf(buf + used, len - used, "%s%s", used ?
-		    " " : "", row_str(row, "verdict"));
+		    " " : "", field_text(row, "verdict"));
 	return;
 }
 
@@ -783,7 +771,7 @@ Test(compare, missing_and_untested_cells_are_undecided)
 	    sizeof(err)), COMPARE_UNDECIDED, "%s", err);
 	verdicts(rows, v, sizeof(v));
 	cr_assert_str_eq(v, "equivalent undecided undecided");
-	cr_assert_str_eq(row_str(cJSON_GetArrayItem(rows, 1), "why"),
+	cr_assert_str_eq(field_text(cJSON_GetArrayItem(rows, 1), "why"),
 	    "NEW has no such cell");
 	cJSON_Delete(rows);
 	cr_assert_eq(compare(cells_upto(100, true), cells_upto(4, false), &o,
@@ -806,11 +794,11 @@ Test(compare, an_ok_run_without_the_figure_is_undecided)
 	status_add(new, "ok", NAN);
 	cr_assert_eq(row_of(doc1("X", 1, noisy, 8, 0), new, &rows, &row),
 	    COMPARE_UNDECIDED);
-	cr_assert_str_eq(row_str(row, "verdict"), "undecided");
-	cr_assert_str_eq(row_str(row, "why"), "NEW: 1 ok run without "
+	cr_assert_str_eq(field_text(row, "verdict"), "undecided");
+	cr_assert_str_eq(field_text(row, "why"), "NEW: 1 ok run without "
 	    "cpu_us_per_dispatch");
-	cr_assert_eq(row_num(row, "runs_new"), 7);
-	cr_assert_eq(row_num(cJSON_GetObjectItem(row, "new_runs"),
+	cr_assert_eq(field_number(row, "runs_new"), 7);
+	cr_assert_eq(field_number(cJSON_GetObjectItem(row, "new_runs"),
 	    "without_figure"), 1);
 	cJSON_Delete(rows);
 }
@@ -845,11 +833,11 @@ Test(compare, a_shift_inside_both_regimes_regresses)
 
 	cr_assert_eq(row_of(doc1("X", 1, base, 10, 0), doc1("X", 1.1, base,
 	    10, 0), &rows, &row), COMPARE_REGRESSED);
-	cr_assert_str_eq(row_str(row, "verdict"), "regressed");
-	cr_assert(fabs(row_num(row, "p") - 3.2475e-5) < 1e-8, "p %g",
-	    row_num(row, "p"));
-	cr_assert(fabs(row_num(row, "within_regimes") - 1.1) < 1e-9);
-	cr_assert_str_eq(row_str(row, "why"), "within regimes +10.0 %");
+	cr_assert_str_eq(field_text(row, "verdict"), "regressed");
+	cr_assert(fabs(field_number(row, "p") - 3.2475e-5) < 1e-8, "p %g",
+	    field_number(row, "p"));
+	cr_assert(fabs(field_number(row, "within_regimes") - 1.1) < 1e-9);
+	cr_assert_str_eq(field_text(row, "why"), "within regimes +10.0 %");
 	cJSON_Delete(rows);
 }
 
@@ -936,10 +924,10 @@ Test(compare, sides_run_apart_on_a_busy_machine_are_undecided)
 	busy_mark(new, 8);
 	busy_mark(base, 1);
 	cr_assert_eq(row_of(base, new, &rows, &row), COMPARE_UNDECIDED);
-	cr_assert_str_eq(row_str(row, "verdict"), "undecided");
-	cr_assert(strstr(row_str(row, "why"), "busy in 1 of BASE's 8 runs "
-	    "and 8 of NEW's 8") != NULL, "%s", row_str(row, "why"));
-	cr_assert_eq(row_num(cJSON_GetObjectItem(row, "new_runs"),
+	cr_assert_str_eq(field_text(row, "verdict"), "undecided");
+	cr_assert(strstr(field_text(row, "why"), "busy in 1 of BASE's 8 runs "
+	    "and 8 of NEW's 8") != NULL, "%s", field_text(row, "why"));
+	cr_assert_eq(field_number(cJSON_GetObjectItem(row, "new_runs"),
 	    "host_busy"), 8);
 	cJSON_Delete(rows);
 	base = doc1("X", 1, noisy, 8, 0);
@@ -947,14 +935,14 @@ Test(compare, sides_run_apart_on_a_busy_machine_are_undecided)
 	busy_mark(new, 5);
 	busy_mark(base, 4);
 	cr_assert_eq(row_of(base, new, &rows, &row), COMPARE_NO_REGRESSION);
-	cr_assert_str_eq(row_str(row, "verdict"), "improved");
+	cr_assert_str_eq(field_text(row, "verdict"), "improved");
 	cJSON_Delete(rows);
 	/* BASE from a build that predates the mark says neither way. */
 	base = doc1("X", 1, noisy, 8, 0);
 	new = doc1("X", 0.5, noisy, 8, 0);
 	busy_mark(new, 8);
 	cr_assert_eq(row_of(base, new, &rows, &row), COMPARE_NO_REGRESSION);
-	cr_assert_str_eq(row_str(row, "verdict"), "improved");
+	cr_assert_str_eq(field_text(row, "verdict"), "improved");
 	cJSON_Delete(rows);
 }
 
@@ -1021,9 +1009,9 @@ Test(compare, rows_name_only_what_varies)
 	}
 	cr_assert_eq(compare(base, new, &o, &rows, err, sizeof(err)),
 	    COMPARE_NO_REGRESSION, "%s", err);
-	cr_assert_str_eq(row_str(cJSON_GetArrayItem(rows, 1), "cell_shown"),
+	cr_assert_str_eq(field_text(cJSON_GetArrayItem(rows, 1), "cell_shown"),
 	    "w=8");
-	cr_assert_str_eq(row_str(cJSON_GetArrayItem(rows, 1), "cell"),
+	cr_assert_str_eq(field_text(cJSON_GetArrayItem(rows, 1), "cell"),
 	    "shared/lfseg w=8 c=64 pin=compact pool=0 spins=-1 wake=every "
 	    "cap=4096 payload=0 resume");
 	cJSON_Delete(rows);
@@ -1076,13 +1064,13 @@ Test(compare, two_plugins_of_one_name_are_named_by_file)
 	    plugin_doc("new/libtwolock.so", SHA_B, 1.5), &o, &rows, err,
 	    sizeof(err)), COMPARE_REGRESSED, "%s", err);
 	row = cJSON_GetArrayItem(rows, 0);
-	cr_assert_str_eq(row_str(row, "plugins"), "BASE old/libtwolock.so, NEW "
-	    "new/libtwolock.so");
-	cr_assert_str_eq(row_str(cJSON_GetArrayItem(cJSON_GetObjectItem(row,
+	cr_assert_str_eq(field_text(row, "plugins"), "BASE old/libtwolock.so, "
+	    "NEW new/libtwolock.so");
+	cr_assert_str_eq(field_text(cJSON_GetArrayItem(cJSON_GetObjectItem(row,
 	    "base_plugins"), 0), "sha256"), SHA_A);
-	cr_assert_str_eq(row_str(cJSON_GetArrayItem(cJSON_GetObjectItem(row,
+	cr_assert_str_eq(field_text(cJSON_GetArrayItem(cJSON_GetObjectItem(row,
 	    "new_plugins"), 0), "spec"), "new/libtwolock.so");
-	cr_assert_str_eq(row_str(cJSON_GetArrayItem(cJSON_GetObjectItem(row,
+	cr_assert_str_eq(field_text(cJSON_GetArrayItem(cJSON_GetObjectItem(row,
 	    "new_plugins"), 0), "sha256"), SHA_B);
 	cJSON_Delete(rows);
 	compare_text(plugin_doc("lib/libtwolock.so", SHA_A, 1),
@@ -1146,7 +1134,7 @@ Test(compare, a_p_says_whether_holm_or_a_look_made_it)
 	cr_assert(strstr(out, "  p, Holm over 6  ") != NULL, "%s", out);
 	cr_assert_eq(compare(holm_doc(0), holm_doc(0.04), &o, &rows, err,
 	    sizeof(err)), COMPARE_NO_REGRESSION);
-	cr_assert_str_eq(row_str(cJSON_GetArrayItem(rows, 0), "p_kind"),
+	cr_assert_str_eq(field_text(cJSON_GetArrayItem(rows, 0), "p_kind"),
 	    "Holm-adjusted over 6 cells");
 	cJSON_Delete(rows);
 	o.levels = alone;
@@ -1157,7 +1145,7 @@ Test(compare, a_p_says_whether_holm_or_a_look_made_it)
 	cr_assert(strstr(out, "  0.015 (level 0.05)  ") != NULL, "%s", out);
 	cr_assert_eq(compare(holm_doc(0), holm_doc(0.04), &o, &rows, err,
 	    sizeof(err)), COMPARE_REGRESSED);
-	cr_assert_str_eq(row_str(cJSON_GetArrayItem(rows, 0), "p_kind"),
+	cr_assert_str_eq(field_text(cJSON_GetArrayItem(rows, 0), "p_kind"),
 	    "unadjusted, held to its last look's level 0.05 (sequential)");
 	cJSON_Delete(rows);
 }

@@ -14,6 +14,7 @@
 
 #include "cells.h"
 #include "dispatcher.h"
+#include "fields.h"
 #include "measure.h"
 #include "pin.h"
 
@@ -87,14 +88,6 @@ unbind_first(unsigned int index)
 	cr_assert_eq(sched_setaffinity(0, sizeof(all), &all), 0);
 }
 
-static const char *
-str(const cJSON *o, const char *name)
-{
-	const cJSON *v = cJSON_GetObjectItem(o, name);
-
-	return cJSON_IsString(v) ? v->valuestring : "";
-}
-
 /*
  * Every live thread of role in run (a worker, a split's view thread) on
  * the OS CPU its plan gives its index, as the kernel says (its only CPU,
@@ -112,14 +105,15 @@ role_on_plan(const cJSON *run, const struct pin_plan *plan, const char *role)
 	cr_assert(cJSON_IsArray(arr), "no placement");
 	CPU_ZERO(&held);
 	cJSON_ArrayForEach(t, arr) {
-		if (strcmp(str(t, "role"), role) != 0 ||
+		if (strcmp(field_text(t, "role"), role) != 0 ||
 		    cJSON_IsTrue(cJSON_GetObjectItem(t, "exited")))
 			continue;
 		i = cJSON_GetObjectItem(t, "index")->valueint;
 		cr_assert_eq(pin_plan_where(plan, (unsigned int)i, &w), 0);
 		snprintf(want, sizeof(want), "%d", w.os);
-		cr_assert_str_eq(str(t, "cpus"), want, "%s %d on CPU %s, its "
-		    "plan's PU is CPU %s", role, i, str(t, "cpus"), want);
+		cr_assert_str_eq(field_text(t, "cpus"), want, "%s %d on CPU %s, "
+		    "its plan's PU is CPU %s", role, i, field_text(t, "cpus"),
+		    want);
 		cr_assert_eq(cJSON_GetObjectItem(t, "last_cpu")->valueint, w.os);
 		CPU_SET(w.os, &held);
 	}
@@ -140,8 +134,8 @@ static void
 assert_ok(const cJSON *run, const char *what)
 {
 
-	cr_assert_str_eq(str(run, "status"), "ok", "%s: %s", what,
-	    str(run, "error"));
+	cr_assert_str_eq(field_text(run, "status"), "ok", "%s: %s", what,
+	    field_text(run, "error"));
 }
 
 /*
@@ -211,10 +205,10 @@ Test(placement, a_thread_off_its_plan_fails_the_run)
 	c = wrap("--dispatcher stealing --workers 2 --coroutines 16",
 	    unbind_first, false);
 	run = cell_run(&c, &quick);
-	cr_assert_str_eq(str(run, "status"), "failed");
-	cr_assert(strstr(str(run, "error"), "worker 0 (thread ") != NULL &&
-	    strstr(str(run, "error"), "its plan says") != NULL, "error: %s",
-	    str(run, "error"));
+	cr_assert_str_eq(field_text(run, "status"), "failed");
+	cr_assert(strstr(field_text(run, "error"), "worker 0 (thread ") !=
+	    NULL && strstr(field_text(run, "error"), "its plan says") != NULL,
+	    "error: %s", field_text(run, "error"));
 	cJSON_Delete(run);
 }
 

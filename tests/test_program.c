@@ -16,6 +16,7 @@
 
 #include "binary.h"
 #include "dispatcher.h"
+#include "fields.h"
 #include "measure.h"
 
 #define TINY_CELL	"cell --dispatcher exec:" DB_TINYPROG " --time 0.2 " \
@@ -44,21 +45,23 @@ tiny_run(const char *mode, const char *more, int *status)
 	return run;
 }
 
-static const char *
-text_of(const cJSON *run, const char *field)
+/*
+ * A run of the tiny program in MODE that must fail: a non-zero exit, the
+ * run's status STATE (when given) and an error that says SAYS.
+ */
+static cJSON *
+tiny_fails(const char *mode, const char *more, const char *state,
+    const char *says)
 {
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(run, field);
+	int status;
+	cJSON *run = tiny_run(mode, more, &status);
 
-	return cJSON_IsString(v) ? v->valuestring : "";
-}
-
-static double
-number_of(const cJSON *run, const char *field)
-{
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(run, field);
-
-	cr_assert(cJSON_IsNumber(v), "no number %s", field);
-	return v->valuedouble;
+	cr_assert_neq(status, 0);
+	if (state != NULL)
+		cr_assert_str_eq(field_text(run, "status"), state);
+	cr_assert(strstr(field_text(run, "error"), says) != NULL, "%s",
+	    field_text(run, "error"));
+	return run;
 }
 
 /*
@@ -71,26 +74,26 @@ Test(program, a_good_program_is_measured_from_outside, .timeout = 60)
 	int status;
 	cJSON *run = tiny_run("good", "--workers 2", &status);
 
-	cr_assert_eq(status, 0, "%s", text_of(run, "error"));
-	cr_assert_str_eq(text_of(run, "status"), "ok");
-	cr_assert_str_eq(text_of(run, "program_says"), "tinyprog 1 good");
+	cr_assert_eq(status, 0, "%s", field_text(run, "error"));
+	cr_assert_str_eq(field_text(run, "status"), "ok");
+	cr_assert_str_eq(field_text(run, "program_says"), "tinyprog 1 good");
 	cr_assert(cJSON_IsTrue(cJSON_GetObjectItem(run, "count_ok")));
-	cr_assert_gt(number_of(run, "dispatches"), 0);
-	cr_assert_eq(number_of(run, "lost"), 0);
-	cr_assert_eq(number_of(run, "doubled"), 0);
-	cr_assert_eq(number_of(run, "resumptions_total"),
-	    number_of(run, "dispatcher_ran"));
+	cr_assert_gt(field_number(run, "dispatches"), 0);
+	cr_assert_eq(field_number(run, "lost"), 0);
+	cr_assert_eq(field_number(run, "doubled"), 0);
+	cr_assert_eq(field_number(run, "resumptions_total"),
+	    field_number(run, "dispatcher_ran"));
 	/*
 	 * Its main thread and two workers: its threads, not ours (and, built
 	 * under ThreadSanitizer, that runtime's background thread).
 	 */
-	cr_assert_eq(number_of(run, "threads"), 3 + TSAN_THREADS);
-	cr_assert_gt(number_of(run, "cpu_us_per_dispatch"), 0);
+	cr_assert_eq(field_number(run, "threads"), 3 + TSAN_THREADS);
+	cr_assert_gt(field_number(run, "cpu_us_per_dispatch"), 0);
 	/* Two workers that never wait: its CPU, not ours. */
-	cr_assert_gt(number_of(run, "cpus_busy"), 0.5);
-	cr_assert_gt(number_of(run, "ctx_switches_per_dispatch"), 0);
-	cr_assert_gt(number_of(run, "min_share"), 0);
-	cr_assert_float_eq(number_of(run, "pushes_per_dispatch"), 1.0, 0.01);
+	cr_assert_gt(field_number(run, "cpus_busy"), 0.5);
+	cr_assert_gt(field_number(run, "ctx_switches_per_dispatch"), 0);
+	cr_assert_gt(field_number(run, "min_share"), 0);
+	cr_assert_float_eq(field_number(run, "pushes_per_dispatch"), 1.0, 0.01);
 	cr_assert_not_null(cJSON_GetObjectItem(run, "bindings"));
 	cJSON_Delete(run);
 }
@@ -98,15 +101,11 @@ Test(program, a_good_program_is_measured_from_outside, .timeout = 60)
 /* One handoff too many in its last answer: the count check fails it. */
 Test(program, a_program_that_miscounts_fails_the_count_check, .timeout = 60)
 {
-	int status;
-	cJSON *run = tiny_run("miscount", "--workers 2", &status);
+	cJSON *run = tiny_fails("miscount", "--workers 2", "failed",
+	    "count check");
 
-	cr_assert_neq(status, 0);
-	cr_assert_str_eq(text_of(run, "status"), "failed");
-	cr_assert(strstr(text_of(run, "error"), "count check") != NULL, "%s",
-	    text_of(run, "error"));
 	cr_assert(cJSON_IsFalse(cJSON_GetObjectItem(run, "count_ok")));
-	cr_assert_eq(number_of(run, "lost"), 1);
+	cr_assert_eq(field_number(run, "lost"), 1);
 	cJSON_Delete(run);
 }
 
@@ -143,14 +142,10 @@ running(const char *arg0, const char *arg1)
 Test(program, a_program_that_hangs_is_ended_by_the_watchdog, .timeout = 60)
 {
 	double t0 = measure_now();
-	int status;
-	cJSON *run = tiny_run("hang", "--workers 2", &status);
+	cJSON *run = tiny_fails("hang", "--workers 2", "hung",
+	    "did not answer `stop` within 1.0 s");
 
-	cr_assert_neq(status, 0);
 	cr_assert_lt(measure_now() - t0, 20);
-	cr_assert_str_eq(text_of(run, "status"), "hung");
-	cr_assert(strstr(text_of(run, "error"), "did not answer `stop` "
-	    "within 1.0 s") != NULL, "%s", text_of(run, "error"));
 	cr_assert(cJSON_IsFalse(cJSON_GetObjectItem(run, "count_ok")));
 	cr_assert_not(running("sleep", "6061"), "its child left running");
 	cJSON_Delete(run);
@@ -158,29 +153,18 @@ Test(program, a_program_that_hangs_is_ended_by_the_watchdog, .timeout = 60)
 
 Test(program, a_malformed_answer_fails_the_run, .timeout = 60)
 {
-	int status;
-	cJSON *run = tiny_run("garbage", "--workers 1", &status);
-
-	cr_assert_neq(status, 0);
-	cr_assert_str_eq(text_of(run, "status"), "failed");
-	cr_assert(strstr(text_of(run, "error"), "is not `count D R_0 .. R_7`: "
-	    "\"count some\"") != NULL, "%s", text_of(run, "error"));
-	cJSON_Delete(run);
+	cJSON_Delete(tiny_fails("garbage", "--workers 1", "failed",
+	    "is not `count D R_0 .. R_7`: \"count some\""));
 }
 
 /* One worker is given one PU; a program that leaves it is caught. */
 Test(program, a_program_that_widens_its_binding_fails, .timeout = 60)
 {
-	int status;
-	cJSON *run;
 
 	if (measure_cpus() < 2)
 		cr_skip_test("needs two CPUs to widen to");
-	run = tiny_run("widen", "--workers 1 --pin compact", &status);
-	cr_assert_neq(status, 0);
-	cr_assert(strstr(text_of(run, "error"), "thread(s) of the program run "
-	    "on PUs") != NULL, "%s", text_of(run, "error"));
-	cJSON_Delete(run);
+	cJSON_Delete(tiny_fails("widen", "--workers 1 --pin compact", NULL,
+	    "thread(s) of the program run on PUs"));
 }
 
 /* One that narrows its threads inside what it was given is fine. */
@@ -189,34 +173,22 @@ Test(program, a_program_may_narrow_its_binding, .timeout = 60)
 	int status;
 	cJSON *run = tiny_run("narrow", "--workers 2 --pin compact", &status);
 
-	cr_assert_eq(status, 0, "%s", text_of(run, "error"));
+	cr_assert_eq(status, 0, "%s", field_text(run, "error"));
 	cJSON_Delete(run);
 }
 
 /* A line more than it was asked is refused, not read as the next answer. */
 Test(program, a_program_that_says_too_much_fails, .timeout = 60)
 {
-	int status;
-	cJSON *run = tiny_run("chatty", "--workers 1", &status);
-
-	cr_assert_neq(status, 0);
-	cr_assert(strstr(text_of(run, "error"), "said more than it was asked, "
-	    "before `count`: \"by the way\"") != NULL, "%s",
-	    text_of(run, "error"));
-	cJSON_Delete(run);
+	cJSON_Delete(tiny_fails("chatty", "--workers 1", NULL,
+	    "said more than it was asked, before `count`: \"by the way\""));
 }
 
 /* It ends before `ready`: the run says so, and how it ended. */
 Test(program, a_program_that_dies_says_how, .timeout = 60)
 {
-	int status;
-	cJSON *run = tiny_run("die", "--workers 1", &status);
-
-	cr_assert_neq(status, 0);
-	cr_assert(strstr(text_of(run, "error"), "ended before it answered "
-	    "`start` (it exited with status 3)") != NULL, "%s",
-	    text_of(run, "error"));
-	cJSON_Delete(run);
+	cJSON_Delete(tiny_fails("die", "--workers 1", NULL,
+	    "ended before it answered `start` (it exited with status 3)"));
 }
 
 /* 3000 coroutines: each answer a line of kilobytes, read in pieces. */
@@ -225,7 +197,7 @@ Test(program, long_answers_are_read_whole, .timeout = 60)
 	int status;
 	cJSON *run = tiny_run("good", "--workers 2 --coroutines 3000", &status);
 
-	cr_assert_eq(status, 0, "%s", text_of(run, "error"));
+	cr_assert_eq(status, 0, "%s", field_text(run, "error"));
 	cr_assert(cJSON_IsTrue(cJSON_GetObjectItem(run, "count_ok")));
 	cJSON_Delete(run);
 }
@@ -272,12 +244,12 @@ Test(program, every_built_program_answers_the_protocol, .timeout = 300)
 		run = cJSON_Parse(strchr(out, '{'));
 		cr_assert_not_null(run, "%s: %s", d->name, out);
 		cr_assert(cJSON_IsTrue(cJSON_GetObjectItem(run, "count_ok")));
-		cr_assert_gt(number_of(run, "dispatches"), 0, "%s", d->name);
+		cr_assert_gt(field_number(run, "dispatches"), 0, "%s", d->name);
 		/* It runs the version its build found. */
 		cr_assert(strchr(d->real, ' ') != NULL);
-		cr_assert(strstr(text_of(run, "program_says"), strchr(d->real,
+		cr_assert(strstr(field_text(run, "program_says"), strchr(d->real,
 		    ' ') + 1) != NULL, "%s says %s, built as %s", d->name,
-		    text_of(run, "program_says"), d->real);
+		    field_text(run, "program_says"), d->real);
 		cJSON_Delete(run);
 		n++;
 	}

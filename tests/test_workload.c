@@ -19,6 +19,7 @@
 
 #include "cell.h"
 #include "cells.h"
+#include "fields.h"
 #include "indices.h"
 #include "measure.h"
 #include "results.h"
@@ -252,15 +253,6 @@ Test(workload, catches_a_double_and_a_loss_on_one_coroutine, .timeout = 60)
 	cr_assert_not(chk.ok);
 }
 
-static double
-num(const cJSON *run, const char *name)
-{
-	const cJSON *f = cJSON_GetObjectItem(run, name);
-
-	cr_assert(cJSON_IsNumber(f), "no %s", name);
-	return f->valuedouble;
-}
-
 /* A whole cell, as `run` measures it: status, count, fields. */
 Test(workload, cell_reports_every_field, .timeout = 60)
 {
@@ -286,9 +278,9 @@ Test(workload, cell_reports_every_field, .timeout = 60)
 		cr_assert(cJSON_IsNumber(cJSON_GetObjectItem(run, fields[i])),
 		    "no %s", fields[i]);
 	cr_assert_eq(cJSON_GetObjectItem(run, "starved")->valueint, 0);
-	cr_assert_eq(num(run, "lost"), 0);
-	cr_assert_eq(num(run, "doubled"), 0);
-	cr_assert_eq(num(run, "out_of_turn"), 0);
+	cr_assert_eq(field_number(run, "lost"), 0);
+	cr_assert_eq(field_number(run, "doubled"), 0);
+	cr_assert_eq(field_number(run, "out_of_turn"), 0);
 	cr_assert_null(cJSON_GetObjectItem(run, "error"));
 	cr_assert(cJSON_IsObject(cJSON_GetObjectItem(run, "bindings")));
 	cJSON_Delete(run);
@@ -339,9 +331,9 @@ Test(workload, cpu_time_counts_system_time, .timeout = 60)
 	sys = tv_s(&r1.ru_stime) - tv_s(&r0.ru_stime);
 	cr_assert(sys / (user + sys) >= STIME_FLOOR, "system time %.3f s of "
 	    "%.3f s: the cell does not test what it should", sys, user + sys);
-	cpu = num(run, "cpu_s");
-	clk = num(run, "cpu_clock_s");
-	sched = num(run, "cpu_schedstat_s");
+	cpu = field_number(run, "cpu_s");
+	clk = field_number(run, "cpu_clock_s");
+	sched = field_number(run, "cpu_schedstat_s");
 	cr_assert(fabs(cpu - clk) <= CPU_AGREE * clk, "cpu_s %.6f, "
 	    "cpu_clock_s %.6f", cpu, clk);
 	if (access("/proc/self/schedstat", R_OK) != 0)
@@ -391,14 +383,14 @@ Test(workload, a_known_payload_costs_its_cpu, .timeout = 60)
 		run = cell_run(&c, &win);
 		cr_assert_str_eq(cJSON_GetObjectItem(run,
 		    "status")->valuestring, "ok");
-		us[i] = num(run, "cpu_us_per_dispatch");
-		cr_assert_float_eq(num(run, "cpu_us_per_op"), 4 * us[i],
+		us[i] = field_number(run, "cpu_us_per_dispatch");
+		cr_assert_float_eq(field_number(run, "cpu_us_per_op"), 4 * us[i],
 		    1e-9 * us[i], "an op is four dispatches");
 		/*
 		 * One thread runs, the rest of the process sleeps: one CPU,
 		 * plus the window's own sampling every 20 ms (1.5 % here).
 		 */
-		busy = num(run, "cpus_busy");
+		busy = field_number(run, "cpus_busy");
 		cr_assert(busy > 0 && busy <= 1.1, "cpus_busy %g", busy);
 		cJSON_Delete(run);
 	}
@@ -427,8 +419,8 @@ counted_run(const char *args)
 
 	cr_assert_str_eq(cJSON_GetObjectItem(run, "status")->valuestring, "ok",
 	    "%s", args);
-	cr_assert_eq(num(run, "lost"), 0, "%s", args);
-	cr_assert_eq(num(run, "doubled"), 0, "%s", args);
+	cr_assert_eq(field_number(run, "lost"), 0, "%s", args);
+	cr_assert_eq(field_number(run, "doubled"), 0, "%s", args);
 	return run;
 }
 
@@ -475,7 +467,7 @@ ParameterizedTest(struct yield_case *y, workload,
 	    "--coroutines 16 %s", y->args);
 	run = counted_run(args);
 	snprintf(name, sizeof(name), "%s_per_dispatch", y->counter);
-	v = num(run, name);
+	v = field_number(run, name);
 	cr_assert(v >= y->lo && v <= y->hi, "%s: %s %g, not in [%g, %g]",
 	    args, name, v, y->lo, y->hi);
 	cJSON_Delete(run);
@@ -505,15 +497,6 @@ ParameterizedTestParameters(workload, loop_paths_show_in_counters)
 	return cr_make_param_array(int, loop_cases, n);
 }
 
-/* A counter the design may keep: its value, or -1 when it keeps none. */
-static double
-counted(const cJSON *run, const char *name)
-{
-	const cJSON *f = cJSON_GetObjectItem(run, name);
-
-	return cJSON_IsNumber(f) ? f->valuedouble : -1;
-}
-
 ParameterizedTest(int *k, workload, loop_paths_show_in_counters,
     .timeout = 60)
 {
@@ -531,17 +514,17 @@ ParameterizedTest(int *k, workload, loop_paths_show_in_counters,
 	 * task came in through the injection path); at home only the first
 	 * dispatches of the 16 coroutines may cross loops.
 	 */
-	v = num(run, "injected_per_dispatch");
+	v = field_number(run, "injected_per_dispatch");
 	if (outside)
 		cr_assert(v >= 0.99 && v <= 1.01, "%s: injected %g a dispatch, "
 		    "not 1", args, v);
 	else
 		cr_assert(v <= 1e-3, "%s: injected %g a dispatch, not 0", args,
 		    v);
-	if ((v = counted(run, "driver_polls_per_dispatch")) >= 0)
+	if ((v = field_number_or(run, "driver_polls_per_dispatch", -1)) >= 0)
 		cr_assert(outside ? v > 0 : v == 0, "%s: driver polls %g a "
 		    "dispatch", args, v);
-	if ((v = counted(run, "in_place_per_dispatch")) >= 0)
+	if ((v = field_number_or(run, "in_place_per_dispatch", -1)) >= 0)
 		cr_assert(outside ? v == 0 : v >= 0.99, "%s: in place %g a "
 		    "dispatch", args, v);
 	cJSON_Delete(run);
@@ -601,8 +584,8 @@ Test(workload, a_blocking_profile_blocks_its_share, .timeout = 60)
 	run = cell_run(&c, &win);
 	cr_assert(cJSON_IsTrue(cJSON_GetObjectItem(run, "count_ok")));
 	/* 2 threads, each held 0.125 ms per resumption: 16000/s, 4000 ops/s. */
-	cr_assert_float_eq(num(run, "ceiling_ops_per_s"), 4000, 1e-6);
-	per_s = num(run, "dispatches") / num(run, "wall_s");
+	cr_assert_float_eq(field_number(run, "ceiling_ops_per_s"), 4000, 1e-6);
+	per_s = field_number(run, "dispatches") / field_number(run, "wall_s");
 	/*
 	 * Exact but for what is in flight at each end (one resumption a
 	 * coroutine) and for the two counts being read one after the other:
@@ -612,10 +595,10 @@ Test(workload, a_blocking_profile_blocks_its_share, .timeout = 60)
 	 * holds at the ceiling (fewer under load, but fewer blocked too):
 	 * 0.02 is twice that, and 0.125 or 0.5 still fail.
 	 */
-	cr_assert(fabs(num(run, "blocked_per_s") / per_s - 0.25) <=
-	    2.0 * c.coroutines / num(run, "dispatches") + 0.02,
-	    "blocked %g of %g per s", num(run, "blocked_per_s"), per_s);
-	cr_assert(num(run, "latency_p50_us") > 0);
+	cr_assert(fabs(field_number(run, "blocked_per_s") / per_s - 0.25) <=
+	    2.0 * c.coroutines / field_number(run, "dispatches") + 0.02,
+	    "blocked %g of %g per s", field_number(run, "blocked_per_s"), per_s);
+	cr_assert(field_number(run, "latency_p50_us") > 0);
 	cJSON_Delete(run);
 }
 
@@ -633,22 +616,22 @@ Test(workload, latency_is_sampled_at_its_rate, .timeout = 60)
 	for (i = 0; i < 2; i++) {
 		c.latency_every = every[i];
 		run = cell_run(&c, &win);
-		want = num(run, "dispatches") / every[i];
-		got = num(run, "latency_samples");
+		want = field_number(run, "dispatches") / every[i];
+		got = field_number(run, "latency_samples");
 		/*
 		 * The two counts are read microseconds apart at each end (more
 		 * under a sanitizer): the rate is checked, not the count.
 		 */
 		cr_assert(fabs(got - want) <= 2.0 * c.coroutines + want * 0.05,
 		    "every %u: %g samples for %g dispatches", every[i], got,
-		    num(run, "dispatches"));
-		cr_assert(num(run, "latency_p99_us") >=
-		    num(run, "latency_p50_us"));
+		    field_number(run, "dispatches"));
+		cr_assert(field_number(run, "latency_p99_us") >=
+		    field_number(run, "latency_p50_us"));
 		cJSON_Delete(run);
 	}
 	c.latency_every = 0;
 	run = cell_run(&c, &win);
-	cr_assert_eq(num(run, "latency_samples"), 0);
+	cr_assert_eq(field_number(run, "latency_samples"), 0);
 	cr_assert_null(cJSON_GetObjectItem(run, "latency_p50_us"));
 	cJSON_Delete(run);
 }
@@ -724,7 +707,7 @@ Test(workload, a_hanging_design_is_reported_hung, .timeout = 120)
 	    "no resumption for 0.5 s");
 	cr_assert_not(cJSON_IsTrue(cJSON_GetObjectItem(run, "count_ok")));
 	wd = cJSON_GetObjectItem(run, "watchdog");
-	cr_assert(num(wd, "stalled_s") >= 0.5);
+	cr_assert(field_number(wd, "stalled_s") >= 0.5);
 	cr_assert_eq(cJSON_GetArraySize(cJSON_GetObjectItem(wd,
 	    "coroutine_resumptions")), 8);
 	threads = cJSON_GetObjectItem(wd, "threads");
@@ -807,8 +790,8 @@ Test(workload, a_stranded_task_fails_the_run_and_is_unwound, .timeout = 120)
 	stranded = cJSON_GetObjectItem(run, "stranded_coroutines");
 	cr_assert_eq(cJSON_GetArraySize(stranded), 1);
 	cr_assert(cJSON_IsObject(cJSON_GetObjectItem(run, "watchdog_at_stop")));
-	cr_assert_eq(num(run, "lost"), 0);
-	cr_assert_eq(num(run, "doubled"), 0);
+	cr_assert_eq(field_number(run, "lost"), 0);
+	cr_assert_eq(field_number(run, "doubled"), 0);
 	cr_assert_eq(threads_settle(before), before, "the run left threads "
 	    "running");
 	cJSON_Delete(run);
@@ -915,16 +898,17 @@ ParameterizedTest(size_t *i, workload, request_count_is_exact, .timeout = 180)
 		run = cell_run(&c, &win);
 		cr_assert(cJSON_IsTrue(cJSON_GetObjectItem(run, "count_ok")),
 		    "%s: %s", c.disp->name, cJSON_PrintUnformatted(run));
-		if (num(run, "round_trips_per_s") > 0 &&
-		    num(run, "latency_samples") > 0)
+		if (field_number(run, "round_trips_per_s") > 0 &&
+		    field_number(run, "latency_samples") > 0)
 			break;
 		cr_log_info("%s: no round trip in a %.1f s window", args,
 		    win.time_s);
 	}
-	cr_assert(num(run, "round_trips_per_s") > 0, "%s: none in %d windows",
-	    args, REQUEST_TRIES);
-	cr_assert(num(run, "latency_samples") > 0);
-	cr_assert(num(run, "latency_p99_us") >= num(run, "latency_p50_us"));
+	cr_assert(field_number(run, "round_trips_per_s") > 0,
+	    "%s: none in %d windows", args, REQUEST_TRIES);
+	cr_assert(field_number(run, "latency_samples") > 0);
+	cr_assert(field_number(run, "latency_p99_us") >=
+	    field_number(run, "latency_p50_us"));
 	cJSON_Delete(run);
 }
 
@@ -1093,10 +1077,10 @@ Test(workload, a_split_hops_its_blocking_steps_to_a_view, .timeout = 120)
 	run = counted_run("--dispatcher shared --workers 2 --coroutines 16 "
 	    "--workload sleep:1:0.25 --split 4");
 	cr_assert(cJSON_IsTrue(cJSON_GetObjectItem(run, "count_ok")));
-	wall = num(run, "wall_s");
-	hops = num(run, "hops_per_s") * wall;
-	blocked = num(run, "blocked_per_s") * wall;
-	steps = num(run, "dispatches") - 2 * hops;
+	wall = field_number(run, "wall_s");
+	hops = field_number(run, "hops_per_s") * wall;
+	blocked = field_number(run, "blocked_per_s") * wall;
+	steps = field_number(run, "dispatches") - 2 * hops;
 	cr_assert(hops > 0);
 	/*
 	 * A hop is counted as it leaves, its block on the view: apart by
@@ -1105,22 +1089,22 @@ Test(workload, a_split_hops_its_blocking_steps_to_a_view, .timeout = 120)
 	 */
 	cr_assert(fabs(hops - blocked) <= 16 + 0.02 * hops, "%g hops, %g "
 	    "blocked", hops, blocked);
-	cr_assert_float_eq(num(run, "ops_per_s"), steps / 4 / wall,
-	    1e-6 * num(run, "ops_per_s"));
+	cr_assert_float_eq(field_number(run, "ops_per_s"), steps / 4 / wall,
+	    1e-6 * field_number(run, "ops_per_s"));
 	cr_assert(fabs(hops / steps - 0.25) <= 2.0 * 16 / steps + 0.02,
 	    "%g of %g steps hopped", hops, steps);
 	/* 4 threads of the view, each held 0.25 ms per step: 4000 ops/s. */
-	cr_assert_float_eq(num(run, "ceiling_ops_per_s"), 4000, 1e-6);
-	cr_assert(num(run, "blocking_peak") > 2 &&
-	    num(run, "blocking_peak") <= 4, "blocking_peak %g",
-	    num(run, "blocking_peak"));
+	cr_assert_float_eq(field_number(run, "ceiling_ops_per_s"), 4000, 1e-6);
+	cr_assert(field_number(run, "blocking_peak") > 2 &&
+	    field_number(run, "blocking_peak") <= 4, "blocking_peak %g",
+	    field_number(run, "blocking_peak"));
 	cJSON_Delete(run);
 	run = counted_run("--dispatcher shared --workers 2 --coroutines 16 "
 	    "--workload sleep:1:0.25");
 	cr_assert(cJSON_IsTrue(cJSON_GetObjectItem(run, "count_ok")));
-	cr_assert(num(run, "blocking_peak") >= 1 &&
-	    num(run, "blocking_peak") <= 2, "blocking_peak %g",
-	    num(run, "blocking_peak"));
+	cr_assert(field_number(run, "blocking_peak") >= 1 &&
+	    field_number(run, "blocking_peak") <= 2, "blocking_peak %g",
+	    field_number(run, "blocking_peak"));
 	cr_assert_null(cJSON_GetObjectItem(run, "hops_per_s"));
 	cJSON_Delete(run);
 }
@@ -1204,8 +1188,8 @@ summary_counts(cJSON *run, const char *count)
 
 	cJSON_AddItemToArray(runs, run);
 	summary = results_summary(runs);
-	cr_assert_eq(num(summary, count), 1, "%s", count);
-	cr_assert_eq(num(summary, "runs"), 1);
+	cr_assert_eq(field_number(summary, count), 1, "%s", count);
+	cr_assert_eq(field_number(summary, "runs"), 1);
 	cJSON_Delete(summary);
 	cJSON_Delete(runs);
 	return;
@@ -1225,13 +1209,13 @@ Test(workload, a_window_with_no_dispatch_is_stalled, .timeout = 60)
 	    "--coroutines 1 --workload sleep:2000:1");
 	cJSON *run = cell_run(&c, &win);
 
-	cr_assert_eq(num(run, "dispatches"), 0);
+	cr_assert_eq(field_number(run, "dispatches"), 0);
 	cr_assert_str_eq(cJSON_GetObjectItem(run, "status")->valuestring,
 	    "stalled");
 	cr_assert(cJSON_IsTrue(cJSON_GetObjectItem(run, "count_ok")),
 	    "nothing lost: the coroutine came back when asked to stop");
-	cr_assert_geq(num(run, "host_other_cpus"), 0);
-	cr_assert_geq(num(run, "host_steal_pct"), 0);
+	cr_assert_geq(field_number(run, "host_other_cpus"), 0);
+	cr_assert_geq(field_number(run, "host_steal_pct"), 0);
 	summary_counts(run, "runs_stalled");
 }
 
@@ -1260,7 +1244,7 @@ Test(workload, a_window_beside_other_load_is_marked, .timeout = 60)
 	waitpid(hog, NULL, 0);
 	cr_assert_str_eq(cJSON_GetObjectItem(run, "status")->valuestring, "ok");
 	cr_assert(cJSON_IsTrue(cJSON_GetObjectItem(run, "host_busy")),
-	    "other cpus %g", num(run, "host_other_cpus"));
-	cr_assert_gt(num(run, "host_other_cpus"), 0.3);
+	    "other cpus %g", field_number(run, "host_other_cpus"));
+	cr_assert_gt(field_number(run, "host_other_cpus"), 0.3);
 	summary_counts(run, "runs_host_busy");
 }
