@@ -88,6 +88,8 @@ gp_run(gpointer data, gpointer user_data)
 	TSAN_ACQUIRE(t);
 	if (t->fn == gp_bind) {
 		t->fn(t);
+		/* Its barrier wait, before the shutdown destroys the barrier. */
+		TSAN_RELEASE(gp_self);
 		return;
 	}
 	t->fn(t);

@@ -110,7 +110,6 @@ answer(const char *word, unsigned long extra)
 	for (i = 0; i < ncos; i++)
 		printf(" %lu", atomic_load(&coros[i].resumed));
 	printf("\n");
-	fflush(stdout);
 }
 
 /* Every CPU of the machine (widen), or the first it may use (narrow). */
@@ -186,6 +185,7 @@ main(int argc, char **argv)
 			printf("counter pushes %lu\n", q.pushes);
 			answer("stopped", strcmp(mode, "miscount") == 0);
 		}
+		/* One write: chatty's extra line comes with its answer. */
 		fflush(stdout);
 	}
 	return 0;
