@@ -40,6 +40,7 @@
  * the loop finds the task, or the dispatch finds SLEEPING and writes the
  * eventfd, whose edge epoll_wait keeps until the loop blocks.
  */
+#include <assert.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <sys/epoll.h>
@@ -136,6 +137,7 @@ el_run_execute(struct el_loop *l)
 	(void)epoll_wait(l->epfd, &ev, 1, 0);
 	l->polls++;
 	for (i = 0; i < EL_BATCH && queue_pop(l->inbox, &t); i++) {
+		assert(((struct disp_task *)t)->home == l);
 		l->executed++;
 		l->ran++;
 		((struct disp_task *)t)->fn(t);
@@ -169,6 +171,7 @@ el_run_batch(struct el_loop *l)
 		l->executed++;
 	}
 	for (i = 0; i < EL_BATCH && (t = taskfifo_pop(&l->local)) != NULL; i++) {
+		assert(t->home == l);	/* a loop runs only its own tasks */
 		l->ran++;
 		t->fn(t);
 	}

@@ -36,6 +36,7 @@
  * takes its slot back, or the dispatch sees the free slot and starts a
  * worker. The lock only keeps allocations and releases from interleaving.
  */
+#include <assert.h>
 #include <errno.h>
 #include <stdlib.h>
 
@@ -71,6 +72,7 @@ lim_try_allocate(struct limited *l)
 	ok = atomic_load(&l->running) < l->parallelism;
 	if (ok)
 		atomic_fetch_add(&l->running, 1);
+	assert(atomic_load(&l->running) <= l->parallelism);
 	pthread_mutex_unlock(&l->lock);
 	return ok;
 }
@@ -87,6 +89,7 @@ lim_obtain_or_deallocate(struct limited *l)
 			return t;
 		pthread_mutex_lock(&l->lock);
 		atomic_fetch_sub(&l->running, 1);
+		assert(atomic_load(&l->running) >= 0);
 		empty = taskq_empty(&l->tq);
 		if (!empty)
 			atomic_fetch_add(&l->running, 1);

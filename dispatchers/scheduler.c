@@ -16,7 +16,9 @@
  *    (dispatchYield) signals too, as since 1.10 (Kotlin/kotlinx.coroutines
  *    #4255); in 1.8 and 1.9 its tailDispatch from a worker skipped it.
  *  - tryUnpark pops the versioned stack of parked workers and CASes the
- *    worker's ctl PARKED -> CLAIMED before it unparks it; tryCreateWorker
+ *    worker's ctl PARKED -> CLAIMED before it unparks it (parkstack.h,
+ *    shared with `shared`, which says why no wake-up is lost);
+ *    tryCreateWorker
  *    starts a worker (under the workers' lock, started after it) while
  *    created - blocking < corePoolSize, and a second with the first.
  *  - a worker's loop (runWorker, findTask): with a CPU permit (a CAS on
@@ -35,11 +37,6 @@
  * Not modelled: retirement of a worker parked for the keep-alive (60 s;
  * no run is that long), the worker index compaction that goes with it,
  * and the JVM's own threads.
- *
- * No wake-up is lost: a dispatch publishes its task (a CAS), then pops the
- * parked stack; a worker pushes itself, scans every queue once more, then
- * parks only while it is in the stack and PARKED, and a claim takes it
- * out of the stack before its CAS to CLAIMED and the unpark.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -47,7 +44,7 @@
 #include <stdlib.h>
 #include <time.h>
 
-#include "parker.h"
+#include "parkstack.h"
 #include "scheduler.h"
 #include "taskq.h"
 
@@ -62,13 +59,6 @@
 #define KS_PERMITS_SHIFT	42
 #define KS_PERMIT_ONE		(UINT64_C(1) << KS_PERMITS_SHIFT)
 
-#define KS_INDEX_MASK		KS_CREATED_MASK		/* parked stack */
-#define KS_VERSION_INC		(KS_INDEX_MASK + 1)
-#define KS_NOT_IN_STACK		UINT32_MAX
-
-#define KS_PARKED		(-1)			/* workerCtl */
-#define KS_CLAIMED		0
-
 enum ks_state { KS_CPU_ACQUIRED, KS_BLOCKING, KS_PARKING, KS_DORMANT };
 
 struct ks_worker {
@@ -76,13 +66,11 @@ struct ks_worker {
 	_Atomic(struct disp_task *) buffer[KS_BUFFER];
 	_Atomic uint32_t producer, consumer;
 	_Atomic int blocking_in_buffer;
-	_Atomic int ctl;
-	_Atomic uint32_t next_parked;
+	struct parkstack_node node;		/* workerCtl, its index */
 	enum ks_state state;			/* owner only */
 	bool may_have_local;
-	uint32_t index, rand;
+	uint32_t rand;
 	uint64_t min_delay;
-	struct parker parker;
 	struct ksched *s;
 	pthread_t tid;
 	_Atomic bool spawned;			/* tid is set */
@@ -94,11 +82,12 @@ struct ksched {
 	unsigned int core;
 	struct taskq cpu_queue, blocking_queue;	/* the GlobalQueues */
 	_Atomic uint64_t control;		/* controlState */
-	_Atomic uint64_t parked;		/* parkedWorkersStack */
+	struct parkstack parked;		/* parkedWorkersStack */
 	_Atomic int stop;
 	pthread_mutex_t lock;			/* synchronized(workers) */
 	_Atomic uint64_t injected;		/* from outside the workers */
 	_Atomic(struct ks_worker *) workers[KS_MAX_WORKERS + 1]; /* [0] unused */
+	_Atomic(struct parkstack_node *) nodes[KS_MAX_WORKERS + 1];
 };
 
 static _Thread_local struct ks_worker *ks_current;
@@ -280,61 +269,6 @@ wq_steal(struct ks_worker *v, bool blocking_only, uint64_t *delay)
 	return NULL;
 }
 
-/* --- The parked workers' stack, versioned as parkedWorkersStack. --- */
-
-static void
-ks_stack_push(struct ksched *s, struct ks_worker *w)
-{
-	uint64_t top = atomic_load(&s->parked);
-
-	do
-		atomic_store(&w->next_parked, (uint32_t)(top & KS_INDEX_MASK));
-	while (!atomic_compare_exchange_weak(&s->parked, &top,
-	    ((top + KS_VERSION_INC) & ~KS_INDEX_MASK) | w->index));
-	return;
-}
-
-static struct ks_worker *
-ks_stack_pop(struct ksched *s)
-{
-	uint64_t top = atomic_load(&s->parked);
-	struct ks_worker *w;
-	uint32_t next;
-
-	for (;;) {
-		if ((top & KS_INDEX_MASK) == 0)
-			return NULL;
-		w = atomic_load(&s->workers[top & KS_INDEX_MASK]);
-		next = atomic_load(&w->next_parked);
-		if (next == KS_NOT_IN_STACK) {		/* popped under us */
-			top = atomic_load(&s->parked);
-			continue;
-		}
-		if (atomic_compare_exchange_weak(&s->parked, &top,
-		    ((top + KS_VERSION_INC) & ~KS_INDEX_MASK) | next)) {
-			atomic_store(&w->next_parked, KS_NOT_IN_STACK);
-			return w;
-		}
-	}
-}
-
-static bool
-ks_try_unpark(struct ksched *s)
-{
-	struct ks_worker *w;
-	int expected;
-
-	while ((w = ks_stack_pop(s)) != NULL) {
-		expected = KS_PARKED;
-		if (atomic_compare_exchange_strong(&w->ctl, &expected,
-		    KS_CLAIMED)) {
-			parker_unpark(&w->parker);
-			return true;
-		}
-	}
-	return false;
-}
-
 /* --- Workers: created on demand, never retired here. --- */
 
 static void *ks_worker_main(void *);
@@ -355,10 +289,9 @@ ks_create_worker(struct ksched *s)
 	if (cpu < s->core && created < KS_MAX_WORKERS &&
 	    !atomic_load(&s->stop) && posix_memalign((void **)&w, 64,
 	    sizeof(*w)) == 0) {
-		*w = (struct ks_worker){ .index = created + 1, .s = s,
-		    .state = KS_DORMANT, .rand = 2654435761u * (created + 1) };
-		atomic_init(&w->next_parked, KS_NOT_IN_STACK);
-		parker_init(&w->parker);
+		*w = (struct ks_worker){ .s = s, .state = KS_DORMANT,
+		    .rand = 2654435761u * (created + 1) };
+		parkstack_node_init(&s->parked, &w->node, created + 1);
 		atomic_store(&s->workers[created + 1], w);
 		atomic_fetch_add(&s->control, 1);
 	} else
@@ -394,8 +327,8 @@ static void
 ks_signal(struct ksched *s, uint64_t c)
 {
 
-	if (!ks_try_unpark(s) && !ks_try_create(s, c))
-		(void)ks_try_unpark(s);
+	if (!parkstack_unpark_one(&s->parked) && !ks_try_create(s, c))
+		(void)parkstack_unpark_one(&s->parked);
 	return;
 }
 
@@ -552,23 +485,12 @@ ks_execute(struct ks_worker *w, struct disp_task *t)
 	return;
 }
 
-/* tryPark: onto the stack and one more scan first; then park until claimed. */
+/* tryPark gives the CPU permit back before each sleep. */
 static void
-ks_park(struct ks_worker *w)
+ks_release_parking(void *w)
 {
-	struct ksched *s = w->s;
 
-	if (atomic_load(&w->next_parked) == KS_NOT_IN_STACK) {
-		ks_stack_push(s, w);
-		return;
-	}
-	atomic_store(&w->ctl, KS_PARKED);
-	while (atomic_load(&w->next_parked) != KS_NOT_IN_STACK &&
-	    atomic_load(&w->ctl) == KS_PARKED && !atomic_load(&s->stop)) {
-		ks_release_cpu(w, KS_PARKING);
-		parker_park(&w->parker, 0);
-	}
-	w->unparks += atomic_load(&w->ctl) == KS_CLAIMED;
+	(void)ks_release_cpu(w, KS_PARKING);
 	return;
 }
 
@@ -612,13 +534,15 @@ ks_worker_main(void *arg)
 		if (w->min_delay != 0) {
 			if (rescanned) {
 				ks_release_cpu(w, KS_PARKING);
-				parker_park(&w->parker, (long long)w->min_delay);
+				parker_park(&w->node.parker,
+				    (long long)w->min_delay);
 				w->min_delay = 0;
 			}
 			rescanned = !rescanned;
 			continue;
 		}
-		ks_park(w);
+		w->unparks += parkstack_park(&s->parked, &w->node, &s->stop,
+		    ks_release_parking, w);
 	}
 	ks_release_cpu(w, KS_DORMANT);
 	return NULL;
@@ -649,6 +573,7 @@ ksched_create(struct ksched **sp, const struct disp_config *cfg,
 	s->cfg = *cfg;
 	s->core = core;
 	atomic_init(&s->control, (uint64_t)core << KS_PERMITS_SHIFT);
+	parkstack_init(&s->parked, s->nodes);
 	if ((error = taskq_init(&s->cpu_queue, q, cfg->queue_capacity)) != 0)
 		goto out_free;
 	if ((error = taskq_init(&s->blocking_queue, q,
@@ -675,7 +600,7 @@ ksched_shutdown(struct ksched *s, struct disp_stats *st)
 	n = ks_created(s);
 	pthread_mutex_unlock(&s->lock);
 	for (i = 1; i <= n; i++)
-		parker_unpark(&atomic_load(&s->workers[i])->parker);
+		parker_unpark(&atomic_load(&s->workers[i])->node.parker);
 	for (i = 1; i <= n; i++) {
 		w = atomic_load(&s->workers[i]);
 		while (!atomic_load(&w->spawned))	/* counted, not yet started */

@@ -13,39 +13,19 @@
  * (tryPark); every dispatch pops the stack and unparks the worker it
  * claims with a CAS PARKED -> CLAIMED (signalCpuWork, tryUnpark).
  *
- * The parked stack is kotlinx's parkedWorkersStack: a Treiber stack of
- * worker indices in one 64-bit word, the low 21 bits the top index (0:
- * empty) and the rest a version against ABA.
- *
- * No wake-up is lost: a worker pushes itself on the stack (a CAS), then
- * scans the queue once more; a dispatch pushes its task, then pops the
- * stack (a CAS): one sees the other. A popped worker that has not yet
- * stored PARKED makes the dispatcher's CAS PARKED -> CLAIMED fail, but the
- * pop marked it out of the stack before that CAS, and the worker reads the
- * mark after its store: it scans again instead of sleeping. The parker
- * keeps an unpark that comes before the park.
+ * The parked stack is kotlinx's parkedWorkersStack (parkstack.h), which
+ * says why no wake-up is lost.
  */
 #include <errno.h>
 #include <stdlib.h>
 
 #include <ck_pr.h>
 
-#include "parker.h"
+#include "parkstack.h"
 #include "taskq.h"
 
-#define SH_INDEX_BITS		21
-#define SH_INDEX_MASK		((UINT64_C(1) << SH_INDEX_BITS) - 1)
-#define SH_VERSION_INC		(UINT64_C(1) << SH_INDEX_BITS)
-#define SH_NOT_IN_STACK		UINT32_MAX
-
-#define SH_CLAIMED		0
-#define SH_PARKED		(-1)
-
 struct sh_worker {
-	struct parker parker;
-	_Atomic int ctl;			/* SH_PARKED or SH_CLAIMED */
-	_Atomic uint32_t next_parked;		/* index, 0, or SH_NOT_IN_STACK */
-	uint32_t index;				/* 1-based, as kotlinx's */
+	struct parkstack_node node;		/* index 1-based, as kotlinx's */
 	uint64_t ran;
 	uint64_t spins, unparks;		/* begun; woken by a dispatch */
 	struct shared *pool;
@@ -56,66 +36,13 @@ struct shared {
 	struct dispatcher base;
 	struct disp_config cfg;
 	struct taskq tq;
-	_Atomic uint64_t parked;		/* the stack's top word */
+	struct parkstack parked;
 	_Atomic int spinning;
 	_Atomic int stop;
 	unsigned int nworkers;
 	struct sh_worker *workers;		/* [0] unused, as in kotlinx */
+	_Atomic(struct parkstack_node *) *nodes; /* the parked stack's */
 };
-
-static void
-sh_stack_push(struct shared *s, struct sh_worker *w)
-{
-	uint64_t top = atomic_load(&s->parked);
-
-	do {
-		atomic_store(&w->next_parked, (uint32_t)(top & SH_INDEX_MASK));
-	} while (!atomic_compare_exchange_weak(&s->parked, &top,
-	    ((top + SH_VERSION_INC) & ~SH_INDEX_MASK) | w->index));
-	return;
-}
-
-static struct sh_worker *
-sh_stack_pop(struct shared *s)
-{
-	uint64_t top = atomic_load(&s->parked);
-	struct sh_worker *w;
-	uint32_t next;
-
-	for (;;) {
-		if ((top & SH_INDEX_MASK) == 0)
-			return NULL;
-		w = &s->workers[top & SH_INDEX_MASK];
-		next = atomic_load(&w->next_parked);
-		if (next == SH_NOT_IN_STACK) {		/* popped under us */
-			top = atomic_load(&s->parked);
-			continue;
-		}
-		if (atomic_compare_exchange_weak(&s->parked, &top,
-		    ((top + SH_VERSION_INC) & ~SH_INDEX_MASK) | next)) {
-			atomic_store(&w->next_parked, SH_NOT_IN_STACK);
-			return w;
-		}
-	}
-}
-
-/* tryUnpark: claim a parked worker and wake it; skip ones not yet parked. */
-static void
-sh_unpark_one(struct shared *s)
-{
-	struct sh_worker *w;
-	int expected;
-
-	while ((w = sh_stack_pop(s)) != NULL) {
-		expected = SH_PARKED;
-		if (atomic_compare_exchange_strong(&w->ctl, &expected,
-		    SH_CLAIMED)) {
-			parker_unpark(&w->parker);
-			return;
-		}
-	}
-	return;
-}
 
 static void
 shared_dispatch(struct dispatcher *d, struct disp_task *t)
@@ -126,7 +53,7 @@ shared_dispatch(struct dispatcher *d, struct disp_task *t)
 	if (s->cfg.wake == DISP_WAKE_LAZY &&
 	    atomic_load_explicit(&s->spinning, memory_order_relaxed) > 0)
 		return;
-	sh_unpark_one(s);
+	(void)parkstack_unpark_one(&s->parked);
 	return;
 }
 
@@ -148,27 +75,6 @@ sh_spin(struct shared *s, struct sh_worker *w)
 	return t;
 }
 
-/*
- * tryPark: the first call only pushes the worker on the stack, so it scans
- * the queue once more before it sleeps (a dispatch that came between the
- * scan and the push would otherwise find nobody to wake).
- */
-static void
-sh_park(struct shared *s, struct sh_worker *w)
-{
-
-	if (atomic_load(&w->next_parked) == SH_NOT_IN_STACK) {
-		sh_stack_push(s, w);
-		return;
-	}
-	atomic_store(&w->ctl, SH_PARKED);
-	while (atomic_load(&w->next_parked) != SH_NOT_IN_STACK &&
-	    atomic_load(&w->ctl) == SH_PARKED && !atomic_load(&s->stop))
-		parker_park(&w->parker, 0);
-	w->unparks += atomic_load(&w->ctl) == SH_CLAIMED;
-	return;
-}
-
 static void *
 sh_worker_main(void *arg)
 {
@@ -187,7 +93,8 @@ sh_worker_main(void *arg)
 		}
 		if (atomic_load(&s->stop) && taskq_empty(&s->tq))
 			break;
-		sh_park(s, w);
+		w->unparks += parkstack_park(&s->parked, &w->node, &s->stop,
+		    NULL, NULL);
 	}
 	return NULL;
 }
@@ -199,7 +106,7 @@ shared_create(struct dispatcher **dp, const struct disp_config *cfg)
 	unsigned int i;
 	int error;
 
-	if (cfg->workers == 0 || cfg->workers >= SH_INDEX_MASK)
+	if (cfg->workers == 0 || cfg->workers > PARKSTACK_MAX)
 		return -EINVAL;
 	s = calloc(1, sizeof(*s));
 	if (s == NULL)
@@ -218,13 +125,16 @@ shared_create(struct dispatcher **dp, const struct disp_config *cfg)
 		error = -error;
 		goto out_taskq;
 	}
+	s->nodes = calloc(s->nworkers + 1, sizeof(*s->nodes));
+	if (s->nodes == NULL) {
+		error = -ENOMEM;
+		goto out_workers;
+	}
+	parkstack_init(&s->parked, s->nodes);
 	for (i = 1; i <= s->nworkers; i++) {
 		struct sh_worker *w = &s->workers[i];
 
-		parker_init(&w->parker);
-		atomic_init(&w->ctl, SH_CLAIMED);
-		atomic_init(&w->next_parked, SH_NOT_IN_STACK);
-		w->index = i;
+		parkstack_node_init(&s->parked, &w->node, i);
 		w->ran = w->spins = w->unparks = 0;
 		w->pool = s;
 	}
@@ -240,6 +150,8 @@ out_join:
 	s->nworkers = i - 1;
 	disp_shutdown(&s->base, NULL);
 	return error;
+out_workers:
+	free(s->workers);
 out_taskq:
 	taskq_fini(&s->tq);
 out_free:
@@ -256,7 +168,7 @@ shared_shutdown(struct dispatcher *d, struct disp_stats *st)
 
 	atomic_store(&s->stop, 1);
 	for (i = 1; i <= s->nworkers; i++)
-		parker_unpark(&s->workers[i].parker);
+		parker_unpark(&s->workers[i].node.parker);
 	for (i = 1; i <= s->nworkers; i++)
 		pthread_join(s->workers[i].tid, NULL);
 	for (i = 1; st != NULL && i <= s->nworkers; i++) {
@@ -272,6 +184,7 @@ shared_shutdown(struct dispatcher *d, struct disp_stats *st)
 		st->threads_peak = s->nworkers;
 	}
 	taskq_fini(&s->tq);
+	free(s->nodes);
 	free(s->workers);
 	free(s);
 	return;

@@ -9,6 +9,8 @@
 #ifndef QUEUES_QUEUE_H
 #define QUEUES_QUEUE_H
 
+#include <assert.h>
+
 #include <ck_fifo.h>
 
 #include <dispatchbench/queue.h>
@@ -25,7 +27,10 @@ queue_pow2(size_t n, size_t min)
 
 	while (p < n && p <= QUEUE_MAX_SLOTS)
 		p <<= 1;
-	return p > QUEUE_MAX_SLOTS ? 0 : p;
+	if (p > QUEUE_MAX_SLOTS)
+		return 0;
+	assert(p >= n && (p & (p - 1)) == 0);	/* holds the capacity asked */
+	return p;
 }
 
 const struct queue_ops *queue_find(const char *name);	/* NULL if unknown */
