@@ -26,6 +26,7 @@
 #include <criterion/criterion.h>
 #include <criterion/parameterized.h>
 
+#include "binary.h"
 #include "dispatcher.h"
 #include "golock.h"
 #include "indices.h"
@@ -1099,4 +1100,58 @@ ParameterizedTest(struct older_case *o, dispatcher,
 	    "%s: status %d, stderr: %s", o->args, r.status, r.err);
 	cr_assert_str_eq(r.err, want, "%s", o->args);
 	cr_assert_str_eq(r.out, "", "%s", o->args);
+}
+
+/* Whether tests/data/abi.txt holds NAME at VERSION; its hash into held. */
+static bool
+abi_recorded(const char *name, unsigned int version, const char *hash,
+    char held[65])
+{
+	char n[64], h[65];
+	unsigned int v;
+	bool same = false;
+	FILE *f = fopen(DB_TEST_DATA "/abi.txt", "r");
+
+	cr_assert_not_null(f, "no tests/data/abi.txt");
+	held[0] = '\0';
+	while (!same && fscanf(f, "%63s %u %64s", n, &v, h) == 3) {
+		if (strcmp(n, name) != 0 || v != version)
+			continue;
+		same = strcmp(h, hash) == 0;
+		strcpy(held, h);
+	}
+	fclose(f);
+	return same;
+}
+
+/*
+ * An installed header whose tokens change under an ABI version already
+ * recorded fails: a plugin built against that version would load, pass
+ * the version check and misread the new layout without a word (a field
+ * added to disp_config moves every one after it).
+ */
+Test(dispatcher, a_changed_public_header_raises_its_abi_version,
+    .timeout = 60)
+{
+	char out[4096], name[64], hash[65], held[65], *line;
+	unsigned int version;
+	int status = shell_output("sh " DB_TEST_DATA "/../../scripts/"
+	    "abi-hash.sh " DB_TEST_DATA "/../../include/dispatchbench", out,
+	    sizeof(out));
+
+	cr_assert_eq(status, 0, "abi-hash.sh: %s", out);
+	for (line = strtok(out, "\n"); line != NULL;
+	    line = strtok(NULL, "\n")) {
+		cr_assert_eq(sscanf(line, "%63s %u %64s", name, &version,
+		    hash), 3, "abi-hash.sh said: %s", line);
+		if (abi_recorded(name, version, hash, held))
+			continue;
+		cr_assert(held[0] == '\0', "include/dispatchbench/%s changed "
+		    "and its ABI version is still %u: raise it, then record "
+		    "it: sh scripts/abi-hash.sh >> tests/data/abi.txt", name,
+		    version);
+		cr_assert_fail("include/dispatchbench/%s at ABI version %u is "
+		    "not recorded: sh scripts/abi-hash.sh >> "
+		    "tests/data/abi.txt", name, version);
+	}
 }
