@@ -17,8 +17,13 @@
 
 static int cmd_help(struct call *);
 
-static const struct command command_help = { "help", "[COMMAND]", "this, or "
-    "one command's options", NO_OPTS, 0, 1, NULL, cmd_help };
+static const struct command command_help = {
+	.name = "help",
+	.args = "[COMMAND]",
+	.summary = "this, or one command's options",
+	.maxwords = 1,
+	.run = cmd_help,
+};
 
 /* In the order of the usage. */
 static const struct command *const commands[] = {

@@ -43,120 +43,160 @@ static const char *const from_suffix[] = { "", "-execute", "-self-execute" };
  * sweep turns the widths innermost (cli.c).
  */
 const struct param params[] = {
-	{ "--dispatcher", "dispatcher", "", PARAM_DESIGN, P_LIST | P_KEY |
-	    P_SHOWN, 0, 0, 0, NULL, NULL, "all", CELL(disp), "LIST",
-	    "handoff designs (`list`), exec:PATH (a program of its own), or "
-	    "all (every design but the programs)" },
-	{ "--queue", "queue", "/", PARAM_QUEUE, P_LIST | P_KEY | P_SHOWN,
-	    DISP_USES_QUEUE, 0, 0, NULL, NULL, "first", CELL(cfg.queue),
-	    "LIST", "queues of shared and limited (`list`; first: lfseg)" },
-	{ "--workers", "workers", " w=", PARAM_WIDTH, P_LIST | P_KEY, 0, 1,
-	    4096, NULL, NULL, "1..64,inf", CELL(cfg.workers), "LIST",
-	    "the design's width (docs/designs.md); inf: no bound (rendezvous)" },
-	{ "--lifo", "lifo", " lifo=", PARAM_CHOICE, P_LIST | P_KEY,
-	    DISP_STEALS, 0, 0, lifo_names, lifo_suffix, "on", CELL(cfg.lifo),
-	    "on|off[,..]", "stealing: a worker's own dispatch to its LIFO slot "
-	    "(off: to the back of its run queue)" },
-	{ "--searchers", "searchers", " searchers=", PARAM_CHOICE,
-	    P_LIST | P_KEY, DISP_STEALS, 0, 0, search_names, search_suffix,
-	    "half", CELL(cfg.searchers), "half|all[,..]",
-	    "stealing: how many idle workers may search at once" },
-	{ "--yield", "yield", " yield=", PARAM_CHOICE, P_LIST | P_KEY |
-	    P_SPARSE, DISP_STEALS, 0, 0, yield_names, yield_suffix,
-	    "wake-other", CELL(cfg.yield_path), "PATH[,..]", "stealing: the "
-	    "path of a coroutine's next resumption: wake-other (the LIFO "
-	    "slot), self-wake (Tokio wake_by_ref), tokio (yield_now), go "
-	    "(Gosched)" },
-	{ "--floor", "floor", " floor=", PARAM_CHOICE, P_LIST | P_KEY |
-	    P_SPARSE, DISP_STEALS, 0, 0, floor_names, floor_suffix, "on",
-	    CELL(cfg.floor), "on|off|io[,..]", "stealing: the runtime's own work "
-	    "around a handoff (task states, the driver poll, no I/O driver); "
-	    "off: the queues and wake-ups alone; io: with an I/O driver, an "
-	    "epoll_wait(0) a driver poll" },
-	{ "--from", "from", " from=", PARAM_CHOICE, P_LIST | P_KEY | P_SPARSE,
-	    DISP_LOOPS, 0, 0, from_names, from_suffix, "home", CELL(cfg.from),
-	    "home|outside|execute[,..]", "eventloop: a resumption from its "
-	    "own loop (Ktor, in place), from outside through Netty's "
-	    "execute(), or from its own loop through execute()" },
-	{ "--coroutines", "coroutines", " c=", PARAM_COUNT, P_LIST | P_KEY, 0,
-	    1, 1000000, NULL, NULL, "64", CELL(coroutines), "LIST",
-	    "coroutines in flight" },
-	{ "--pin", "pin", " pin=", PARAM_TEXT, P_KEY, 0, 0, 0, NULL, NULL,
-	    "compact", CELL(pin), "POLICY|PUS", "where the threads run "
-	    "(hwloc): none, compact, smt, core, scatter, numa, spread-numa, "
-	    "or PU numbers (`plan` prints it)" },
-	{ "--pool", "pool", " pool=", PARAM_COUNT, P_KEY, 0, 1, 4096, NULL, NULL,
-	    "0", CELL(cfg.pool), "N", "limited: its scheduler's core size (CPU "
-	    "permits); 0: max(CPUs, 2)" },
-	{ "--pool-queue", "pool_queue", " pool-queue=", PARAM_QUEUE, P_LIST |
-	    P_KEY | P_SPARSE, DISP_SCHEDULER, 0, 0, NULL, NULL, "lfseg",
-	    CELL(cfg.pool_queue), "LIST", "default, limited: the scheduler's "
-	    "global queues (GlobalQueue: lfseg)" },
-	{ "--spins", "spins", " spins=", PARAM_INT, P_KEY, 0, 0, 10000000,
-	    NULL, NULL, "-1", CELL(cfg.spins), "N",
-	    "polls of an idle worker before it parks; -1: the design's own" },
-	{ "--wake", "wake", " wake=", PARAM_CHOICE, P_KEY, 0, 0, 0, wake_names,
-	    NULL, "every", CELL(cfg.wake), "every|lazy",
-	    "shared: who a dispatch wakes" },
-	{ "--keepalive", "keepalive_s", NULL, PARAM_SECONDS, 0, 0, 0.001, 3600,
-	    NULL, NULL, "60", CELL(cfg.keepalive_s), "S",
-	    "rendezvous: idle time before a thread retires" },
-	{ "--capacity", "capacity", " cap=", PARAM_COUNT, P_KEY, 0, 1, 1u << 24,
-	    NULL, NULL, "4096", CELL(cfg.queue_capacity), "N",
-	    "a bounded queue's size" },
-	{ "--payload-ns", "payload_ns", " payload=", PARAM_COUNT, P_KEY, 0, 0,
-	    10000000, NULL, NULL, "0", CELL(payload_ns), "N",
-	    "busy work added to every resumption" },
-	{ "--workload", "workload", " ", PARAM_PROFILE, P_LIST | P_KEY, 0, 0,
-	    0, NULL, NULL, "resume", CELL(profile), "LIST",
-	    "workloads of `list`; one that blocks as NAME:MS:SHARE" },
-	{ "--split", "split", " split=", PARAM_COUNT, P_LIST | P_KEY |
-	    P_SPARSE, 0, 0, 4096, NULL, NULL, "0", CELL(split), "LIST",
-	    "a blocking workload's blocking step hops to a view of K (kotlinx "
-	    "limitedParallelism over a pool of its own) and back, as "
+	{ .flag = "--dispatcher", .key = "dispatcher", .label = "",
+	    .kind = PARAM_DESIGN, .flags = P_LIST | P_KEY | P_SHOWN,
+	    .dflt = "all", .off = CELL(disp), .metavar = "LIST",
+	    .help = "handoff designs (`list`), exec:PATH (a program of its "
+	    "own), or all (every design but the programs)" },
+	{ .flag = "--queue", .key = "queue", .label = "/", .kind = PARAM_QUEUE,
+	    .flags = P_LIST | P_KEY | P_SHOWN, .designs = DISP_USES_QUEUE,
+	    .dflt = "first", .off = CELL(cfg.queue), .metavar = "LIST",
+	    .help = "queues of shared and limited (`list`; first: lfseg)" },
+	{ .flag = "--workers", .key = "workers", .label = " w=",
+	    .kind = PARAM_WIDTH, .flags = P_LIST | P_KEY, .lo = 1, .hi = 4096,
+	    .dflt = "1..64,inf", .off = CELL(cfg.workers), .metavar = "LIST",
+	    .help = "the design's width (docs/designs.md); inf: no bound "
+	    "(rendezvous)" },
+	{ .flag = "--lifo", .key = "lifo", .label = " lifo=",
+	    .kind = PARAM_CHOICE, .flags = P_LIST | P_KEY,
+	    .designs = DISP_STEALS, .names = lifo_names, .suffix = lifo_suffix,
+	    .dflt = "on", .off = CELL(cfg.lifo), .metavar = "on|off[,..]",
+	    .help = "stealing: a worker's own dispatch to its LIFO slot (off: "
+	    "to the back of its run queue)" },
+	{ .flag = "--searchers", .key = "searchers", .label = " searchers=",
+	    .kind = PARAM_CHOICE, .flags = P_LIST | P_KEY,
+	    .designs = DISP_STEALS, .names = search_names,
+	    .suffix = search_suffix, .dflt = "half", .off = CELL(cfg.searchers),
+	    .metavar = "half|all[,..]",
+	    .help = "stealing: how many idle workers may search at once" },
+	{ .flag = "--yield", .key = "yield", .label = " yield=",
+	    .kind = PARAM_CHOICE, .flags = P_LIST | P_KEY | P_SPARSE,
+	    .designs = DISP_STEALS, .names = yield_names,
+	    .suffix = yield_suffix, .dflt = "wake-other",
+	    .off = CELL(cfg.yield_path), .metavar = "PATH[,..]",
+	    .help = "stealing: the path of a coroutine's next resumption: "
+	    "wake-other (the LIFO slot), self-wake (Tokio wake_by_ref), tokio "
+	    "(yield_now), go (Gosched)" },
+	{ .flag = "--floor", .key = "floor", .label = " floor=",
+	    .kind = PARAM_CHOICE, .flags = P_LIST | P_KEY | P_SPARSE,
+	    .designs = DISP_STEALS, .names = floor_names,
+	    .suffix = floor_suffix, .dflt = "on", .off = CELL(cfg.floor),
+	    .metavar = "on|off|io[,..]", .help = "stealing: the runtime's own "
+	    "work around a handoff (task states, the driver poll, no I/O "
+	    "driver); off: the queues and wake-ups alone; io: with an I/O "
+	    "driver, an epoll_wait(0) a driver poll" },
+	{ .flag = "--from", .key = "from", .label = " from=",
+	    .kind = PARAM_CHOICE, .flags = P_LIST | P_KEY | P_SPARSE,
+	    .designs = DISP_LOOPS, .names = from_names, .suffix = from_suffix,
+	    .dflt = "home", .off = CELL(cfg.from),
+	    .metavar = "home|outside|execute[,..]",
+	    .help = "eventloop: a resumption from its own loop (Ktor, in "
+	    "place), from outside through Netty's execute(), or from its own "
+	    "loop through execute()" },
+	{ .flag = "--coroutines", .key = "coroutines", .label = " c=",
+	    .kind = PARAM_COUNT, .flags = P_LIST | P_KEY, .lo = 1,
+	    .hi = 1000000, .dflt = "64", .off = CELL(coroutines),
+	    .metavar = "LIST", .help = "coroutines in flight" },
+	{ .flag = "--pin", .key = "pin", .label = " pin=", .kind = PARAM_TEXT,
+	    .flags = P_KEY, .dflt = "compact", .off = CELL(pin),
+	    .metavar = "POLICY|PUS", .help = "where the threads run (hwloc): "
+	    "none, compact, smt, core, scatter, numa, spread-numa, or PU "
+	    "numbers (`plan` prints it)" },
+	{ .flag = "--pool", .key = "pool", .label = " pool=",
+	    .kind = PARAM_COUNT, .flags = P_KEY, .lo = 1, .hi = 4096,
+	    .dflt = "0", .off = CELL(cfg.pool), .metavar = "N",
+	    .help = "limited: its scheduler's core size (CPU permits); 0: "
+	    "max(CPUs, 2)" },
+	{ .flag = "--pool-queue", .key = "pool_queue", .label = " pool-queue=",
+	    .kind = PARAM_QUEUE, .flags = P_LIST | P_KEY | P_SPARSE,
+	    .designs = DISP_SCHEDULER, .dflt = "lfseg",
+	    .off = CELL(cfg.pool_queue), .metavar = "LIST",
+	    .help = "default, limited: the scheduler's global queues "
+	    "(GlobalQueue: lfseg)" },
+	{ .flag = "--spins", .key = "spins", .label = " spins=",
+	    .kind = PARAM_INT, .flags = P_KEY, .hi = 10000000, .dflt = "-1",
+	    .off = CELL(cfg.spins), .metavar = "N",
+	    .help = "polls of an idle worker before it parks; -1: the design's "
+	    "own" },
+	{ .flag = "--wake", .key = "wake", .label = " wake=",
+	    .kind = PARAM_CHOICE, .flags = P_KEY, .names = wake_names,
+	    .dflt = "every", .off = CELL(cfg.wake), .metavar = "every|lazy",
+	    .help = "shared: who a dispatch wakes" },
+	{ .flag = "--keepalive", .key = "keepalive_s", .kind = PARAM_SECONDS,
+	    .lo = 0.001, .hi = 3600, .dflt = "60", .off = CELL(cfg.keepalive_s),
+	    .metavar = "S",
+	    .help = "rendezvous: idle time before a thread retires" },
+	{ .flag = "--capacity", .key = "capacity", .label = " cap=",
+	    .kind = PARAM_COUNT, .flags = P_KEY, .lo = 1, .hi = 1u << 24,
+	    .dflt = "4096", .off = CELL(cfg.queue_capacity), .metavar = "N",
+	    .help = "a bounded queue's size" },
+	{ .flag = "--payload-ns", .key = "payload_ns", .label = " payload=",
+	    .kind = PARAM_COUNT, .flags = P_KEY, .hi = 10000000, .dflt = "0",
+	    .off = CELL(payload_ns), .metavar = "N",
+	    .help = "busy work added to every resumption" },
+	{ .flag = "--workload", .key = "workload", .label = " ",
+	    .kind = PARAM_PROFILE, .flags = P_LIST | P_KEY, .dflt = "resume",
+	    .off = CELL(profile), .metavar = "LIST",
+	    .help = "workloads of `list`; one that blocks as NAME:MS:SHARE" },
+	{ .flag = "--split", .key = "split", .label = " split=",
+	    .kind = PARAM_COUNT, .flags = P_LIST | P_KEY | P_SPARSE, .hi = 4096,
+	    .dflt = "0", .off = CELL(split), .metavar = "LIST",
+	    .help = "a blocking workload's blocking step hops to a view of K "
+	    "(kotlinx limitedParallelism over a pool of its own) and back, as "
 	    "withContext(Dispatchers.IO); 0: it blocks where it runs" },
-	{ "--spawn", "spawn", " spawn=", PARAM_CHOICE, P_LIST | P_KEY |
-	    P_SPARSE, 0, 0, 0, spawn_names, NULL, "inside", CELL(spawn),
-	    "inside|outside[,..]", "where the coroutines start: a task on one "
-	    "of the design's threads, or a thread outside it" },
-	{ "--latency-every", "latency_every", NULL, PARAM_COUNT, P_POW2 |
-	    P_AUTO, 0, 0, 1u << 20, NULL, NULL, "auto", CELL(latency_every), "N",
-	    "sample 1 dispatch in N (a power of two; 0: none)" },
-	{ "--counters", NULL, NULL, PARAM_TEXT, 0, 0, 0, 0, NULL, NULL,
-	    "none", CELL(counters), "LIST", "perf_event_open counters per "
-	    "dispatch: none (counting costs switch-heavy designs CPU), "
-	    "default (software; hardware where there is a PMU), or the "
-	    "defaults and libpfm4 event names" },
-	{ "--stall", NULL, NULL, PARAM_SECONDS, 0, 0, 0.2, 86400, NULL, NULL,
-	    "0", CELL(stall_s), "S", "no resumption this long: hung; 0: 10, or "
-	    "twice a block and 1" },
-	{ "--warmup", NULL, NULL, PARAM_SECONDS, P_SWEEP, 0, 0, 3600, NULL,
-	    NULL, "0.3", SWEEP(win.warmup_s), "S", "before each window" },
-	{ "--time", NULL, NULL, PARAM_SECONDS, P_SWEEP, 0, 0.01, 3600, NULL,
-	    NULL, "0.8", SWEEP(win.time_s), "S", "each measured window" },
-	{ "--reps", NULL, NULL, PARAM_COUNT, P_SWEEP, 0, 1, 1000, NULL, NULL,
-	    "6", SWEEP(reps), "N", "runs of each cell, at most; given without "
-	    "--precision, exactly" },
-	{ "--precision", NULL, NULL, PARAM_NUMBER, P_SWEEP, 0, 0, 1000, NULL,
-	    NULL, "10", SWEEP(precision_pct), "PCT", "a cell "
-	    "stops after 3 runs or more once its median's interval (its "
-	    "runs' order statistics: up to 6 runs, their lowest to highest) "
-	    "lies within PCT % of the median, either way (a factor of "
-	    "1 + PCT / 100); 0: every cell runs --reps" },
-	{ "--out", NULL, NULL, PARAM_PATH, P_SWEEP, 0, 0, 0, NULL, NULL,
-	    "results/sweep.json", SWEEP(out), "FILE.json", "the results file "
-	    "(from the source tree, under build/)" },
-	{ "--deadline", NULL, NULL, PARAM_SECONDS, P_SWEEP, 0, 1, 86400, NULL,
-	    NULL, "0", SWEEP(deadline_s), "S",
-	    "kill a run this late; 0: its window, stall and 30 more" },
-	{ "--host", NULL, NULL, PARAM_CHOICE, P_SWEEP, 0, 0, 0, host_names,
-	    NULL, "any", SWEEP(host_quiet), "any|quiet", "quiet: before each "
-	    "run, wait (at most 60 s) until other processes keep under 5 % "
-	    "of the machine busy" },
-	{ "--format", NULL, NULL, PARAM_FORMAT, P_SWEEP, 0, 0, 0, NULL, NULL,
-	    "table", SWEEP(format), "F", "the summary's format" },
-	{ "--quiet", NULL, NULL, PARAM_SWITCH, P_SWEEP, 0, 0, 0, NULL, NULL,
-	    NULL, SWEEP(quiet), NULL, "no line per run" },
+	{ .flag = "--spawn", .key = "spawn", .label = " spawn=",
+	    .kind = PARAM_CHOICE, .flags = P_LIST | P_KEY | P_SPARSE,
+	    .names = spawn_names, .dflt = "inside", .off = CELL(spawn),
+	    .metavar = "inside|outside[,..]", .help = "where the coroutines "
+	    "start: a task on one of the design's threads, or a thread outside "
+	    "it" },
+	{ .flag = "--latency-every", .key = "latency_every",
+	    .kind = PARAM_COUNT, .flags = P_POW2 | P_AUTO, .hi = 1u << 20,
+	    .dflt = "auto", .off = CELL(latency_every), .metavar = "N",
+	    .help = "sample 1 dispatch in N (a power of two; 0: none)" },
+	{ .flag = "--counters", .kind = PARAM_TEXT, .dflt = "none",
+	    .off = CELL(counters), .metavar = "LIST",
+	    .help = "perf_event_open counters per dispatch: none (counting "
+	    "costs switch-heavy designs CPU), default (software; hardware "
+	    "where there is a PMU), or the defaults and libpfm4 event names" },
+	{ .flag = "--stall", .kind = PARAM_SECONDS, .lo = 0.2, .hi = 86400,
+	    .dflt = "0", .off = CELL(stall_s), .metavar = "S",
+	    .help = "no resumption this long: hung; 0: 10, or twice a block "
+	    "and 1" },
+	{ .flag = "--warmup", .kind = PARAM_SECONDS, .flags = P_SWEEP,
+	    .hi = 3600, .dflt = "0.3", .off = SWEEP(win.warmup_s),
+	    .metavar = "S", .help = "before each window" },
+	{ .flag = "--time", .kind = PARAM_SECONDS, .flags = P_SWEEP, .lo = 0.01,
+	    .hi = 3600, .dflt = "0.8", .off = SWEEP(win.time_s), .metavar = "S",
+	    .help = "each measured window" },
+	{ .flag = "--reps", .kind = PARAM_COUNT, .flags = P_SWEEP, .lo = 1,
+	    .hi = 1000, .dflt = "6", .off = SWEEP(reps), .metavar = "N",
+	    .help = "runs of each cell, at most; given without --precision, "
+	    "exactly" },
+	{ .flag = "--precision", .kind = PARAM_NUMBER, .flags = P_SWEEP,
+	    .hi = 1000, .dflt = "10", .off = SWEEP(precision_pct),
+	    .metavar = "PCT", .help = "a cell stops after 3 runs or more once "
+	    "its median's interval (its runs' order statistics: up to 6 runs, "
+	    "their lowest to highest) lies within PCT % of the median, either "
+	    "way (a factor of 1 + PCT / 100); 0: every cell runs --reps" },
+	{ .flag = "--out", .kind = PARAM_PATH, .flags = P_SWEEP,
+	    .dflt = "results/sweep.json", .off = SWEEP(out),
+	    .metavar = "FILE.json",
+	    .help = "the results file (from the source tree, under build/)" },
+	{ .flag = "--deadline", .kind = PARAM_SECONDS, .flags = P_SWEEP,
+	    .lo = 1, .hi = 86400, .dflt = "0", .off = SWEEP(deadline_s),
+	    .metavar = "S",
+	    .help = "kill a run this late; 0: its window, stall and 30 more" },
+	{ .flag = "--host", .kind = PARAM_CHOICE, .flags = P_SWEEP,
+	    .names = host_names, .dflt = "any", .off = SWEEP(host_quiet),
+	    .metavar = "any|quiet", .help = "quiet: before each run, wait (at "
+	    "most 60 s) until other processes keep under 5 % of the machine "
+	    "busy" },
+	{ .flag = "--format", .kind = PARAM_FORMAT, .flags = P_SWEEP,
+	    .dflt = "table", .off = SWEEP(format), .metavar = "F",
+	    .help = "the summary's format" },
+	{ .flag = "--quiet", .kind = PARAM_SWITCH, .flags = P_SWEEP,
+	    .off = SWEEP(quiet), .help = "no line per run" },
 };
 const size_t nparams = sizeof(params) / sizeof(params[0]);
 

@@ -16,16 +16,19 @@
 #include "workload.h"
 
 static const struct param advise_opts[] = {
-	OPT("--blocking", PARAM_TEXT, 0, 0, 0, NULL, a.blocking,
-	    "[sleep:|spin:]MS:SHARE", "the load the pool must carry: SHARE of "
-	    "resumptions hold a thread MS ms (an op is 4 resumptions: 5:1.0 "
-	    "holds one 20 ms an op)"),
-	OPT("--rate", PARAM_NUMBER, P_POSITIVE, 0, 1e12, NULL, a.rate, "OPS",
-	    "ops/s the pool must carry (an op: 4 resumptions)"),
-	OPT("--p99", PARAM_NUMBER, P_POSITIVE, 0, 1e6, NULL, a.p99_ms, "MS",
-	    "the dispatch latency's p99 it must keep"),
-	OPT("--from", PARAM_PATH, 0, 0, 0, NULL, a.from, "RESULTS.json",
-	    "advise from these results instead of measuring"),
+	{ .flag = "--blocking", .kind = PARAM_TEXT, ARG(a.blocking),
+	    .metavar = "[sleep:|spin:]MS:SHARE", .help = "the load the pool "
+	    "must carry: SHARE of resumptions hold a thread MS ms (an op is 4 "
+	    "resumptions: 5:1.0 holds one 20 ms an op)" },
+	{ .flag = "--rate", .kind = PARAM_NUMBER, .flags = P_POSITIVE,
+	    .hi = 1e12, ARG(a.rate), .metavar = "OPS",
+	    .help = "ops/s the pool must carry (an op: 4 resumptions)" },
+	{ .flag = "--p99", .kind = PARAM_NUMBER, .flags = P_POSITIVE, .hi = 1e6,
+	    ARG(a.p99_ms), .metavar = "MS",
+	    .help = "the dispatch latency's p99 it must keep" },
+	{ .flag = "--from", .kind = PARAM_PATH, ARG(a.from),
+	    .metavar = "RESULTS.json",
+	    .help = "advise from these results instead of measuring" },
 };
 
 static const char *const advise_sweep[] = { "--dispatcher", "shared",
@@ -311,6 +314,12 @@ cmd_advise(struct call *c)
 	return rc;
 }
 
-const struct command command_advise = { "advise", "[options]", "a pool size: "
-    "dispatch cost against a load's capacity (op = 4 resumptions)",
-    OPTS(advise_opts), 0, 0, advise_sweep, cmd_advise };
+const struct command command_advise = {
+	.name = "advise",
+	.args = "[options]",
+	.summary = "a pool size: dispatch cost against a load's capacity (op = "
+	    "4 resumptions)",
+	OPTS(advise_opts),
+	.sweep = advise_sweep,
+	.run = cmd_advise,
+};

@@ -29,22 +29,25 @@
 #define BISECT_BIN	"bench/dispatchbench"	/* in a revision's build */
 
 static const struct param bisect_opts[] = {
-	OPT("--db", PARAM_PATH, 0, 0, 0, "results/history.db", h.db, "FILE",
-	    "the store that keeps every step and its runs (from the source "
-	    "tree, under build/)"),
-	OPT("--cell", PARAM_TEXT, 0, 0, 0, NULL, h.cell, "WORDS",
-	    "the cells whose verdicts decide (their keys hold every word); "
-	    "default: all the run options make"),
-	OPT("--threshold", PARAM_NUMBER, P_POSITIVE, 0, 99, "5",
-	    h.threshold_pct, "PCT", "the smallest change worth a verdict"),
-	OPT("--budget", PARAM_DURATION, 0, 1, 7 * 86400, "60", h.budget_s,
-	    "DURATION", "each step's A B B A rounds for an undecided cell"),
-	OPT("-o", PARAM_PATH, 0, 0, 0, "build-rev", h.out, "DIR",
-	    "where revisions are built and the steps' results go"),
-	OPT("--pair", PARAM_PATH, 0, 0, 0, NULL, h.pair, "FILE",
-	    "a plugin queue or design, by its path in a build "
+	{ .flag = "--db", .kind = PARAM_PATH, .dflt = "results/history.db",
+	    ARG(h.db), .metavar = "FILE", .help = "the store that keeps every "
+	    "step and its runs (from the source tree, under build/)" },
+	{ .flag = "--cell", .kind = PARAM_TEXT, ARG(h.cell), .metavar = "WORDS",
+	    .help = "the cells whose verdicts decide (their keys hold every "
+	    "word); default: all the run options make" },
+	{ .flag = "--threshold", .kind = PARAM_NUMBER, .flags = P_POSITIVE,
+	    .hi = 99, .dflt = "5", ARG(h.threshold_pct), .metavar = "PCT",
+	    .help = "the smallest change worth a verdict" },
+	{ .flag = "--budget", .kind = PARAM_DURATION, .lo = 1, .hi = 7 * 86400,
+	    .dflt = "60", ARG(h.budget_s), .metavar = "DURATION",
+	    .help = "each step's A B B A rounds for an undecided cell" },
+	{ .flag = "-o", .kind = PARAM_PATH, .dflt = "build-rev", ARG(h.out),
+	    .metavar = "DIR",
+	    .help = "where revisions are built and the steps' results go" },
+	{ .flag = "--pair", .kind = PARAM_PATH, ARG(h.pair), .metavar = "FILE",
+	    .help = "a plugin queue or design, by its path in a build "
 	    "(examples/libtwolock.so): each step a pair of GOOD's against the "
-	    "step's, in one process, instead of an ab of the two builds"),
+	    "step's, in one process, instead of an ab of the two builds" },
 };
 
 /* A step's revision and what ab said of it. */
@@ -575,6 +578,14 @@ cmd_bisect(struct call *c)
 static const char *const bisect_sweep[] = { "--dispatcher", "shared",
     "--workers", "8", "--time", "0.3", "--warmup", "0.2", NULL };
 
-const struct command command_bisect = { "bisect", "GOOD BAD [run options] "
-    "[options]", "the first commit from GOOD to BAD that made a cell slower, "
-    "by ab at each step", OPTS(bisect_opts), 2, 2, bisect_sweep, cmd_bisect };
+const struct command command_bisect = {
+	.name = "bisect",
+	.args = "GOOD BAD [run options] [options]",
+	.summary = "the first commit from GOOD to BAD that made a cell slower, "
+	    "by ab at each step",
+	OPTS(bisect_opts),
+	.minwords = 2,
+	.maxwords = 2,
+	.sweep = bisect_sweep,
+	.run = cmd_bisect,
+};

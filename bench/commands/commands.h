@@ -119,13 +119,14 @@ struct command {
 	int (*run)(struct call *c);
 };
 
-/* A command's option: an entry of params[] that fills union command_args. */
-#define OPT(flag, kind, flags, lo, hi, dflt, field, metavar, help)	\
-	{ flag, NULL, NULL, kind, flags, 0, lo, hi, NULL, NULL, dflt,	\
-	    offsetof(union command_args, field), metavar, help }
+/*
+ * A command's option is an entry of params[] that fills a member of union
+ * command_args: { .flag = "--x", .kind = ..., ARG(v.x), .help = ... }.
+ */
+#define ARG(field)	.off = offsetof(union command_args, field)
 
-#define OPTS(t)		t, sizeof(t) / sizeof(t[0])
-#define NO_OPTS		NULL, 0
+/* A command's table of options, in a struct command. */
+#define OPTS(t)		.opts = (t), .nopts = sizeof(t) / sizeof((t)[0])
 
 /* run's sweep: its defaults alone. */
 extern const char *const command_run_sweep[];

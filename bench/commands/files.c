@@ -12,18 +12,18 @@
 #include "results.h"
 
 static const struct param plot_opts[] = {
-	OPT("-o", PARAM_PATH, 0, 0, 0, NULL, f.out, "DIR",
-	    "where the plots go (default: the results' folder)"),
+	{ .flag = "-o", .kind = PARAM_PATH, ARG(f.out), .metavar = "DIR",
+	    .help = "where the plots go (default: the results' folder)" },
 };
 
 static const struct param report_opts[] = {
-	OPT("-o", PARAM_PATH, 0, 0, 0, NULL, f.out, "PAGE.html",
-	    "the page (default: report.html beside the results)"),
+	{ .flag = "-o", .kind = PARAM_PATH, ARG(f.out), .metavar = "PAGE.html",
+	    .help = "the page (default: report.html beside the results)" },
 };
 
 static const struct param export_opts[] = {
-	OPT("--format", PARAM_FORMAT, 0, 0, 0, "table", f.format, "F",
-	    "the rows' format"),
+	{ .flag = "--format", .kind = PARAM_FORMAT, .dflt = "table",
+	    ARG(f.format), .metavar = "F", .help = "the rows' format" },
 };
 
 /*
@@ -98,12 +98,30 @@ cmd_export(struct call *c)
 	return 0;
 }
 
-const struct command command_plot = { "plot", "RESULTS.json [-o DIR]",
-    "a results file as gnuplot figures", OPTS(plot_opts), 1, 1, NULL,
-    cmd_plot };
-const struct command command_report = { "report", "RESULTS.json "
-    "[-o PAGE.html]", "a results file as one page: what it says, figures, "
-    "table", OPTS(report_opts), 1, 1, NULL, cmd_report };
-const struct command command_export = { "export", "RESULTS.json [--format F]",
-    "a results file as rows for other tools, or gbench's JSON",
-    OPTS(export_opts), 1, 1, NULL, cmd_export };
+const struct command command_plot = {
+	.name = "plot",
+	.args = "RESULTS.json [-o DIR]",
+	.summary = "a results file as gnuplot figures",
+	OPTS(plot_opts),
+	.minwords = 1,
+	.maxwords = 1,
+	.run = cmd_plot,
+};
+const struct command command_report = {
+	.name = "report",
+	.args = "RESULTS.json [-o PAGE.html]",
+	.summary = "a results file as one page: what it says, figures, table",
+	OPTS(report_opts),
+	.minwords = 1,
+	.maxwords = 1,
+	.run = cmd_report,
+};
+const struct command command_export = {
+	.name = "export",
+	.args = "RESULTS.json [--format F]",
+	.summary = "a results file as rows for other tools, or gbench's JSON",
+	OPTS(export_opts),
+	.minwords = 1,
+	.maxwords = 1,
+	.run = cmd_export,
+};

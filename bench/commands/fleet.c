@@ -20,31 +20,40 @@
 #include "table.h"
 
 static const struct param merge_opts[] = {
-	OPT("-o", PARAM_PATH, 0, 0, 0, NULL, fl.out, "MERGED.json",
-	    "the merged results"),
+	{ .flag = "-o", .kind = PARAM_PATH, ARG(fl.out),
+	    .metavar = "MERGED.json", .help = "the merged results" },
 };
 
 /* --out and --time are run's: a fleet's own are other words. */
 static const struct param fleet_opts[] = {
-	OPT("--dir", PARAM_PATH, 0, 0, 0, "fleet", fl.dir, "SHARED",
-	    "a folder every node reaches: the script, each task's results "
-	    "and log"),
-	OPT("--nodes", PARAM_COUNT, 0, 1, FLEET_MAX_TASKS, "1", fl.nodes, "N",
-	    "script, submit: array tasks, each on a node of its own"),
-	OPT("--partition", PARAM_TEXT, 0, 0, 0, NULL, fl.partition, "P",
-	    "script, submit: the partition (default: the cluster's)"),
-	OPT("--constraint", PARAM_TEXT, 0, 0, 0, NULL, fl.constraint, "C",
-	    "script, submit: the nodes' feature (a class of node)"),
-	OPT("--limit", PARAM_COUNT, 0, 1, 525600, "60", fl.minutes, "MIN",
-	    "script, submit: each task's time limit in minutes"),
-	OPT("--job", PARAM_TEXT, 0, 0, 0, NULL, fl.job, "ID",
-	    "status, collect: the array (default: the newest in SHARED)"),
-	OPT("--timeout", PARAM_SECONDS, 0, 0, 31536000, "0", fl.timeout_s, "S",
-	    "collect: stop waiting after S seconds (0: until the array ends)"),
-	OPT("-o", PARAM_PATH, 0, 0, 0, NULL, fl.out, "MERGED.json",
-	    "collect: the merged results (default: SHARED/merged-JOB.json)"),
-	OPT("--format", PARAM_FORMAT, 0, 0, 0, "table", fl.format, "F",
-	    "status, collect: the tasks' rows"),
+	{ .flag = "--dir", .kind = PARAM_PATH, .dflt = "fleet", ARG(fl.dir),
+	    .metavar = "SHARED", .help = "a folder every node reaches: the "
+	    "script, each task's results and log" },
+	{ .flag = "--nodes", .kind = PARAM_COUNT, .lo = 1,
+	    .hi = FLEET_MAX_TASKS, .dflt = "1", ARG(fl.nodes), .metavar = "N",
+	    .help = "script, submit: array tasks, each on a node of its own" },
+	{ .flag = "--partition", .kind = PARAM_TEXT, ARG(fl.partition),
+	    .metavar = "P",
+	    .help = "script, submit: the partition (default: the cluster's)" },
+	{ .flag = "--constraint", .kind = PARAM_TEXT, ARG(fl.constraint),
+	    .metavar = "C",
+	    .help = "script, submit: the nodes' feature (a class of node)" },
+	{ .flag = "--limit", .kind = PARAM_COUNT, .lo = 1, .hi = 525600,
+	    .dflt = "60", ARG(fl.minutes), .metavar = "MIN",
+	    .help = "script, submit: each task's time limit in minutes" },
+	{ .flag = "--job", .kind = PARAM_TEXT, ARG(fl.job), .metavar = "ID",
+	    .help = "status, collect: the array (default: the newest in "
+	    "SHARED)" },
+	{ .flag = "--timeout", .kind = PARAM_SECONDS, .hi = 31536000,
+	    .dflt = "0", ARG(fl.timeout_s), .metavar = "S",
+	    .help = "collect: stop waiting after S seconds (0: until the array "
+	    "ends)" },
+	{ .flag = "-o", .kind = PARAM_PATH, ARG(fl.out),
+	    .metavar = "MERGED.json", .help = "collect: the merged results "
+	    "(default: SHARED/merged-JOB.json)" },
+	{ .flag = "--format", .kind = PARAM_FORMAT, .dflt = "table",
+	    ARG(fl.format), .metavar = "F",
+	    .help = "status, collect: the tasks' rows" },
 };
 
 static void
@@ -307,10 +316,23 @@ cmd_fleet(struct call *c)
 	    c->words[0]);
 }
 
-const struct command command_merge = { "merge", "A.json B.json ... -o "
-    "MERGED.json", "several machines' results as one file: a series per "
-    "machine", OPTS(merge_opts), 2, CALL_MAX_WORDS, NULL, cmd_merge };
-const struct command command_fleet = { "fleet", "script|submit|status|"
-    "collect [options] [run options]", "the sweep on many machines "
-    "through Slurm: a job array, its tasks' states, their merge",
-    OPTS(fleet_opts), 1, 1, command_run_sweep, cmd_fleet };
+const struct command command_merge = {
+	.name = "merge",
+	.args = "A.json B.json ... -o MERGED.json",
+	.summary = "several machines' results as one file: a series per machine",
+	OPTS(merge_opts),
+	.minwords = 2,
+	.maxwords = CALL_MAX_WORDS,
+	.run = cmd_merge,
+};
+const struct command command_fleet = {
+	.name = "fleet",
+	.args = "script|submit|status|collect [options] [run options]",
+	.summary = "the sweep on many machines through Slurm: a job array, its "
+	    "tasks' states, their merge",
+	OPTS(fleet_opts),
+	.minwords = 1,
+	.maxwords = 1,
+	.sweep = command_run_sweep,
+	.run = cmd_fleet,
+};

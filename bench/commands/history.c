@@ -17,31 +17,35 @@
 	"build/)"
 
 static const struct param store_opts[] = {
-	OPT("--db", PARAM_PATH, 0, 0, 0, "results/history.db", h.db, "FILE",
-	    HISTORY_DB_HELP),
-	OPT("--format", PARAM_FORMAT, 0, 0, 0, "table", h.format, "F",
-	    "list's format"),
+	{ .flag = "--db", .kind = PARAM_PATH, .dflt = "results/history.db",
+	    ARG(h.db), .metavar = "FILE", .help = HISTORY_DB_HELP },
+	{ .flag = "--format", .kind = PARAM_FORMAT, .dflt = "table",
+	    ARG(h.format), .metavar = "F", .help = "list's format" },
 };
 
 static const struct param history_opts[] = {
-	OPT("--db", PARAM_PATH, 0, 0, 0, "results/history.db", h.db, "FILE",
-	    HISTORY_DB_HELP),
-	OPT("--cell", PARAM_TEXT, 0, 0, 0, NULL, h.cell, "WORDS",
-	    "the cells whose keys hold every word (shared w=8, "
-	    "shared/lfseg w=8 c=64); default: those with a step"),
-	OPT("--metric", PARAM_TEXT, 0, 0, 0, "cpu_us_per_dispatch", h.metric,
-	    "FIELD", "the run field followed"),
-	OPT("--threshold", PARAM_NUMBER, P_POSITIVE, 0, 99, "5",
-	    h.threshold_pct, "PCT", "the smallest shift that is a step"),
-	OPT("--alpha", PARAM_NUMBER, P_POSITIVE, 0, 0.5, "0.01", h.alpha, "A",
-	    "false steps allowed in a series"),
-	OPT("--format", PARAM_FORMAT, 0, 0, 0, "table", h.format, "F",
-	    "the tables' format (markdown: a pull request's comment)"),
-	OPT("-o", PARAM_PATH, 0, 0, 0, NULL, h.out, "DIR",
-	    "draw the shown series there (trend.png, trend.svg)"),
-	OPT("--fail-on-step", PARAM_SWITCH, 0, 0, 0, NULL, h.fail_on_step, NULL,
-	    "exit 1 when a series gets worse at one of its two newest "
-	    "revisions (a merge's CI)"),
+	{ .flag = "--db", .kind = PARAM_PATH, .dflt = "results/history.db",
+	    ARG(h.db), .metavar = "FILE", .help = HISTORY_DB_HELP },
+	{ .flag = "--cell", .kind = PARAM_TEXT, ARG(h.cell), .metavar = "WORDS",
+	    .help = "the cells whose keys hold every word (shared w=8, "
+	    "shared/lfseg w=8 c=64); default: those with a step" },
+	{ .flag = "--metric", .kind = PARAM_TEXT, .dflt = "cpu_us_per_dispatch",
+	    ARG(h.metric), .metavar = "FIELD",
+	    .help = "the run field followed" },
+	{ .flag = "--threshold", .kind = PARAM_NUMBER, .flags = P_POSITIVE,
+	    .hi = 99, .dflt = "5", ARG(h.threshold_pct), .metavar = "PCT",
+	    .help = "the smallest shift that is a step" },
+	{ .flag = "--alpha", .kind = PARAM_NUMBER, .flags = P_POSITIVE,
+	    .hi = 0.5, .dflt = "0.01", ARG(h.alpha), .metavar = "A",
+	    .help = "false steps allowed in a series" },
+	{ .flag = "--format", .kind = PARAM_FORMAT, .dflt = "table",
+	    ARG(h.format), .metavar = "F",
+	    .help = "the tables' format (markdown: a pull request's comment)" },
+	{ .flag = "-o", .kind = PARAM_PATH, ARG(h.out), .metavar = "DIR",
+	    .help = "draw the shown series there (trend.png, trend.svg)" },
+	{ .flag = "--fail-on-step", .kind = PARAM_SWITCH, ARG(h.fail_on_step),
+	    .help = "exit 1 when a series gets worse at one of its two newest "
+	    "revisions (a merge's CI)" },
 };
 
 /* The store --db names; the default under build/ from the source tree. */
@@ -111,9 +115,20 @@ cmd_history(struct call *c)
 	return found.fresh > 0 && c->args.h.fail_on_step ? 1 : 0;
 }
 
-const struct command command_store = { "store", "add RESULTS.json | list "
-    "[--db FILE]", "keep a results file in the history store (SQLite), or "
-    "list what it holds", OPTS(store_opts), 1, 2, NULL, cmd_store };
-const struct command command_history = { "history", "[--db FILE] [options]",
-    "each cell's metric against commit order, with its steps",
-    OPTS(history_opts), 0, 0, NULL, cmd_history };
+const struct command command_store = {
+	.name = "store",
+	.args = "add RESULTS.json | list [--db FILE]",
+	.summary = "keep a results file in the history store (SQLite), or list "
+	    "what it holds",
+	OPTS(store_opts),
+	.minwords = 1,
+	.maxwords = 2,
+	.run = cmd_store,
+};
+const struct command command_history = {
+	.name = "history",
+	.args = "[--db FILE] [options]",
+	.summary = "each cell's metric against commit order, with its steps",
+	OPTS(history_opts),
+	.run = cmd_history,
+};

@@ -38,18 +38,21 @@ cmd_topo(struct call *c)
 }
 
 static const struct param plan_opts[] = {
-	OPT("--pin", PARAM_TEXT, 0, 0, 0, "compact", l.pin, "POLICY|PUS",
-	    "none, compact, smt, core, scatter, numa, spread-numa or PUs"),
-	OPT("--workers", PARAM_COUNT, 0, 0, 1u << 20, "0", l.workers, "N",
-	    "threads to place; 0: one per usable PU"),
-	OPT("--topology", PARAM_TEXT, 0, 0, 0, NULL, l.topology, "SPEC",
-	    "another machine: an XML file (lstopo --of xml) or hwloc's "
-	    "synthetic description (\"pack:2 numa:2 core:16 pu:2\")"),
-	OPT("--cpuset", PARAM_TEXT, 0, 0, 0, NULL, l.cpuset, "LIST",
-	    "plan within these CPUs (as taskset -c) instead of this "
-	    "process's"),
-	OPT("--format", PARAM_FORMAT, 0, 0, 0, "table", l.format, "F",
-	    "the plan's format"),
+	{ .flag = "--pin", .kind = PARAM_TEXT, .dflt = "compact", ARG(l.pin),
+	    .metavar = "POLICY|PUS", .help = "none, compact, smt, core, "
+	    "scatter, numa, spread-numa or PUs" },
+	{ .flag = "--workers", .kind = PARAM_COUNT, .hi = 1u << 20, .dflt = "0",
+	    ARG(l.workers), .metavar = "N",
+	    .help = "threads to place; 0: one per usable PU" },
+	{ .flag = "--topology", .kind = PARAM_TEXT, ARG(l.topology),
+	    .metavar = "SPEC", .help = "another machine: an XML file (lstopo "
+	    "--of xml) or hwloc's synthetic description (\"pack:2 numa:2 "
+	    "core:16 pu:2\")" },
+	{ .flag = "--cpuset", .kind = PARAM_TEXT, ARG(l.cpuset),
+	    .metavar = "LIST", .help = "plan within these CPUs (as taskset -c) "
+	    "instead of this process's" },
+	{ .flag = "--format", .kind = PARAM_FORMAT, .dflt = "table",
+	    ARG(l.format), .metavar = "F", .help = "the plan's format" },
 };
 
 static const struct table_col plan_cols[] = {
@@ -138,28 +141,40 @@ cmd_plan(struct call *c)
 	return 0;
 }
 
-const struct command command_topo = { "topo", "", "the machine as hwloc sees "
-    "it", NO_OPTS, 0, 0, NULL, cmd_topo };
-const struct command command_plan = { "plan", "[options]", "where --pin "
-    "puts each thread, without running", OPTS(plan_opts), 0, 0, NULL,
-    cmd_plan };
+const struct command command_topo = {
+	.name = "topo",
+	.args = "",
+	.summary = "the machine as hwloc sees it",
+	.run = cmd_topo,
+};
+const struct command command_plan = {
+	.name = "plan",
+	.args = "[options]",
+	.summary = "where --pin puts each thread, without running",
+	OPTS(plan_opts),
+	.run = cmd_plan,
+};
 
 static const struct param matrix_opts[] = {
-	OPT("--queue", PARAM_TEXT, 0, 0, 0, "lfseg", l.queue, "Q",
-	    "the queue of the handoff (`list`, or a plugin); none: the "
-	    "cache line alone"),
-	OPT("--rounds", PARAM_COUNT, 0, 100, 100000000, "20000", l.rounds, "N",
-	    "round trips a timing"),
-	OPT("--reps", PARAM_COUNT, 0, 1, 63, "5", l.reps, "N",
-	    "timings of each pair (the median is kept)"),
-	OPT("--cpuset", PARAM_TEXT, 0, 0, 0, NULL, l.cpuset, "LIST",
-	    "these CPUs (as taskset -c) instead of all this process may use"),
-	OPT("--format", PARAM_FORMAT, 0, 0, 0, "table", l.format, "F",
-	    "the pairs' format"),
-	OPT("--out", PARAM_PATH, 0, 0, 0, NULL, l.out, "FILE.json",
-	    "the pairs and the machine's context"),
-	OPT("--plot", PARAM_PATH, 0, 0, 0, NULL, l.plot, "DIR",
-	    "heatmaps there (matrix_line, matrix_queue: .png, .svg)"),
+	{ .flag = "--queue", .kind = PARAM_TEXT, .dflt = "lfseg", ARG(l.queue),
+	    .metavar = "Q", .help = "the queue of the handoff (`list`, or a "
+	    "plugin); none: the cache line alone" },
+	{ .flag = "--rounds", .kind = PARAM_COUNT, .lo = 100, .hi = 100000000,
+	    .dflt = "20000", ARG(l.rounds), .metavar = "N",
+	    .help = "round trips a timing" },
+	{ .flag = "--reps", .kind = PARAM_COUNT, .lo = 1, .hi = 63, .dflt = "5",
+	    ARG(l.reps), .metavar = "N",
+	    .help = "timings of each pair (the median is kept)" },
+	{ .flag = "--cpuset", .kind = PARAM_TEXT, ARG(l.cpuset),
+	    .metavar = "LIST", .help = "these CPUs (as taskset -c) instead of "
+	    "all this process may use" },
+	{ .flag = "--format", .kind = PARAM_FORMAT, .dflt = "table",
+	    ARG(l.format), .metavar = "F", .help = "the pairs' format" },
+	{ .flag = "--out", .kind = PARAM_PATH, ARG(l.out),
+	    .metavar = "FILE.json",
+	    .help = "the pairs and the machine's context" },
+	{ .flag = "--plot", .kind = PARAM_PATH, ARG(l.plot), .metavar = "DIR",
+	    .help = "heatmaps there (matrix_line, matrix_queue: .png, .svg)" },
 };
 
 static const struct table_col matrix_cols[] = {
@@ -356,6 +371,11 @@ out:
 	return status;
 }
 
-const struct command command_matrix = { "matrix", "[options]", "a handoff's "
-    "cost between every pair of PUs: a cache line, a queue", OPTS(matrix_opts),
-    0, 0, NULL, cmd_matrix };
+const struct command command_matrix = {
+	.name = "matrix",
+	.args = "[options]",
+	.summary = "a handoff's cost between every pair of PUs: a cache line, "
+	    "a queue",
+	OPTS(matrix_opts),
+	.run = cmd_matrix,
+};

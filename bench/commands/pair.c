@@ -41,28 +41,37 @@
 #define PAIR_MAX_UNITS	1000
 
 static const struct param pair_opts[] = {
-	OPT("--a", PARAM_TEXT, 0, 0, 0, NULL, p.a, "Q|D", "the baseline: a "
-	    "queue or a dispatcher, by name or a plugin's PATH[:SYMBOL]"),
-	OPT("--b", PARAM_TEXT, 0, 0, 0, NULL, p.b, "Q|D", "the candidate, of "
-	    "the same kind"),
-	OPT("--processes", PARAM_COUNT, 0, PAIR_MIN_UNITS, PAIR_MAX_UNITS, "10",
-	    p.processes, "N", "processes, each one unit of the test"),
-	OPT("--pairs", PARAM_COUNT, 0, 2, 100000, "10", p.pairs, "N",
-	    "pairs of windows per process, alternately A B and B A"),
-	OPT("--budget", PARAM_DURATION, 0, 1, 7 * 86400, NULL, p.budget_s,
-	    "DURATION", "as many processes as fit, at least 6 (instead of "
-	    "--processes)"),
-	OPT("--threshold", PARAM_NUMBER, P_POSITIVE, 0, 99, "5",
-	    p.threshold_pct, "PCT", "the smallest change worth a verdict"),
-	OPT("--alpha", PARAM_NUMBER, P_POSITIVE, 0, 0.5, "0.05", p.alpha, "A",
-	    "the false alarms allowed"),
-	OPT("--metric", PARAM_TEXT, 0, 0, 0, "cpu_us_per_dispatch", p.metric,
-	    "FIELD", "the run field compared"),
-	OPT("--accept-undecided", PARAM_SWITCH, 0, 0, 0, NULL,
-	    p.accept_undecided, NULL, "exit 0, not 3, when the verdict has no "
-	    "answer (too few processes gave an estimate)"),
-	OPT("--unit", PARAM_INT, 0, -1, PAIR_MAX_UNITS, "-1", p.unit, "K",
-	    "run process K's pairs, one JSON line a window (what pair starts)"),
+	{ .flag = "--a", .kind = PARAM_TEXT, ARG(p.a), .metavar = "Q|D",
+	    .help = "the baseline: a queue or a dispatcher, by name or a "
+	    "plugin's PATH[:SYMBOL]" },
+	{ .flag = "--b", .kind = PARAM_TEXT, ARG(p.b), .metavar = "Q|D",
+	    .help = "the candidate, of the same kind" },
+	{ .flag = "--processes", .kind = PARAM_COUNT, .lo = PAIR_MIN_UNITS,
+	    .hi = PAIR_MAX_UNITS, .dflt = "10", ARG(p.processes),
+	    .metavar = "N", .help = "processes, each one unit of the test" },
+	{ .flag = "--pairs", .kind = PARAM_COUNT, .lo = 2, .hi = 100000,
+	    .dflt = "10", ARG(p.pairs), .metavar = "N",
+	    .help = "pairs of windows per process, alternately A B and B A" },
+	{ .flag = "--budget", .kind = PARAM_DURATION, .lo = 1, .hi = 7 * 86400,
+	    ARG(p.budget_s), .metavar = "DURATION",
+	    .help = "as many processes as fit, at least 6 (instead of "
+	    "--processes)" },
+	{ .flag = "--threshold", .kind = PARAM_NUMBER, .flags = P_POSITIVE,
+	    .hi = 99, .dflt = "5", ARG(p.threshold_pct), .metavar = "PCT",
+	    .help = "the smallest change worth a verdict" },
+	{ .flag = "--alpha", .kind = PARAM_NUMBER, .flags = P_POSITIVE,
+	    .hi = 0.5, .dflt = "0.05", ARG(p.alpha), .metavar = "A",
+	    .help = "the false alarms allowed" },
+	{ .flag = "--metric", .kind = PARAM_TEXT, .dflt = "cpu_us_per_dispatch",
+	    ARG(p.metric), .metavar = "FIELD",
+	    .help = "the run field compared" },
+	{ .flag = "--accept-undecided", .kind = PARAM_SWITCH,
+	    ARG(p.accept_undecided), .help = "exit 0, not 3, when the verdict "
+	    "has no answer (too few processes gave an estimate)" },
+	{ .flag = "--unit", .kind = PARAM_INT, .lo = -1, .hi = PAIR_MAX_UNITS,
+	    .dflt = "-1", ARG(p.unit), .metavar = "K",
+	    .help = "run process K's pairs, one JSON line a window (what pair "
+	    "starts)" },
 };
 
 static const char *const pair_sweep[] = { "--dispatcher", "shared",
@@ -689,6 +698,12 @@ cmd_pair(struct call *c)
 	    EXIT_UNDECIDED : 0;
 }
 
-const struct command command_pair = { "pair", "--a Q|D --b Q|D [options]",
-    "two queues or designs in one process, alternating windows, a paired "
-    "verdict", OPTS(pair_opts), 0, 0, pair_sweep, cmd_pair };
+const struct command command_pair = {
+	.name = "pair",
+	.args = "--a Q|D --b Q|D [options]",
+	.summary = "two queues or designs in one process, alternating windows, "
+	    "a paired verdict",
+	OPTS(pair_opts),
+	.sweep = pair_sweep,
+	.run = cmd_pair,
+};

@@ -107,11 +107,24 @@ cmd_list(struct call *c)
 	return 0;
 }
 
-const struct command command_run = { "run", "[options]", "sweep the designs, "
-    "a child per run; write --out, print a summary", NO_OPTS, 0, 0,
-    run_sweep, cmd_run };
-const struct command command_cell = { "cell", "[options]", "one run of one "
-    "cell as one JSON line (what run forks)", NO_OPTS, 0, 0,
-    command_run_sweep, cmd_cell };
-const struct command command_list = { "list", "", "the designs, the queues "
-    "and the workloads", NO_OPTS, 0, 0, NULL, cmd_list };
+const struct command command_run = {
+	.name = "run",
+	.args = "[options]",
+	.summary = "sweep the designs, a child per run; write --out, print a "
+	    "summary",
+	.sweep = run_sweep,
+	.run = cmd_run,
+};
+const struct command command_cell = {
+	.name = "cell",
+	.args = "[options]",
+	.summary = "one run of one cell as one JSON line (what run forks)",
+	.sweep = command_run_sweep,
+	.run = cmd_cell,
+};
+const struct command command_list = {
+	.name = "list",
+	.args = "",
+	.summary = "the designs, the queues and the workloads",
+	.run = cmd_list,
+};

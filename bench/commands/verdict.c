@@ -20,31 +20,38 @@
 
 /* ab's take the first nine; compare's, from the fourth on. */
 static const struct param verdict_opts[] = {
-	OPT("--a", PARAM_TEXT, 0, 0, 0, NULL, v.a, "'BIN [OPTS]'",
-	    "the base build, with options of its own"),
-	OPT("--b", PARAM_TEXT, 0, 0, 0, NULL, v.b, "'BIN [OPTS]'",
-	    "the new build, with options of its own"),
-	OPT("--budget", PARAM_DURATION, 0, 1, 7 * 86400, NULL, v.budget_s,
-	    "DURATION", "add A B B A rounds to undecided cells for this long "
-	    "(90s, 2m, 1h; default: the --reps alone)"),
-	OPT("--threshold", PARAM_NUMBER, P_POSITIVE, 0, 99, "5",
-	    v.threshold_pct, "PCT", "the smallest change worth a verdict"),
-	OPT("--alpha", PARAM_NUMBER, P_POSITIVE, 0, 0.5, "0.05", v.alpha, "A",
-	    "false alarms allowed over the whole comparison (Holm)"),
-	OPT("--format", PARAM_FORMAT, 0, 0, 0, "table", v.format, "F",
-	    "the verdicts' format"),
-	OPT("--metric", PARAM_TEXT, 0, 0, 0, "cpu_us_per_dispatch", v.metric,
-	    "FIELD", "the run field compared"),
-	OPT("--plot", PARAM_PATH, 0, 0, 0, NULL, v.plot, "DIR",
-	    "draw the ratios there (ratio.png, ratio.svg)"),
-	OPT("--accept-undecided", PARAM_SWITCH, 0, 0, 0, NULL,
-	    v.accept_undecided, NULL, "exit 0, not 3, when a cell has no "
-	    "answer and none regressed (missing, too few runs)"),
-	OPT("--allow-other-machine", PARAM_SWITCH, 0, 0, 0, NULL,
-	    v.allow_other_machine, NULL, "compare results of two machines"),
-	OPT("--beside", PARAM_SWITCH, 0, 0, 0, NULL, v.beside, NULL,
-	    "each real runtime's cells of NEW against its models' in BASE "
-	    "(BASE may be NEW: `compare R.json R.json --beside`)"),
+	{ .flag = "--a", .kind = PARAM_TEXT, ARG(v.a),
+	    .metavar = "'BIN [OPTS]'",
+	    .help = "the base build, with options of its own" },
+	{ .flag = "--b", .kind = PARAM_TEXT, ARG(v.b),
+	    .metavar = "'BIN [OPTS]'",
+	    .help = "the new build, with options of its own" },
+	{ .flag = "--budget", .kind = PARAM_DURATION, .lo = 1, .hi = 7 * 86400,
+	    ARG(v.budget_s), .metavar = "DURATION",
+	    .help = "add A B B A rounds to undecided cells for this long (90s, "
+	    "2m, 1h; default: the --reps alone)" },
+	{ .flag = "--threshold", .kind = PARAM_NUMBER, .flags = P_POSITIVE,
+	    .hi = 99, .dflt = "5", ARG(v.threshold_pct), .metavar = "PCT",
+	    .help = "the smallest change worth a verdict" },
+	{ .flag = "--alpha", .kind = PARAM_NUMBER, .flags = P_POSITIVE,
+	    .hi = 0.5, .dflt = "0.05", ARG(v.alpha), .metavar = "A",
+	    .help = "false alarms allowed over the whole comparison (Holm)" },
+	{ .flag = "--format", .kind = PARAM_FORMAT, .dflt = "table",
+	    ARG(v.format), .metavar = "F", .help = "the verdicts' format" },
+	{ .flag = "--metric", .kind = PARAM_TEXT, .dflt = "cpu_us_per_dispatch",
+	    ARG(v.metric), .metavar = "FIELD",
+	    .help = "the run field compared" },
+	{ .flag = "--plot", .kind = PARAM_PATH, ARG(v.plot), .metavar = "DIR",
+	    .help = "draw the ratios there (ratio.png, ratio.svg)" },
+	{ .flag = "--accept-undecided", .kind = PARAM_SWITCH,
+	    ARG(v.accept_undecided), .help = "exit 0, not 3, when a cell has "
+	    "no answer and none regressed (missing, too few runs)" },
+	{ .flag = "--allow-other-machine", .kind = PARAM_SWITCH,
+	    ARG(v.allow_other_machine),
+	    .help = "compare results of two machines" },
+	{ .flag = "--beside", .kind = PARAM_SWITCH, ARG(v.beside),
+	    .help = "each real runtime's cells of NEW against its models' in "
+	    "BASE (BASE may be NEW: `compare R.json R.json --beside`)" },
 };
 
 static int
@@ -351,9 +358,23 @@ out:
 	return rc;
 }
 
-const struct command command_ab = { "ab", "--a 'BIN [OPTS]' --b 'BIN [OPTS]' "
-    "[options]", "run two builds interleaved A B B A, then compare them",
-    verdict_opts, 9, 0, 0, command_run_sweep, cmd_ab };
-const struct command command_compare = { "compare", "BASE.json NEW.json "
-    "[options]", "NEW against BASE, cell by cell, with a verdict (exit 1: "
-    "worse, 3: undecided)", verdict_opts + 3, 8, 2, 2, NULL, cmd_compare };
+const struct command command_ab = {
+	.name = "ab",
+	.args = "--a 'BIN [OPTS]' --b 'BIN [OPTS]' [options]",
+	.summary = "run two builds interleaved A B B A, then compare them",
+	.opts = verdict_opts,
+	.nopts = 9,
+	.sweep = command_run_sweep,
+	.run = cmd_ab,
+};
+const struct command command_compare = {
+	.name = "compare",
+	.args = "BASE.json NEW.json [options]",
+	.summary = "NEW against BASE, cell by cell, with a verdict (exit 1: "
+	    "worse, 3: undecided)",
+	.opts = verdict_opts + 3,
+	.nopts = 8,
+	.minwords = 2,
+	.maxwords = 2,
+	.run = cmd_compare,
+};

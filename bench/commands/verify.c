@@ -13,12 +13,15 @@
 #include "verify.h"
 
 static const struct param verify_opts[] = {
-	OPT("--items", PARAM_COUNT, 0, 1, 1u << 30, "1200000", y.items, "N",
-	    "queue: tagged items through the stress"),
-	OPT("--producers", PARAM_COUNT, 0, 1, 1024, "2", y.producers, "N",
-	    "queue: producer threads of the stress"),
-	OPT("--consumers", PARAM_COUNT, 0, 1, 1024, "4", y.consumers, "N",
-	    "queue: consumer threads of the stress"),
+	{ .flag = "--items", .kind = PARAM_COUNT, .lo = 1, .hi = 1u << 30,
+	    .dflt = "1200000", ARG(y.items), .metavar = "N",
+	    .help = "queue: tagged items through the stress" },
+	{ .flag = "--producers", .kind = PARAM_COUNT, .lo = 1, .hi = 1024,
+	    .dflt = "2", ARG(y.producers), .metavar = "N",
+	    .help = "queue: producer threads of the stress" },
+	{ .flag = "--consumers", .kind = PARAM_COUNT, .lo = 1, .hi = 1024,
+	    .dflt = "4", ARG(y.consumers), .metavar = "N",
+	    .help = "queue: consumer threads of the stress" },
 };
 
 static const char *const verify_sweep[] = { "--workers", "1,4,64",
@@ -109,6 +112,12 @@ cmd_verify(struct call *c)
 	return t.failed == 0 ? 0 : RUNNER_RUN_FAILED;
 }
 
-const struct command command_verify = { "verify", "--queue Q | --dispatcher D "
-    "[options]", "check a queue or a design (a plugin too) before measuring "
-    "it", OPTS(verify_opts), 0, 0, verify_sweep, cmd_verify };
+const struct command command_verify = {
+	.name = "verify",
+	.args = "--queue Q | --dispatcher D [options]",
+	.summary = "check a queue or a design (a plugin too) before measuring "
+	    "it",
+	OPTS(verify_opts),
+	.sweep = verify_sweep,
+	.run = cmd_verify,
+};
