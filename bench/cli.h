@@ -3,7 +3,10 @@
  * (params.h): options parsed and range-checked into a struct sweep, the
  * sweep expanded into cells, a cell as a child's command line and as the
  * JSON of a results file, and the options' usage. A bad option is one
- * line in err and -1; nothing here prints or exits.
+ * line in err and -1. Nothing here exits; it prints only the usage it is
+ * asked for and a note on stderr for a design a sweep leaves out (a real
+ * runtime given the models' --spins or --wake), and aborts when memory
+ * runs out.
  */
 #ifndef BENCH_CLI_H
 #define BENCH_CLI_H
