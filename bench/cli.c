@@ -357,6 +357,23 @@ cli_defaults(struct sweep *s)
 	return;
 }
 
+const char *
+cli_sweep_differs(const struct sweep *a, const struct sweep *b)
+{
+	union param_value va, vb;
+	size_t i;
+
+	for (i = 0; i < nparams; i++) {
+		if (!(params[i].flags & P_SWEEP))
+			continue;
+		cli_load(&params[i], (const char *)a + params[i].off, &va);
+		cli_load(&params[i], (const char *)b + params[i].off, &vb);
+		if (memcmp(&va, &vb, sizeof(va)) != 0)
+			return params[i].flag;
+	}
+	return NULL;
+}
+
 bool
 cli_given(const struct sweep *s, const char *flag)
 {

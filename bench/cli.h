@@ -41,6 +41,12 @@ void cli_defaults(struct sweep *s);
  */
 const char *cli_out_default(const char *rel, char *buf, size_t len);
 
+/*
+ * The first of the sweep's own options (P_SWEEP: the window, the runs,
+ * the output) whose value differs between a and b; NULL if none does.
+ */
+const char *cli_sweep_differs(const struct sweep *a, const struct sweep *b);
+
 /* Whether flag was on the command line that made s. */
 bool cli_given(const struct sweep *s, const char *flag);
 

@@ -115,6 +115,12 @@ static struct bad_case bad_cases[] = {
 	{ "compare @CELLA @CELLA --alpha 2", "out of range" },
 	{ "compare @RUNA @RUNA --metric nosuch", "no matched cell" },
 	{ "ab --a " DB_BINARY, "needs --a" },
+	/* Every one of the sweep's own options, not six named by hand. */
+	{ "ab --a '" DB_BINARY " --host quiet' --b " DB_BINARY " --reps 6",
+	    "--a: --host: the window, the repetitions and the output are the "
+	    "whole sweep's, not one arm's" },
+	{ "ab --a " DB_BINARY " --b '" DB_BINARY " --precision 5' --reps 6",
+	    "--b: --precision: the window" },
 	{ "plot @CELLA -o", "usage" },
 	{ "plot", "usage" },
 	{ "list extra", "unexpected argument 'extra' (usage: dispatchbench "

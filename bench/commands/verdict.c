@@ -121,6 +121,7 @@ ab_arm_cells(const struct sweep *sweep, const struct runner_arm *arm,
 {
 	struct sweep *s = malloc(sizeof(*s));
 	struct cell *cells = NULL;
+	const char *own;
 	char why[400];
 	size_t m;
 
@@ -130,12 +131,10 @@ ab_arm_cells(const struct sweep *sweep, const struct runner_arm *arm,
 	if (cli_parse(s, arm->nwords - 1, (char **)arm->words + 1, why,
 	    sizeof(why)) != 0)
 		snprintf(err, errlen, "%s: %s", flag, why);
-	else if (memcmp(&s->win, &sweep->win, sizeof(s->win)) != 0 ||
-	    s->reps != sweep->reps || s->out != sweep->out ||
-	    s->format != sweep->format || s->quiet != sweep->quiet ||
-	    s->deadline_s != sweep->deadline_s)
-		snprintf(err, errlen, "%s: the window, the repetitions and the "
-		    "output are the whole sweep's, not one arm's", flag);
+	else if ((own = cli_sweep_differs(s, sweep)) != NULL)
+		snprintf(err, errlen, "%s: %s: the window, the repetitions and "
+		    "the output are the whole sweep's, not one arm's", flag,
+		    own);
 	else if ((cells = cli_cells(s, &m, why, sizeof(why))) == NULL)
 		snprintf(err, errlen, "%s: %s", flag, why);
 	else if (m != n) {
