@@ -546,13 +546,35 @@ cli_turn(struct cli_odometer *o)
 	return false;
 }
 
+/* The first of the models' own knobs (P_MODELS) s sets off its default. */
+static const char *
+cli_models_knob(const struct sweep *s)
+{
+	union param_value now, dflt;
+	char err[256];
+	size_t i;
+
+	for (i = 0; i < nparams; i++) {
+		if (!(params[i].flags & P_MODELS))
+			continue;
+		cli_load(&params[i], (const char *)&s->cell + params[i].off,
+		    &now);
+		memset(&dflt, 0, sizeof(dflt));
+		if (cli_value(&params[i], params[i].dflt, &dflt, false, err,
+		    sizeof(err)) != 0)
+			abort();	/* the table's own default */
+		if (memcmp(&now, &dflt, sizeof(now)) != 0)
+			return params[i].flag;
+	}
+	return NULL;
+}
+
 /* A real runtime waits and wakes as its library does. */
 static bool
 cli_design_skipped(const struct sweep *s, const struct disp_ops *d)
 {
 
-	return d->real != NULL && (s->cell.cfg.spins != DISP_SPINS_DEFAULT ||
-	    s->cell.cfg.wake != DISP_WAKE_EVERY);
+	return d->real != NULL && cli_models_knob(s) != NULL;
 }
 
 /*
@@ -622,9 +644,9 @@ cli_design_cells(const struct sweep *s, const struct disp_ops *d,
 	struct cell c;
 
 	if (cli_design_skipped(s, d)) {
-		fprintf(stderr, "dispatchbench: %s skipped: --spins and --wake "
-		    "are the models' knobs, and %s waits and wakes its own "
-		    "way\n", d->name, d->real);
+		fprintf(stderr, "dispatchbench: %s skipped: %s is the models' "
+		    "knob, and %s waits and wakes its own way\n", d->name,
+		    cli_models_knob(s), d->real);
 		return 0;
 	}
 

@@ -114,13 +114,14 @@ const struct param params[] = {
 	    .help = "default, limited: the scheduler's global queues "
 	    "(GlobalQueue: lfseg)" },
 	{ .flag = "--spins", .key = "spins", .label = " spins=",
-	    .kind = PARAM_INT, .flags = P_KEY, .hi = 10000000, .dflt = "-1",
-	    .off = CELL(cfg.spins), .metavar = "N",
+	    .kind = PARAM_INT, .flags = P_KEY | P_MODELS, .hi = 10000000,
+	    .dflt = "-1", .off = CELL(cfg.spins), .metavar = "N",
 	    .help = "polls of an idle worker before it parks; -1: the design's "
 	    "own" },
 	{ .flag = "--wake", .key = "wake", .label = " wake=",
-	    .kind = PARAM_CHOICE, .flags = P_KEY, .names = wake_names,
-	    .dflt = "every", .off = CELL(cfg.wake), .metavar = "every|lazy",
+	    .kind = PARAM_CHOICE, .flags = P_KEY | P_MODELS,
+	    .names = wake_names, .dflt = "every", .off = CELL(cfg.wake),
+	    .metavar = "every|lazy",
 	    .help = "shared: who a dispatch wakes" },
 	{ .flag = "--keepalive", .key = "keepalive_s", .kind = PARAM_SECONDS,
 	    .lo = 0.001, .hi = 3600, .dflt = "60", .off = CELL(cfg.keepalive_s),

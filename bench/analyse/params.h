@@ -47,6 +47,8 @@ enum param_kind {
 #define P_POSITIVE	(1u << 6)	/* above 0, then at most hi */
 #define P_SPARSE	(1u << 7)	/* in a key only off its default: keys of
 					   files that predate it still match */
+#define P_MODELS	(1u << 8)	/* the models' own: a real runtime takes
+					   it at its default alone */
 
 struct param {
 	const char *flag;		/* on the command line */
