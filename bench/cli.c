@@ -45,35 +45,28 @@ cli_where(const struct param *p, struct sweep *s)
 	    p->off;
 }
 
+/*
+ * The bytes of a kind's value: every member of union param_value starts
+ * at its beginning, so a value is stored and loaded as its first size.
+ */
+#define CLI_SIZE(m)	sizeof(((union param_value *)0)->m)
+static const size_t cli_size[] = {
+	[PARAM_DESIGN] = CLI_SIZE(p),	[PARAM_QUEUE] = CLI_SIZE(p),
+	[PARAM_WIDTH] = CLI_SIZE(u),	[PARAM_COUNT] = CLI_SIZE(u),
+	[PARAM_INT] = CLI_SIZE(i),	[PARAM_SECONDS] = CLI_SIZE(d),
+	[PARAM_NUMBER] = CLI_SIZE(d),	[PARAM_DURATION] = CLI_SIZE(d),
+	[PARAM_CHOICE] = CLI_SIZE(i),	[PARAM_TEXT] = CLI_SIZE(p),
+	[PARAM_PATH] = CLI_SIZE(p),	[PARAM_FORMAT] = CLI_SIZE(i),
+	[PARAM_SWITCH] = CLI_SIZE(i),	[PARAM_PROFILE] = CLI_SIZE(profile),
+};
+_Static_assert(sizeof(cli_size) / sizeof(cli_size[0]) == PARAM_SWITCH + 1,
+    "a size for every kind");
+
 static void
 cli_store(const struct param *p, void *at, const union param_value *v)
 {
 
-	switch (p->kind) {
-	case PARAM_DESIGN:
-	case PARAM_QUEUE:
-	case PARAM_TEXT:
-	case PARAM_PATH:
-		memcpy(at, &v->p, sizeof(v->p));
-		break;
-	case PARAM_SECONDS:
-	case PARAM_NUMBER:
-	case PARAM_DURATION:
-		memcpy(at, &v->d, sizeof(v->d));
-		break;
-	case PARAM_PROFILE:
-		memcpy(at, &v->profile, sizeof(v->profile));
-		break;
-	case PARAM_INT:
-	case PARAM_CHOICE:
-	case PARAM_FORMAT:
-	case PARAM_SWITCH:
-		memcpy(at, &v->i, sizeof(v->i));
-		break;
-	default:
-		memcpy(at, &v->u, sizeof(v->u));
-		break;
-	}
+	memcpy(at, v, cli_size[p->kind]);
 	return;
 }
 
@@ -82,31 +75,7 @@ cli_load(const struct param *p, const void *at, union param_value *v)
 {
 
 	memset(v, 0, sizeof(*v));
-	switch (p->kind) {
-	case PARAM_DESIGN:
-	case PARAM_QUEUE:
-	case PARAM_TEXT:
-	case PARAM_PATH:
-		memcpy(&v->p, at, sizeof(v->p));
-		break;
-	case PARAM_SECONDS:
-	case PARAM_NUMBER:
-	case PARAM_DURATION:
-		memcpy(&v->d, at, sizeof(v->d));
-		break;
-	case PARAM_PROFILE:
-		memcpy(&v->profile, at, sizeof(v->profile));
-		break;
-	case PARAM_INT:
-	case PARAM_CHOICE:
-	case PARAM_FORMAT:
-	case PARAM_SWITCH:
-		memcpy(&v->i, at, sizeof(v->i));
-		break;
-	default:
-		memcpy(&v->u, at, sizeof(v->u));
-		break;
-	}
+	memcpy(v, at, cli_size[p->kind]);
 	return;
 }
 
