@@ -58,26 +58,31 @@ static const struct {
 };
 #define EXPORT_NFIGURES	(sizeof(export_figures) / sizeof(export_figures[0]))
 
-static const struct table_col export_program[] = {
+/*
+ * Programs' columns (CSV, JSON): who the cell is and how its runs ended,
+ * then every figure of export_figures under its own name, then the real
+ * library: built from that table, never listed twice.
+ */
+static const struct table_col export_ids[] = {
 	{ "dispatcher", NULL }, { "queue", NULL }, { "workers", NULL },
 	{ "coroutines", NULL }, { "workload", NULL }, { "runs_ok", NULL },
 	{ "runs", NULL }, { "runs_starving", NULL },
-	{ "cpu_us_per_dispatch", NULL }, { "cpu_us_per_dispatch_min", NULL },
-	{ "cpu_us_per_dispatch_max", NULL }, { "cpu_us_per_dispatch_cv", NULL },
-	{ "ops_per_s", NULL }, { "ctx_switches_per_dispatch", NULL },
-	{ "threads_peak", NULL }, { "latency_p99_us", NULL },
-	{ "rss_anon_peak_kb", NULL }, { "starved", NULL }, { "min_share", NULL },
-	{ "max_share", NULL }, { "cpu_us_per_round_trip", NULL },
-	{ "round_trips_per_s", NULL }, { "bare_loop_us_per_dispatch", NULL },
-#define EXPORT_COUNTER(n, what)	{ #n "_per_dispatch", NULL },
-	DISP_COUNTERS(EXPORT_COUNTER)
-#undef EXPORT_COUNTER
-#define EXPORT_PERF(n, type, config)	{ "perf_" #n "_per_dispatch", NULL },
-	COUNTERS_SOFTWARE(EXPORT_PERF)
-	COUNTERS_HARDWARE(EXPORT_PERF)
-#undef EXPORT_PERF
-	{ "real", NULL },
 };
+#define EXPORT_NIDS	(sizeof(export_ids) / sizeof(export_ids[0]))
+
+static struct table
+export_program(void)
+{
+	static struct table_col cols[EXPORT_NIDS + EXPORT_NFIGURES + 1];
+	size_t n = 0, i;
+
+	for (i = 0; i < EXPORT_NIDS; i++)
+		cols[n++] = export_ids[i];
+	for (i = 0; i < EXPORT_NFIGURES; i++)
+		cols[n++] = (struct table_col){ export_figures[i].name, NULL };
+	cols[n++] = (struct table_col){ "real", NULL };
+	return (struct table){ .cols = cols, .ncols = n };
+}
 
 static const struct table_col export_people[] = {
 	{ "dispatcher", "design" }, { "queue", "queue" },
@@ -534,8 +539,7 @@ void
 export_write(FILE *out, const cJSON *doc, enum table_format f, const char *id)
 {
 	static const struct table people = EXPORT_TABLE(export_people, NULL);
-	static const struct table program = EXPORT_TABLE(export_program, NULL);
-	struct table t = table_for_people(f) ? people : program;
+	struct table t = table_for_people(f) ? people : export_program();
 	struct table_col *cols = NULL;
 	char *text;
 	cJSON *rows;
