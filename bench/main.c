@@ -1,19 +1,16 @@
 /*
  * main.c - the dispatchbench command: the list of sub-commands
- * (commands.h), from which the parsing of a command line, `--help`,
- * `help COMMAND`, `--version` and the usage are made, and the call of the
- * one a command line names.
+ * (commands.h), from which `--help`, `help COMMAND`, `--version` and the
+ * usage are made, and the call of the one a command line names (its
+ * options parsed by call.c).
  */
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "commands.h"
-#include "counters.h"
 #include "gitrev.h"
-#include "pin.h"
 
 static int cmd_help(struct call *);
 
@@ -37,19 +34,6 @@ static const struct command *const commands[] = {
 };
 
 #define NCOMMANDS	(sizeof(commands) / sizeof(commands[0]))
-
-int
-command_bad(const char *fmt, ...)
-{
-	va_list ap;
-
-	fprintf(stderr, "dispatchbench: ");
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fprintf(stderr, "\n");
-	return EXIT_USAGE;
-}
 
 static const struct command *
 command_find(const char *name)
@@ -110,32 +94,6 @@ version(void)
 }
 
 /*
- * A sweep's options: run's defaults, the command's own, what the user
- * gave; the pin plan and the counters' names checked against the machine
- * before anything runs.
- */
-static int
-call_sweep(const struct command *cmd, struct call *c, char *err, size_t errlen)
-{
-	struct pin_plan plan;
-	struct counters k;
-	int n;
-
-	cli_defaults(&c->sweep);
-	for (n = 0; cmd->sweep[n] != NULL; n++)
-		continue;
-	if (cli_parse(&c->sweep, n, (char **)cmd->sweep, err, errlen) != 0 ||
-	    cli_parse(&c->sweep, c->nrest, c->rest, err, errlen) != 0 ||
-	    pin_plan_init(&plan, c->sweep.cell.pin, err, errlen) != 0)
-		return -1;
-	pin_plan_fini(&plan);
-	if (counters_init(&k, c->sweep.cell.counters, err, errlen) != 0)
-		return -1;
-	c->cells = cli_cells(&c->sweep, &c->ncells, err, errlen);
-	return c->cells != NULL ? 0 : -1;
-}
-
-/*
  * The words a command takes fit a call: an entry of the table that takes
  * more than CALL_MAX_WORDS would have them written past words[]. A wrong
  * table is this build's fault, not the user's: it aborts.
@@ -160,30 +118,6 @@ commands_check(void)
 	return;
 }
 
-static int
-call_parse(const struct command *cmd, struct call *c, char *err,
-    size_t errlen)
-{
-	struct cli_words w = { .words = c->words, .maxwords = cmd->maxwords };
-	const char *sep = *cmd->args != '\0' ? " " : "";
-	char why[400];
-
-	if ((c->rest = calloc((size_t)c->argc, sizeof(*c->rest))) == NULL)
-		abort();
-	w.rest = cmd->sweep != NULL ? c->rest : NULL;
-	cli_option_defaults(cmd->opts, cmd->nopts, &c->args);
-	if (cli_options(cmd->opts, cmd->nopts, &c->args, c->argc - 2,
-	    c->argv + 2, &w, why, sizeof(why)) != 0)
-		return snprintf(err, errlen, "%s (usage: dispatchbench %s%s%s)",
-		    why, cmd->name, sep, cmd->args), -1;
-	if (w.nwords < cmd->minwords)
-		return snprintf(err, errlen, "usage: dispatchbench %s%s%s",
-		    cmd->name, sep, cmd->args), -1;
-	c->nwords = w.nwords;
-	c->nrest = w.nrest;
-	return cmd->sweep != NULL ? call_sweep(cmd, c, err, errlen) : 0;
-}
-
 /* Whether a word after the command asks for its help. */
 static bool
 wants_help(int argc, char **argv)
@@ -194,16 +128,6 @@ wants_help(int argc, char **argv)
 		if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0)
 			return true;
 	return false;
-}
-
-void
-command_line_free(struct call *c)
-{
-
-	free(c->cells);
-	free(c->rest);
-	free(c);
-	return;
 }
 
 struct call *
@@ -228,15 +152,9 @@ command_line(int argc, char **argv, const struct command **cmdp, int *status)
 	}
 	if (wants_help(argc, argv))
 		return command_usage(stdout, *cmdp), NULL;
-	if ((c = calloc(1, sizeof(*c))) == NULL)
-		abort();
-	c->argc = argc;
-	c->argv = argv;
-	if (call_parse(*cmdp, c, err, sizeof(err)) == 0)
-		return c;
-	*status = command_bad("%s", err);
-	command_line_free(c);
-	return NULL;
+	if ((c = call_make(*cmdp, argc, argv, err, sizeof(err))) == NULL)
+		*status = command_bad("%s", err);
+	return c;
 }
 
 int

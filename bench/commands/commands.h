@@ -156,6 +156,13 @@ struct call *command_line(int argc, char **argv, const struct command **cmdp,
     int *status);
 void command_line_free(struct call *c);
 
+/*
+ * The call argv makes of cmd (argv[1] its name; call.c); NULL with one
+ * line in err when it makes none.
+ */
+struct call *call_make(const struct command *cmd, int argc, char **argv,
+    char *err, size_t errlen);
+
 /* One line on stderr after "dispatchbench: "; returns EXIT_USAGE. */
 int command_bad(const char *fmt, ...)
     __attribute__((format(printf, 1, 2)));
