@@ -165,7 +165,7 @@ cli_value(const struct param *p, const char *text, union param_value *v,
 		if (v->p == NULL)
 			return cli_error(err, errlen, "%s: unknown queue '%s' "
 			    "(see `dispatchbench list`)", p->flag, text);
-		if (((const struct queue_ops *)v->p)->flags & Q_ONE_CONSUMER)
+		if (((const struct db_queue_ops *)v->p)->flags & DB_Q_ONE_CONSUMER)
 			return cli_error(err, errlen, "%s: queue '%s' has one "
 			    "consumer; shared and limited poll theirs from every "
 			    "worker", p->flag, text);
@@ -452,13 +452,34 @@ cli_list(const struct sweep *s, const char *flag, size_t *n)
 }
 
 /*
+ * Whether p applies to design d: d has every one of its DB_DISP_* flags,
+ * and is one of its owners when it names them.
+ */
+static bool
+cli_applies(const struct param *p, const struct db_disp_ops *d)
+{
+	size_t n = strlen(d->name);
+	const char *o;
+
+	if ((d->flags & p->designs) != p->designs)
+		return false;
+	if (p->owners == NULL)
+		return true;
+	for (o = p->owners; (o = strstr(o, d->name)) != NULL; o += n)
+		if ((o == p->owners || o[-1] == ',') && (o[n] == ',' ||
+		    o[n] == '\0'))
+			return true;
+	return false;
+}
+
+/*
  * The values list parameter p takes for design d: its list, the first of
  * it alone where p does not apply to d (its value is then never read), and
  * for the width: inf only for a design that grows, 1 for one that has none.
  */
 static size_t
 cli_values_for(const struct sweep *s, const struct param *p,
-    const struct disp_ops *d, union param_value *out)
+    const struct db_disp_ops *d, union param_value *out)
 {
 	size_t i, n = 0, k = cli_index(p);
 
@@ -467,18 +488,18 @@ cli_values_for(const struct sweep *s, const struct param *p,
 		return 1;
 	}
 	/* A program starts its coroutines its own way (docs/external.md). */
-	if (!params_apply(p, d->flags) || ((d->flags & DISP_PROGRAM) &&
+	if (!cli_applies(p, d) || ((d->flags & DB_DISP_PROGRAM) &&
 	    strcmp(p->flag, "--spawn") == 0)) {
 		memset(&out[0], 0, sizeof(out[0]));
 		return 1;
 	}
-	if (p->kind == PARAM_WIDTH && (d->flags & DISP_NO_WIDTH)) {
+	if (p->kind == PARAM_WIDTH && (d->flags & DB_DISP_NO_WIDTH)) {
 		out[0].u = 1;
 		return 1;
 	}
 	for (i = 0; i < s->lists[k].n; i++) {
 		if (p->kind == PARAM_WIDTH && s->lists[k].v[i].u == CELL_UNBOUNDED &&
-		    !(d->flags & DISP_GROWS))
+		    !(d->flags & DB_DISP_GROWS))
 			continue;
 		out[n++] = s->lists[k].v[i];
 	}
@@ -540,7 +561,7 @@ cli_models_knob(const struct sweep *s)
 
 /* A real runtime waits and wakes as its library does. */
 static bool
-cli_design_skipped(const struct sweep *s, const struct disp_ops *d)
+cli_design_skipped(const struct sweep *s, const struct db_disp_ops *d)
 {
 
 	return d->real != NULL && cli_models_knob(s) != NULL;
@@ -555,17 +576,17 @@ cli_design_skipped(const struct sweep *s, const struct disp_ops *d)
  * view the whole pool.
  */
 static bool
-cli_cell_skipped(const struct cell *c, const struct disp_ops *d, char *why,
+cli_cell_skipped(const struct cell *c, const struct db_disp_ops *d, char *why,
     size_t len)
 {
 	char kinds[128];
 
-	if ((d->flags & DISP_PROGRAM) && (strcmp(c->profile.kind->name,
+	if ((d->flags & DB_DISP_PROGRAM) && (strcmp(c->profile.kind->name,
 	    "resume") != 0 || c->payload_ns > 0 || c->split > 0))
 		snprintf(why, len, "%s is a program of its own: it runs the "
 		    "resume-only workload alone (no --workload but resume, "
 		    "--payload-ns or --split)", d->name);
-	else if (c->cfg.from == DISP_FROM_EXECUTE &&
+	else if (c->knobs.from == DISP_FROM_EXECUTE &&
 	    strcmp(d->name, "eventloop") != 0)
 		snprintf(why, len, "--from execute is Netty's own path, which "
 		    "eventloop alone models; %s takes home or outside", d->name);
@@ -575,7 +596,7 @@ cli_cell_skipped(const struct cell *c, const struct disp_ops *d, char *why,
 		workload_kinds_text(kinds, sizeof(kinds), true);
 		snprintf(why, len, "--split: only a blocking --workload (%s) "
 		    "hops to a view", kinds);
-	} else if (d->flags & DISP_NO_WIDTH)
+	} else if (d->flags & DB_DISP_NO_WIDTH)
 		snprintf(why, len, "--split: %s has no pool of its own to hop "
 		    "from: the hop back would run the coroutine on the view",
 		    d->name);
@@ -589,7 +610,7 @@ cli_cell_skipped(const struct cell *c, const struct disp_ops *d, char *why,
  * CLI_MAX_CELLS, so that 64 values in each of a dozen lists cannot wrap.
  */
 static size_t
-cli_design_count(const struct sweep *s, const struct disp_ops *d)
+cli_design_count(const struct sweep *s, const struct db_disp_ops *d)
 {
 	union param_value v[SWEEP_MAX_LIST];
 	size_t i, n = 1;
@@ -604,7 +625,7 @@ cli_design_count(const struct sweep *s, const struct disp_ops *d)
 
 /* d's cells into out; a cell left out says why (cli_cell_skipped). */
 static size_t
-cli_design_cells(const struct sweep *s, const struct disp_ops *d,
+cli_design_cells(const struct sweep *s, const struct db_disp_ops *d,
     struct cell *out, char *why, size_t whylen)
 {
 	struct cli_odometer o = { .nlists = 0 };
@@ -637,7 +658,7 @@ cli_design_cells(const struct sweep *s, const struct disp_ops *d,
 		for (k = 0; k < o.nlists; k++)
 			cli_store(o.p[k], (char *)&c + o.p[k]->off,
 			    &o.v[k][o.at[k]]);
-		if (!(d->flags & DISP_USES_QUEUE))
+		if (!(d->flags & DB_DISP_USES_QUEUE))
 			c.cfg.queue = NULL;
 		cli_settle(&c);
 		if (!cli_cell_skipped(&c, d, why, whylen))
@@ -691,9 +712,9 @@ cli_format(const struct param *p, const struct cell *c, char *buf, size_t len)
 	cli_load(p, (const char *)c + p->off, &v);
 	switch (p->kind) {
 	case PARAM_DESIGN:
-		return ((const struct disp_ops *)v.p)->name;
+		return ((const struct db_disp_ops *)v.p)->name;
 	case PARAM_QUEUE:
-		return v.p != NULL ? ((const struct queue_ops *)v.p)->name : "-";
+		return v.p != NULL ? ((const struct db_queue_ops *)v.p)->name : "-";
 	case PARAM_WIDTH:
 		if (v.u == CELL_UNBOUNDED)
 			return "inf";
@@ -760,7 +781,7 @@ cli_argv(const struct sweep *s, const struct cell *c, char buf[][CLI_WORD],
 	argv[n++] = (char *)"cell";
 	for (i = 0; i < nparams; i++) {
 		p = &params[i];
-		if ((p->flags & P_SWEEP) || !params_apply(p, c->disp->flags))
+		if ((p->flags & P_SWEEP) || !cli_applies(p, c->disp))
 			continue;
 		v = cli_arg(p, c, buf[b], CLI_WORD);
 		if (cli_is_default(p, c, v))
@@ -805,7 +826,7 @@ cli_cell_json(const struct cell *c)
 	for (i = 0; i < nparams; i++) {
 		p = &params[i];
 		/* A design without a queue records "-" for --queue. */
-		if (p->key == NULL || (!params_apply(p, c->disp->flags) &&
+		if (p->key == NULL || (!cli_applies(p, c->disp) &&
 		    !(p->kind == PARAM_QUEUE && (p->flags & P_SHOWN))))
 			continue;
 		cli_load(p, (const char *)c + p->off, &v);
@@ -884,7 +905,7 @@ cli_cell_name(const struct cell *c, char *buf, size_t len)
 
 	params_series(json, buf, len);
 	used = strlen(buf);
-	if (!(c->disp->flags & DISP_NO_WIDTH) && c->cfg.workers != CELL_UNBOUNDED)
+	if (!(c->disp->flags & DB_DISP_NO_WIDTH) && c->cfg.workers != CELL_UNBOUNDED)
 		snprintf(buf + used, len - used, " w=%u", c->cfg.workers);
 	cJSON_Delete(json);
 	return;

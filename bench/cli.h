@@ -12,11 +12,45 @@
 #define BENCH_CLI_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include <cjson/cJSON.h>
 
+#include "cell.h"
 #include "params.h"
+
+#define SWEEP_MAX_LIST	64
+
+union param_value {
+	unsigned int u;
+	int i;
+	double d;
+	const void *p;			/* a design, a queue, a text */
+	struct workload_profile profile;
+};
+
+/*
+ * A sweep: every option's value. A list's values are in lists[] by the
+ * index of its entry, and cell holds the rest; the odometer (cli.c) turns
+ * it into cells.
+ */
+struct sweep {
+	struct cell cell;
+	struct {
+		union param_value v[SWEEP_MAX_LIST];
+		size_t n;
+	} lists[PARAMS_MAX];
+	struct cell_window win;
+	unsigned int reps;		/* the most runs of a cell */
+	double precision_pct;		/* a cell may stop early (runner.h) */
+	uint64_t given;			/* bit i: params[i] on the command line */
+	const char *out;
+	double deadline_s;		/* per run; 0: cell_deadline + grace */
+	int format;			/* enum table_format */
+	int quiet;
+	int host_quiet;			/* wait for an idle machine */
+};
 
 /*
  * Words of a child's command line, at most: its two, two for each option

@@ -9,15 +9,18 @@
 #include <errno.h>
 #include <stdlib.h>
 
+#include "knobs.h"
 #include "scheduler.h"
 
+extern const struct db_disp_ops disp_default;	/* defined below */
+
 struct kdefault {
-	struct dispatcher base;
+	struct db_dispatcher base;
 	struct ksched *sched;
 };
 
 static void
-default_dispatch(struct dispatcher *d, struct disp_task *t)
+default_dispatch(struct db_dispatcher *d, struct db_task *t)
 {
 
 	ksched_dispatch(((struct kdefault *)d)->sched, t, false, false);
@@ -25,7 +28,7 @@ default_dispatch(struct dispatcher *d, struct disp_task *t)
 }
 
 static void
-default_yield(struct dispatcher *d, struct disp_task *t)
+default_yield(struct db_dispatcher *d, struct db_task *t)
 {
 
 	ksched_dispatch(((struct kdefault *)d)->sched, t, false, true);
@@ -33,8 +36,9 @@ default_yield(struct dispatcher *d, struct disp_task *t)
 }
 
 static int
-default_create(struct dispatcher **dp, const struct disp_config *cfg)
+default_create(struct db_dispatcher **dp, const struct db_disp_config *cfg)
 {
+	struct disp_knobs kn = disp_knobs(cfg);
 	struct kdefault *k;
 	int error;
 
@@ -44,7 +48,7 @@ default_create(struct dispatcher **dp, const struct disp_config *cfg)
 		return -ENOMEM;
 	k->base.ops = &disp_default;
 	error = ksched_create(&k->sched, cfg, cfg->workers,
-	    cfg->pool_queue != NULL ? cfg->pool_queue : queue_at(0));
+	    kn.pool_queue != NULL ? kn.pool_queue : queue_at(0));
 	if (error != 0) {
 		free(k);
 		return error;
@@ -54,7 +58,7 @@ default_create(struct dispatcher **dp, const struct disp_config *cfg)
 }
 
 static void
-default_shutdown(struct dispatcher *d, struct disp_stats *st)
+default_shutdown(struct db_dispatcher *d, struct db_disp_stats *st)
 {
 	struct kdefault *k = (struct kdefault *)d;
 
@@ -63,11 +67,10 @@ default_shutdown(struct dispatcher *d, struct disp_stats *st)
 	return;
 }
 
-const struct disp_ops disp_default = {
+const struct db_disp_ops disp_default = {
 	DB_DISP_OPS_HEAD,
 	.name = "default",
 	.model = "kotlinx Dispatchers.Default: CoroutineScheduler, N CPU permits",
-	.flags = DISP_SCHEDULER,
 	.counts = KSCHED_COUNTS,
 	.create = default_create,
 	.dispatch = default_dispatch,

@@ -48,7 +48,10 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "knobs.h"
 #include "taskfifo.h"
+
+extern const struct db_disp_ops disp_eventloop;	/* defined below */
 
 #define EL_BATCH	64
 #define EL_CHUNK	1024		/* PlatformDependent.MPSC_CHUNK_SIZE */
@@ -56,7 +59,7 @@
 #define EL_SLEEPING	1
 
 struct el_loop {
-	struct queue *inbox;
+	struct db_queue *inbox;
 	_Atomic int wakeup;			/* EL_AWAKE or EL_SLEEPING */
 	int eventfd;
 	int epfd;
@@ -68,8 +71,9 @@ struct el_loop {
 } __attribute__((aligned(64)));
 
 struct eventloop {
-	struct dispatcher base;
-	struct disp_config cfg;
+	struct db_dispatcher base;
+	struct db_disp_config cfg;
+	struct disp_knobs k;
 	unsigned int nloops;
 	_Atomic unsigned int next;		/* round-robin chooser */
 	_Atomic int stop;
@@ -91,7 +95,7 @@ el_wakeup(struct el_loop *l)
 }
 
 static void
-eventloop_dispatch(struct dispatcher *d, struct disp_task *t)
+eventloop_dispatch(struct db_dispatcher *d, struct db_task *t)
 {
 	struct eventloop *e = (struct eventloop *)d;
 	struct el_loop *home = t->home;
@@ -102,14 +106,14 @@ eventloop_dispatch(struct dispatcher *d, struct disp_task *t)
 		    memory_order_relaxed) % e->nloops];
 		t->home = home;
 	}
-	if (home == el_current && e->cfg.from == DISP_FROM_HOME) {
+	if (home == el_current && e->k.from == DISP_FROM_HOME) {
 		taskfifo_push(&home->local, t);
 		return;
 	}
-	if (!queue_push(home->inbox, t))
+	if (!db_queue_push(home->inbox, t))
 		abort();		/* out of memory: Netty would throw */
 	/* Netty's execute() in its own loop wakes nothing. */
-	if (home != el_current || e->cfg.from != DISP_FROM_EXECUTE)
+	if (home != el_current || e->k.from != DISP_FROM_EXECUTE)
 		el_wakeup(home);
 	return;
 }
@@ -118,7 +122,7 @@ static bool
 el_has_work(struct el_loop *l)
 {
 
-	return l->local.head != NULL || !queue_empty(l->inbox);
+	return l->local.head != NULL || !db_queue_empty(l->inbox);
 }
 
 /*
@@ -136,11 +140,11 @@ el_run_execute(struct el_loop *l)
 
 	(void)epoll_wait(l->epfd, &ev, 1, 0);
 	l->polls++;
-	for (i = 0; i < EL_BATCH && queue_pop(l->inbox, &t); i++) {
-		assert(((struct disp_task *)t)->home == l);
+	for (i = 0; i < EL_BATCH && db_queue_pop(l->inbox, &t); i++) {
+		assert(((struct db_task *)t)->home == l);
 		l->executed++;
 		l->ran++;
-		((struct disp_task *)t)->fn(t);
+		((struct db_task *)t)->fn(t);
 	}
 	clock_gettime(CLOCK_MONOTONIC, &now);	/* System.nanoTime */
 	return;
@@ -154,19 +158,19 @@ static void
 el_run_batch(struct el_loop *l)
 {
 	struct epoll_event ev;
-	struct disp_task *t;
+	struct db_task *t;
 	void *in;
 	int i;
 
-	if (l->group->cfg.from == DISP_FROM_EXECUTE) {
+	if (l->group->k.from == DISP_FROM_EXECUTE) {
 		el_run_execute(l);
 		return;
 	}
-	if (l->group->cfg.from == DISP_FROM_OUTSIDE) {
+	if (l->group->k.from == DISP_FROM_OUTSIDE) {
 		(void)epoll_wait(l->epfd, &ev, 1, 0);
 		l->polls++;
 	}
-	while (queue_pop(l->inbox, &in)) {
+	while (db_queue_pop(l->inbox, &in)) {
 		taskfifo_push(&l->local, in);
 		l->executed++;
 	}
@@ -226,7 +230,7 @@ el_loop_init(struct eventloop *e, struct el_loop *l)
 	l->eventfd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
 	if (l->eventfd < 0) {
 		error = -errno;
-		queue_destroy(l->inbox);
+		db_queue_destroy(l->inbox);
 		return error;
 	}
 	l->epfd = epoll_create1(EPOLL_CLOEXEC);
@@ -236,7 +240,7 @@ el_loop_init(struct eventloop *e, struct el_loop *l)
 		close(l->eventfd);
 		if (l->epfd >= 0)
 			close(l->epfd);
-		queue_destroy(l->inbox);
+		db_queue_destroy(l->inbox);
 		return error;
 	}
 	return 0;
@@ -248,12 +252,12 @@ el_loop_fini(struct el_loop *l)
 
 	close(l->eventfd);
 	close(l->epfd);
-	queue_destroy(l->inbox);
+	db_queue_destroy(l->inbox);
 	return;
 }
 
 static int
-eventloop_create(struct dispatcher **dp, const struct disp_config *cfg)
+eventloop_create(struct db_dispatcher **dp, const struct db_disp_config *cfg)
 {
 	struct eventloop *e;
 	unsigned int i, ready, started;
@@ -266,6 +270,7 @@ eventloop_create(struct dispatcher **dp, const struct disp_config *cfg)
 		return -ENOMEM;
 	e->base.ops = &disp_eventloop;
 	e->cfg = *cfg;
+	e->k = disp_knobs(cfg);
 	e->nloops = cfg->workers;
 	error = -posix_memalign((void **)&e->loops, 64,
 	    e->nloops * sizeof(*e->loops));
@@ -297,7 +302,7 @@ out_free:
 }
 
 static void
-eventloop_shutdown(struct dispatcher *d, struct disp_stats *st)
+eventloop_shutdown(struct db_dispatcher *d, struct db_disp_stats *st)
 {
 	struct eventloop *e = (struct eventloop *)d;
 	struct el_loop *l;
@@ -311,9 +316,9 @@ eventloop_shutdown(struct dispatcher *d, struct disp_stats *st)
 		pthread_join(l->tid, NULL);
 		if (st != NULL) {
 			st->ran += l->ran;
-			st->count[DISP_C_injected] += l->executed;
-			st->count[DISP_C_driver_polls] += l->polls;
-			st->count[DISP_C_unparks] += l->wakeups;
+			st->count[DB_DISP_C_injected] += l->executed;
+			st->count[DB_DISP_C_driver_polls] += l->polls;
+			st->count[DB_DISP_C_unparks] += l->wakeups;
 		}
 		el_loop_fini(l);
 	}
@@ -326,13 +331,13 @@ eventloop_shutdown(struct dispatcher *d, struct disp_stats *st)
 	return;
 }
 
-const struct disp_ops disp_eventloop = {
+const struct db_disp_ops disp_eventloop = {
 	DB_DISP_OPS_HEAD,
 	.name = "eventloop",
 	.model = "Netty: N loops, local FIFO on the home loop, MPSC + eventfd else",
-	.flags = DISP_LOOPS,
-	.counts = DISP_COUNT(injected) | DISP_COUNT(driver_polls) |
-	    DISP_COUNT(unparks),
+	.flags = DB_DISP_LOOPS,
+	.counts = DB_DISP_COUNT(injected) | DB_DISP_COUNT(driver_polls) |
+	    DB_DISP_COUNT(unparks),
 	.create = eventloop_create,
 	.dispatch = eventloop_dispatch,
 	.shutdown = eventloop_shutdown,

@@ -9,15 +9,17 @@
 
 #include "trampoline.h"
 
+extern const struct db_disp_ops disp_inline;	/* defined below */
+
 struct inl {
-	struct dispatcher base;
+	struct db_dispatcher base;
 	_Atomic uint64_t ran;
 };
 
 static _Thread_local struct trampoline inl_self;
 
 static void
-inline_dispatch(struct dispatcher *d, struct disp_task *t)
+inline_dispatch(struct db_dispatcher *d, struct db_task *t)
 {
 	struct inl *in = (struct inl *)d;
 	uint64_t ran = trampoline_run(&inl_self, t);
@@ -28,7 +30,7 @@ inline_dispatch(struct dispatcher *d, struct disp_task *t)
 }
 
 static int
-inline_create(struct dispatcher **dp, const struct disp_config *cfg)
+inline_create(struct db_dispatcher **dp, const struct db_disp_config *cfg)
 {
 	struct inl *in = calloc(1, sizeof(*in));
 
@@ -40,7 +42,7 @@ inline_create(struct dispatcher **dp, const struct disp_config *cfg)
 }
 
 static void
-inline_shutdown(struct dispatcher *d, struct disp_stats *st)
+inline_shutdown(struct db_dispatcher *d, struct db_disp_stats *st)
 {
 	struct inl *in = (struct inl *)d;
 
@@ -54,11 +56,11 @@ inline_shutdown(struct dispatcher *d, struct disp_stats *st)
 	return;
 }
 
-const struct disp_ops disp_inline = {
+const struct db_disp_ops disp_inline = {
 	DB_DISP_OPS_HEAD,
 	.name = "inline",
 	.model = "runs the task on the caller's thread: the harness's floor",
-	.flags = DISP_NO_WIDTH,
+	.flags = DB_DISP_NO_WIDTH,
 	.create = inline_create,
 	.dispatch = inline_dispatch,
 	.shutdown = inline_shutdown,

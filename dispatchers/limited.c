@@ -40,13 +40,16 @@
 #include <errno.h>
 #include <stdlib.h>
 
+#include "knobs.h"
 #include "scheduler.h"
 #include "taskq.h"
+
+extern const struct db_disp_ops disp_limited;	/* defined below */
 
 #define LIM_FAIRNESS	16	/* kotlinx: "out-of-thin-air constant" */
 
 struct limited {
-	struct dispatcher base;
+	struct db_dispatcher base;
 	struct taskq tq;
 	_Atomic int running;			/* runningWorkers */
 	int parallelism;
@@ -57,8 +60,8 @@ struct limited {
 };
 
 struct lim_worker {
-	struct disp_task task;			/* what the pool runs */
-	struct disp_task *current;
+	struct db_task task;			/* what the pool runs */
+	struct db_task *current;
 	struct limited *view;
 	struct lim_worker *next;		/* in spent */
 };
@@ -77,10 +80,10 @@ lim_try_allocate(struct limited *l)
 	return ok;
 }
 
-static struct disp_task *
+static struct db_task *
 lim_obtain_or_deallocate(struct limited *l)
 {
-	struct disp_task *t;
+	struct db_task *t;
 	bool empty;
 
 	for (;;) {
@@ -100,7 +103,7 @@ lim_obtain_or_deallocate(struct limited *l)
 }
 
 static void
-lim_worker_run(struct disp_task *self)
+lim_worker_run(struct db_task *self)
 {
 	struct lim_worker *w = (struct lim_worker *)self;
 	struct limited *l = w->view;
@@ -128,7 +131,7 @@ lim_worker_run(struct disp_task *self)
 }
 
 static void
-limited_dispatch(struct dispatcher *d, struct disp_task *t)
+limited_dispatch(struct db_dispatcher *d, struct db_task *t)
 {
 	struct limited *l = (struct limited *)d;
 	struct lim_worker *w;
@@ -148,7 +151,7 @@ limited_dispatch(struct dispatcher *d, struct disp_task *t)
 	if (w == NULL) {
 		if ((w = malloc(sizeof(*w))) == NULL)
 			abort();
-		w->task = (struct disp_task)DISP_TASK_INIT(lim_worker_run);
+		w->task = (struct db_task)DB_TASK_INIT(lim_worker_run);
 	}
 	w->current = t;
 	w->view = l;
@@ -157,8 +160,9 @@ limited_dispatch(struct dispatcher *d, struct disp_task *t)
 }
 
 static int
-limited_create(struct dispatcher **dp, const struct disp_config *cfg)
+limited_create(struct db_dispatcher **dp, const struct db_disp_config *cfg)
 {
+	struct disp_knobs k;
 	struct limited *l;
 	int error;
 
@@ -173,8 +177,9 @@ limited_create(struct dispatcher **dp, const struct disp_config *cfg)
 	error = taskq_init(&l->tq, cfg->queue, cfg->queue_capacity);
 	if (error != 0)
 		goto out_free;
-	error = ksched_create(&l->pool, cfg, cfg->pool != 0 ? cfg->pool :
-	    ksched_core_pool_size(), cfg->pool_queue != NULL ? cfg->pool_queue :
+	k = disp_knobs(cfg);
+	error = ksched_create(&l->pool, cfg, k.pool != 0 ? k.pool :
+	    ksched_core_pool_size(), k.pool_queue != NULL ? k.pool_queue :
 	    queue_at(0));
 	if (error != 0)
 		goto out_taskq;
@@ -189,7 +194,7 @@ out_free:
 }
 
 static void
-limited_shutdown(struct dispatcher *d, struct disp_stats *st)
+limited_shutdown(struct db_dispatcher *d, struct db_disp_stats *st)
 {
 	struct limited *l = (struct limited *)d;
 	struct lim_worker *w;
@@ -210,12 +215,12 @@ limited_shutdown(struct dispatcher *d, struct disp_stats *st)
 	return;
 }
 
-const struct disp_ops disp_limited = {
+const struct db_disp_ops disp_limited = {
 	DB_DISP_OPS_HEAD,
 	.name = "limited",
 	.model = "kotlinx LimitedDispatcher(k) over the CoroutineScheduler's "
 	    "blocking tasks",
-	.flags = DISP_USES_QUEUE | DISP_SCHEDULER,
+	.flags = DB_DISP_USES_QUEUE,
 	.counts = KSCHED_COUNTS,		/* its scheduler's */
 	.create = limited_create,
 	.dispatch = limited_dispatch,

@@ -5,7 +5,7 @@
  * (bench/measure/program.c).
  *
  * Its ops table names it and says what it is (real, beside, flags with
- * DISP_PROGRAM); it has no functions: nothing of it runs in this process.
+ * DB_DISP_PROGRAM); it has no functions: nothing of it runs in this process.
  */
 #ifndef DISPATCHERS_PROGRAM_H
 #define DISPATCHERS_PROGRAM_H
@@ -15,16 +15,16 @@
 #define PROGRAM_PROTOCOL	1	/* docs/external.md's version */
 
 struct program {
-	struct disp_ops ops;
+	struct db_disp_ops ops;
 	/* The command, before the suite's --workers N --coroutines C. */
 	const char *const *argv;
 };
 
 static inline const struct program *
-program_of(const struct disp_ops *d)
+program_of(const struct db_disp_ops *d)
 {
 
-	return d->flags & DISP_PROGRAM ? (const struct program *)d : NULL;
+	return d->flags & DB_DISP_PROGRAM ? (const struct program *)d : NULL;
 }
 
 #endif /* DISPATCHERS_PROGRAM_H */

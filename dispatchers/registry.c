@@ -6,30 +6,30 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dispatcher.h"
+#include "disp_list.h"
 
 #define DISP_COUNTER_NAME(n, what)	#n,
-const char *const disp_counter_names[DISP_NCOUNTERS] = {
-	DISP_COUNTERS(DISP_COUNTER_NAME)
+const char *const db_disp_counter_names[DB_DISP_NCOUNTERS] = {
+	DB_DISP_COUNTERS(DISP_COUNTER_NAME)
 };
 #undef DISP_COUNTER_NAME
 
 #define DISP_COUNTER_ABOUT(n, what)	what,
-const char *const disp_counter_about[DISP_NCOUNTERS] = {
-	DISP_COUNTERS(DISP_COUNTER_ABOUT)
+const char *const db_disp_counter_about[DB_DISP_NCOUNTERS] = {
+	DB_DISP_COUNTERS(DISP_COUNTER_ABOUT)
 };
 #undef DISP_COUNTER_ABOUT
 
 #define DISP_ENTRY(n)	&disp_##n,
 #define PROGRAM_ENTRY(n, ...)	&program_##n.ops,
-static const struct disp_ops *const designs[] = {
+static const struct db_disp_ops *const designs[] = {
 	DISP_DESIGNS(DISP_ENTRY)
 	DISP_PROGRAMS(PROGRAM_ENTRY)
 };
 #undef PROGRAM_ENTRY
 #undef DISP_ENTRY
 
-const struct disp_ops *
+const struct db_disp_ops *
 disp_find(const char *name)
 {
 	size_t i;
@@ -56,14 +56,14 @@ disp_local_count(void)
 #undef PROGRAM_ONE
 }
 
-const struct disp_ops *
+const struct db_disp_ops *
 disp_at(size_t i)
 {
 
 	return i < disp_count() ? designs[i] : NULL;
 }
 
-const struct disp_ops *
+const struct db_disp_ops *
 disp_with(unsigned int flags)
 {
 	size_t i;
@@ -76,7 +76,7 @@ disp_with(unsigned int flags)
 }
 
 struct disp_thread_arg {
-	const struct disp_config *cfg;
+	const struct db_disp_config *cfg;
 	unsigned int index;
 	void *(*fn)(void *);
 	void *arg;
@@ -94,7 +94,7 @@ disp_thread_main(void *p)
 }
 
 int
-disp_thread_spawn(const struct disp_config *cfg, unsigned int index,
+disp_thread_spawn(const struct db_disp_config *cfg, unsigned int index,
     pthread_t *tid, void *(*fn)(void *), void *arg)
 {
 	struct disp_thread_arg *a = malloc(sizeof(*a));

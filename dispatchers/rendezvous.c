@@ -53,14 +53,17 @@
 
 #include <ck_pr.h>
 
+#include "knobs.h"
 #include "parker.h"
 #include "taskfifo.h"
 
+extern const struct db_disp_ops disp_rendezvous;	/* defined below */
+
 #define RV_SPINS_DEFAULT	128		/* DualNode.SPINS */
 #define RV_SPIN_FOR_TIMEOUT_NS	1024		/* SPIN_FOR_TIMEOUT_THRESHOLD */
-#define RV_CANCELLED		((struct disp_task *)1)
-#define RV_STOP			((struct disp_task *)2)
-#define RV_DRAIN		((struct disp_task *)3)
+#define RV_CANCELLED		((struct db_task *)1)
+#define RV_STOP			((struct db_task *)2)
+#define RV_DRAIN		((struct db_task *)3)
 
 /* The stack's top: a worker's address below bit 48, a version above. */
 #define RV_PTR_MASK		((UINT64_C(1) << 48) - 1)
@@ -73,19 +76,20 @@
  */
 struct rv_worker {
 	_Atomic(struct rv_worker *) below;	/* in the idle stack */
-	_Atomic(struct disp_task *) item;	/* NULL: waiting, else matched */
+	_Atomic(struct db_task *) item;	/* NULL: waiting, else matched */
 	_Atomic bool waiter;			/* set before it parks */
 	struct parker parker;
 	struct rendezvous *pool;
-	struct disp_task *first;
+	struct db_task *first;
 	pthread_t tid;
 	struct rv_worker *next;			/* every worker, to join */
 	uint64_t ran, spins, unparks;
 };
 
 struct rendezvous {
-	struct dispatcher base;
-	struct disp_config cfg;
+	struct db_dispatcher base;
+	struct db_disp_config cfg;
+	struct disp_knobs k;
 	_Atomic uint64_t idle;			/* SynchronousQueue's stack */
 	_Atomic unsigned int ctl;		/* workers alive */
 	_Atomic int stopping;
@@ -134,9 +138,9 @@ rv_pop(struct rendezvous *r)
 
 /* xferLifo's match: the item, then the waiter's unpark if it set one. */
 static bool
-rv_match(struct rv_worker *w, struct disp_task *t)
+rv_match(struct rv_worker *w, struct db_task *t)
 {
-	struct disp_task *expected = NULL;
+	struct db_task *expected = NULL;
 
 	if (!atomic_compare_exchange_strong(&w->item, &expected, t))
 		return false;			/* cancelled: skip it */
@@ -147,7 +151,7 @@ rv_match(struct rv_worker *w, struct disp_task *t)
 
 /* offer(t): true if a waiting worker took it. */
 static bool
-rv_offer(struct rendezvous *r, struct disp_task *t)
+rv_offer(struct rendezvous *r, struct db_task *t)
 {
 	struct rv_worker *w;
 
@@ -159,7 +163,7 @@ rv_offer(struct rendezvous *r, struct disp_task *t)
 
 /* addWorker: count it in (CAS), list it under mainLock, start it outside. */
 static bool
-rv_add_worker(struct rendezvous *r, struct disp_task *t)
+rv_add_worker(struct rendezvous *r, struct db_task *t)
 {
 	unsigned int c = atomic_load(&r->ctl);
 	struct rv_worker *w;
@@ -189,7 +193,7 @@ rv_add_worker(struct rendezvous *r, struct disp_task *t)
  * every waiter.
  */
 static void
-rv_hand(struct rendezvous *r, struct disp_task *what)
+rv_hand(struct rendezvous *r, struct db_task *what)
 {
 	struct rv_worker *w;
 
@@ -209,7 +213,7 @@ rv_now_ns(void)
 }
 
 static void
-rendezvous_dispatch(struct dispatcher *d, struct disp_task *t)
+rendezvous_dispatch(struct db_dispatcher *d, struct db_task *t)
 {
 	struct rendezvous *r = (struct rendezvous *)d;
 
@@ -225,10 +229,10 @@ rendezvous_dispatch(struct dispatcher *d, struct disp_task *t)
 	return;
 }
 
-static struct disp_task *
+static struct db_task *
 rv_overflow_take(struct rendezvous *r)
 {
-	struct disp_task *t;
+	struct db_task *t;
 
 	if (atomic_load(&r->overflowing) == 0)
 		return NULL;
@@ -244,12 +248,12 @@ rv_overflow_take(struct rendezvous *r)
  * fence, park up to the deadline; on time-out cancel. Returns the item, or
  * NULL when cancelled.
  */
-static struct disp_task *
+static struct db_task *
 rv_await(struct rendezvous *r, struct rv_worker *w, bool spin)
 {
-	long long deadline = rv_now_ns() + (long long)(r->cfg.keepalive_s * 1e9);
-	int spins = spin && !r->uniprocessor ? r->cfg.spins : 0;
-	struct disp_task *t, *expected;
+	long long deadline = rv_now_ns() + (long long)(r->k.keepalive_s * 1e9);
+	int spins = spin && !r->uniprocessor ? r->k.spins : 0;
+	struct db_task *t, *expected;
 	long long ns;
 
 	w->spins += spins > 0;
@@ -279,11 +283,11 @@ rv_await(struct rendezvous *r, struct rv_worker *w, bool spin)
  * getTask -> poll(keepAliveTime): the bounded pool's overflow first, then
  * the worker's node pushed and awaited. NULL: the worker retires.
  */
-static struct disp_task *
+static struct db_task *
 rv_get_task(struct rendezvous *r, struct rv_worker *w)
 {
 	struct rv_worker *below;
-	struct disp_task *t;
+	struct db_task *t;
 
 	if ((t = rv_overflow_take(r)) != NULL)
 		return t;
@@ -303,7 +307,7 @@ rv_worker_main(void *arg)
 {
 	struct rv_worker *w = arg;
 	struct rendezvous *r = w->pool;
-	struct disp_task *t = w->first;
+	struct db_task *t = w->first;
 
 	for (;;) {
 		if (t == RV_DRAIN)
@@ -323,7 +327,7 @@ rv_worker_main(void *arg)
 }
 
 static int
-rendezvous_create(struct dispatcher **dp, const struct disp_config *cfg)
+rendezvous_create(struct db_dispatcher **dp, const struct db_disp_config *cfg)
 {
 	struct rendezvous *r = calloc(1, sizeof(*r));
 	cpu_set_t cpus;
@@ -332,10 +336,11 @@ rendezvous_create(struct dispatcher **dp, const struct disp_config *cfg)
 		return -ENOMEM;
 	r->base.ops = &disp_rendezvous;
 	r->cfg = *cfg;
-	if (r->cfg.spins == DISP_SPINS_DEFAULT)
-		r->cfg.spins = RV_SPINS_DEFAULT;
-	if (r->cfg.keepalive_s <= 0)
-		r->cfg.keepalive_s = 60;
+	r->k = disp_knobs(cfg);
+	if (r->k.spins == DISP_SPINS_DEFAULT)
+		r->k.spins = RV_SPINS_DEFAULT;
+	if (r->k.keepalive_s <= 0)
+		r->k.keepalive_s = 60;
 	/* availableProcessors: the CPUs this process may run on. */
 	r->uniprocessor = sched_getaffinity(0, sizeof(cpus), &cpus) == 0 &&
 	    CPU_COUNT(&cpus) == 1;
@@ -345,7 +350,7 @@ rendezvous_create(struct dispatcher **dp, const struct disp_config *cfg)
 }
 
 static void
-rendezvous_shutdown(struct dispatcher *d, struct disp_stats *st)
+rendezvous_shutdown(struct db_dispatcher *d, struct db_disp_stats *st)
 {
 	struct rendezvous *r = (struct rendezvous *)d;
 	struct rv_worker *w, *next;
@@ -358,8 +363,8 @@ rendezvous_shutdown(struct dispatcher *d, struct disp_stats *st)
 		pthread_join(w->tid, NULL);
 		if (st != NULL) {
 			st->ran += w->ran;
-			st->count[DISP_C_spins] += w->spins;
-			st->count[DISP_C_unparks] += w->unparks;
+			st->count[DB_DISP_C_spins] += w->spins;
+			st->count[DB_DISP_C_unparks] += w->unparks;
 		}
 		free(w);
 	}
@@ -373,13 +378,13 @@ rendezvous_shutdown(struct dispatcher *d, struct disp_stats *st)
 	return;
 }
 
-const struct disp_ops disp_rendezvous = {
+const struct db_disp_ops disp_rendezvous = {
 	DB_DISP_OPS_HEAD,
 	.name = "rendezvous",
 	.model = "JDK 21 SynchronousQueue handoff to an idle thread, else a new "
 	    "thread",
-	.flags = DISP_GROWS,
-	.counts = DISP_COUNT(spins) | DISP_COUNT(unparks),
+	.flags = DB_DISP_GROWS,
+	.counts = DB_DISP_COUNT(spins) | DB_DISP_COUNT(unparks),
 	.create = rendezvous_create,
 	.dispatch = rendezvous_dispatch,
 	.shutdown = rendezvous_shutdown,

@@ -27,7 +27,7 @@
 struct runq {
 	_Atomic uint32_t head;		/* consumers: CAS */
 	_Atomic uint32_t tail;		/* owner: release store */
-	_Atomic(struct disp_task *) slot[RUNQ_SIZE];
+	_Atomic(struct db_task *) slot[RUNQ_SIZE];
 };
 
 static inline void
@@ -48,14 +48,14 @@ runq_len(struct runq *q)
 }
 
 static inline void
-runq_slot_put(struct runq *q, uint32_t i, struct disp_task *t)
+runq_slot_put(struct runq *q, uint32_t i, struct db_task *t)
 {
 
 	atomic_store_explicit(&q->slot[i & RUNQ_MASK], t, memory_order_relaxed);
 	return;
 }
 
-static inline struct disp_task *
+static inline struct db_task *
 runq_slot_get(struct runq *q, uint32_t i)
 {
 
@@ -65,7 +65,7 @@ runq_slot_get(struct runq *q, uint32_t i)
 
 /* Owner only. False when full: the caller takes the overflow path. */
 static inline bool
-runq_push(struct runq *q, struct disp_task *t)
+runq_push(struct runq *q, struct db_task *t)
 {
 	uint32_t h = atomic_load_explicit(&q->head, memory_order_acquire);
 	uint32_t tail = atomic_load_explicit(&q->tail, memory_order_relaxed);
@@ -78,11 +78,11 @@ runq_push(struct runq *q, struct disp_task *t)
 }
 
 /* Owner only: the oldest item, or NULL. */
-static inline struct disp_task *
+static inline struct db_task *
 runq_pop(struct runq *q)
 {
 	uint32_t h = atomic_load_explicit(&q->head, memory_order_acquire);
-	struct disp_task *t;
+	struct db_task *t;
 
 	for (;;) {
 		if (h == atomic_load_explicit(&q->tail, memory_order_relaxed))
@@ -100,7 +100,7 @@ runq_pop(struct runq *q)
  * first and there is room again.
  */
 static inline uint32_t
-runq_take_half(struct runq *q, struct disp_task **out)
+runq_take_half(struct runq *q, struct db_task **out)
 {
 	uint32_t h = atomic_load_explicit(&q->head, memory_order_acquire);
 	uint32_t tail = atomic_load_explicit(&q->tail, memory_order_relaxed);
@@ -121,7 +121,7 @@ runq_take_half(struct runq *q, struct disp_task **out)
  * into the thief's own empty queue and returns one of them to run, or
  * NULL if the victim had nothing.
  */
-static inline struct disp_task *
+static inline struct db_task *
 runq_steal(struct runq *victim, struct runq *thief)
 {
 	uint32_t t0 = atomic_load_explicit(&thief->tail, memory_order_relaxed);

@@ -62,8 +62,8 @@
 enum ks_state { KS_CPU_ACQUIRED, KS_BLOCKING, KS_PARKING, KS_DORMANT };
 
 struct ks_worker {
-	_Atomic(struct disp_task *) lifo;	/* lastScheduledTask */
-	_Atomic(struct disp_task *) buffer[KS_BUFFER];
+	_Atomic(struct db_task *) lifo;	/* lastScheduledTask */
+	_Atomic(struct db_task *) buffer[KS_BUFFER];
 	_Atomic uint32_t producer, consumer;
 	_Atomic int blocking_in_buffer;
 	struct parkstack_node node;		/* workerCtl, its index */
@@ -78,7 +78,7 @@ struct ks_worker {
 } __attribute__((aligned(64)));
 
 struct ksched {
-	struct disp_config cfg;
+	struct db_disp_config cfg;
 	unsigned int core;
 	struct taskq cpu_queue, blocking_queue;	/* the GlobalQueues */
 	_Atomic uint64_t control;		/* controlState */
@@ -102,7 +102,7 @@ ks_now(void)
 }
 
 static bool
-ks_blocking(const struct disp_task *t)
+ks_blocking(const struct db_task *t)
 {
 
 	return atomic_load_explicit(&t->state, memory_order_relaxed) != 0;
@@ -137,8 +137,8 @@ wq_size(struct ks_worker *w)
 }
 
 /* addLast: NULL, or t back when the ring is full. */
-static struct disp_task *
-wq_add_last(struct ks_worker *w, struct disp_task *t)
+static struct db_task *
+wq_add_last(struct ks_worker *w, struct db_task *t)
 {
 	uint32_t next;
 
@@ -157,10 +157,10 @@ wq_add_last(struct ks_worker *w, struct disp_task *t)
 }
 
 /* add: the LIFO slot, its old task to the ring; fair: the ring. */
-static struct disp_task *
-wq_add(struct ks_worker *w, struct disp_task *t, bool fair)
+static struct db_task *
+wq_add(struct ks_worker *w, struct db_task *t, bool fair)
 {
-	struct disp_task *prev;
+	struct db_task *prev;
 
 	if (fair)
 		return wq_add_last(w, t);
@@ -169,7 +169,7 @@ wq_add(struct ks_worker *w, struct disp_task *t, bool fair)
 }
 
 static void
-wq_taken(struct ks_worker *w, struct disp_task *t)
+wq_taken(struct ks_worker *w, struct db_task *t)
 {
 
 	if (ks_blocking(t))
@@ -178,10 +178,10 @@ wq_taken(struct ks_worker *w, struct disp_task *t)
 }
 
 /* pollBuffer: the ring's head; a slot emptied from the middle is skipped. */
-static struct disp_task *
+static struct db_task *
 wq_poll_buffer(struct ks_worker *w)
 {
-	struct disp_task *t;
+	struct db_task *t;
 	uint32_t c;
 
 	for (;;) {
@@ -198,11 +198,11 @@ wq_poll_buffer(struct ks_worker *w)
 }
 
 /* tryExtractFromTheMiddle */
-static struct disp_task *
+static struct db_task *
 wq_extract(struct ks_worker *w, uint32_t index, bool blocking)
 {
-	_Atomic(struct disp_task *) *slot = &w->buffer[index & KS_MASK];
-	struct disp_task *t = atomic_load(slot);
+	_Atomic(struct db_task *) *slot = &w->buffer[index & KS_MASK];
+	struct db_task *t = atomic_load(slot);
 
 	if (t == NULL || ks_blocking(t) != blocking ||
 	    !atomic_compare_exchange_strong(slot, &t, NULL))
@@ -213,10 +213,10 @@ wq_extract(struct ks_worker *w, uint32_t index, bool blocking)
 }
 
 /* pollBlocking (pollWithExclusiveMode): the LIFO slot, the ring from its tail. */
-static struct disp_task *
+static struct db_task *
 wq_poll_blocking(struct ks_worker *w)
 {
-	struct disp_task *t;
+	struct db_task *t;
 	uint32_t start, end;
 
 	while ((t = atomic_load(&w->lifo)) != NULL && ks_blocking(t))
@@ -238,10 +238,10 @@ wq_poll_blocking(struct ks_worker *w)
  * first blocking one), else the LIFO slot once it is 100 us old. *delay
  * gets the time until it will be, 0 if never.
  */
-static struct disp_task *
+static struct db_task *
 wq_steal(struct ks_worker *v, bool blocking_only, uint64_t *delay)
 {
-	struct disp_task *t = NULL;
+	struct db_task *t = NULL;
 	uint32_t start, end;
 	uint64_t age;
 
@@ -333,11 +333,11 @@ ks_signal(struct ksched *s, uint64_t c)
 }
 
 void
-ksched_dispatch(struct ksched *s, struct disp_task *t, bool blocking,
+ksched_dispatch(struct ksched *s, struct db_task *t, bool blocking,
     bool fair)
 {
 	struct ks_worker *w = ks_current;
-	struct disp_task *left = t;
+	struct db_task *left = t;
 	uint64_t c = 0;
 
 	atomic_store_explicit(&t->stamp, ks_now(), memory_order_relaxed);
@@ -392,11 +392,11 @@ ks_release_cpu(struct ks_worker *w, enum ks_state next)
 	return had;
 }
 
-static struct disp_task *
+static struct db_task *
 ks_poll_global(struct ks_worker *w)
 {
 	struct ksched *s = w->s;
-	struct disp_task *t;
+	struct db_task *t;
 	bool cpu_first = ks_rand(w, 2) == 0;
 
 	t = taskq_take(cpu_first ? &s->cpu_queue : &s->blocking_queue);
@@ -406,14 +406,14 @@ ks_poll_global(struct ks_worker *w)
 }
 
 /* trySteal: every other worker once, from a random one. */
-static struct disp_task *
+static struct db_task *
 ks_steal(struct ks_worker *w, bool blocking_only)
 {
 	struct ksched *s = w->s;
 	uint32_t created = ks_created(s), i, at;
 	uint64_t delay, min = UINT64_MAX;
 	struct ks_worker *v;
-	struct disp_task *t;
+	struct db_task *t;
 
 	if (created < 2)
 		return NULL;
@@ -436,11 +436,11 @@ ks_steal(struct ks_worker *w, bool blocking_only)
 }
 
 /* findTask */
-static struct disp_task *
+static struct db_task *
 ks_find_task(struct ks_worker *w)
 {
 	struct ksched *s = w->s;
-	struct disp_task *t = NULL;
+	struct db_task *t = NULL;
 	bool global_first;
 
 	if (!ks_acquire_cpu(w)) {
@@ -466,7 +466,7 @@ ks_find_task(struct ks_worker *w)
 
 /* executeTask: a blocking task runs without a CPU permit. */
 static void
-ks_execute(struct ks_worker *w, struct disp_task *t)
+ks_execute(struct ks_worker *w, struct db_task *t)
 {
 	struct ksched *s = w->s;
 
@@ -517,7 +517,7 @@ ks_worker_main(void *arg)
 {
 	struct ks_worker *w = arg;
 	struct ksched *s = w->s;
-	struct disp_task *t;
+	struct db_task *t;
 	bool rescanned = false;
 
 	ks_current = w;
@@ -560,8 +560,8 @@ ksched_core_pool_size(void)
 }
 
 int
-ksched_create(struct ksched **sp, const struct disp_config *cfg,
-    unsigned int core, const struct queue_ops *q)
+ksched_create(struct ksched **sp, const struct db_disp_config *cfg,
+    unsigned int core, const struct db_queue_ops *q)
 {
 	struct ksched *s;
 	int error;
@@ -590,7 +590,7 @@ out_free:
 }
 
 void
-ksched_shutdown(struct ksched *s, struct disp_stats *st)
+ksched_shutdown(struct ksched *s, struct db_disp_stats *st)
 {
 	unsigned int i, n;
 	struct ks_worker *w;
@@ -608,14 +608,14 @@ ksched_shutdown(struct ksched *s, struct disp_stats *st)
 		pthread_join(w->tid, NULL);
 		if (st != NULL) {
 			st->ran += w->ran;
-			st->count[DISP_C_injected] += w->injected;
-			st->count[DISP_C_steals] += w->steals;
-			st->count[DISP_C_lifo_hits] += w->lifo_hits;
-			st->count[DISP_C_unparks] += w->unparks;
+			st->count[DB_DISP_C_injected] += w->injected;
+			st->count[DB_DISP_C_steals] += w->steals;
+			st->count[DB_DISP_C_lifo_hits] += w->lifo_hits;
+			st->count[DB_DISP_C_unparks] += w->unparks;
 		}
 	}
 	if (st != NULL) {
-		st->count[DISP_C_injected] += atomic_load(&s->injected);
+		st->count[DB_DISP_C_injected] += atomic_load(&s->injected);
 		st->spilled += taskq_spilled(&s->cpu_queue) +
 		    taskq_spilled(&s->blocking_queue);
 		taskq_count(&s->cpu_queue, st);

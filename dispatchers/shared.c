@@ -21,8 +21,11 @@
 
 #include <ck_pr.h>
 
+#include "knobs.h"
 #include "parkstack.h"
 #include "taskq.h"
+
+extern const struct db_disp_ops disp_shared;	/* defined below */
 
 struct sh_worker {
 	struct parkstack_node node;		/* index 1-based, as kotlinx's */
@@ -33,8 +36,9 @@ struct sh_worker {
 } __attribute__((aligned(64)));
 
 struct shared {
-	struct dispatcher base;
-	struct disp_config cfg;
+	struct db_dispatcher base;
+	struct db_disp_config cfg;
+	struct disp_knobs k;
 	struct taskq tq;
 	struct parkstack parked;
 	_Atomic int spinning;
@@ -45,29 +49,29 @@ struct shared {
 };
 
 static void
-shared_dispatch(struct dispatcher *d, struct disp_task *t)
+shared_dispatch(struct db_dispatcher *d, struct db_task *t)
 {
 	struct shared *s = (struct shared *)d;
 
 	taskq_put(&s->tq, t);
-	if (s->cfg.wake == DISP_WAKE_LAZY &&
+	if (s->k.wake == DISP_WAKE_LAZY &&
 	    atomic_load_explicit(&s->spinning, memory_order_relaxed) > 0)
 		return;
 	(void)parkstack_unpark_one(&s->parked);
 	return;
 }
 
-static struct disp_task *
+static struct db_task *
 sh_spin(struct shared *s, struct sh_worker *w)
 {
-	struct disp_task *t = NULL;
+	struct db_task *t = NULL;
 	int i;
 
-	if (s->cfg.spins <= 0)
+	if (s->k.spins <= 0)
 		return NULL;
 	w->spins++;
 	atomic_fetch_add(&s->spinning, 1);
-	for (i = 0; i < s->cfg.spins && t == NULL; i++) {
+	for (i = 0; i < s->k.spins && t == NULL; i++) {
 		ck_pr_stall();
 		t = taskq_take(&s->tq);
 	}
@@ -80,7 +84,7 @@ sh_worker_main(void *arg)
 {
 	struct sh_worker *w = arg;
 	struct shared *s = w->pool;
-	struct disp_task *t;
+	struct db_task *t;
 
 	for (;;) {
 		t = taskq_take(&s->tq);
@@ -100,7 +104,7 @@ sh_worker_main(void *arg)
 }
 
 static int
-shared_create(struct dispatcher **dp, const struct disp_config *cfg)
+shared_create(struct db_dispatcher **dp, const struct db_disp_config *cfg)
 {
 	struct shared *s;
 	unsigned int i;
@@ -113,8 +117,9 @@ shared_create(struct dispatcher **dp, const struct disp_config *cfg)
 		return -ENOMEM;
 	s->base.ops = &disp_shared;
 	s->cfg = *cfg;
-	if (s->cfg.spins == DISP_SPINS_DEFAULT)
-		s->cfg.spins = 0;
+	s->k = disp_knobs(cfg);
+	if (s->k.spins == DISP_SPINS_DEFAULT)
+		s->k.spins = 0;
 	s->nworkers = cfg->workers;
 	error = taskq_init(&s->tq, cfg->queue, cfg->queue_capacity);
 	if (error != 0)
@@ -148,7 +153,7 @@ shared_create(struct dispatcher **dp, const struct disp_config *cfg)
 	return 0;
 out_join:
 	s->nworkers = i - 1;
-	disp_shutdown(&s->base, NULL);
+	db_shutdown(&s->base, NULL);
 	return error;
 out_workers:
 	free(s->workers);
@@ -160,7 +165,7 @@ out_free:
 }
 
 static void
-shared_shutdown(struct dispatcher *d, struct disp_stats *st)
+shared_shutdown(struct db_dispatcher *d, struct db_disp_stats *st)
 {
 	struct shared *s = (struct shared *)d;
 	struct sh_worker *w;
@@ -174,8 +179,8 @@ shared_shutdown(struct dispatcher *d, struct disp_stats *st)
 	for (i = 1; st != NULL && i <= s->nworkers; i++) {
 		w = &s->workers[i];
 		st->ran += w->ran;
-		st->count[DISP_C_spins] += w->spins;
-		st->count[DISP_C_unparks] += w->unparks;
+		st->count[DB_DISP_C_spins] += w->spins;
+		st->count[DB_DISP_C_unparks] += w->unparks;
 	}
 	if (st != NULL) {
 		st->spilled = taskq_spilled(&s->tq);
@@ -190,12 +195,12 @@ shared_shutdown(struct dispatcher *d, struct disp_stats *st)
 	return;
 }
 
-const struct disp_ops disp_shared = {
+const struct db_disp_ops disp_shared = {
 	DB_DISP_OPS_HEAD,
 	.name = "shared",
 	.model = "N workers poll one MPMC queue (fixed pool; kotlinx park/unpark)",
-	.flags = DISP_USES_QUEUE,
-	.counts = DISP_COUNT(spins) | DISP_COUNT(unparks),
+	.flags = DB_DISP_USES_QUEUE,
+	.counts = DB_DISP_COUNT(spins) | DB_DISP_COUNT(unparks),
 	.create = shared_create,
 	.dispatch = shared_dispatch,
 	.shutdown = shared_shutdown,

@@ -111,10 +111,13 @@
 #include <sys/epoll.h>
 #include <unistd.h>
 
+#include "knobs.h"
 #include "golock.h"
 #include "parker.h"
 #include "runq.h"
 #include "taskfifo.h"
+
+extern const struct db_disp_ops disp_stealing;	/* defined below */
 
 #define ST_LIFO_POLLS		3	/* MAX_LIFO_POLLS_PER_TICK */
 #define ST_GLOBAL_INTERVAL	61	/* ticks between injection-queue-first */
@@ -137,17 +140,17 @@
 
 struct st_worker {
 	struct runq rq;
-	struct disp_task *lifo;			/* owner only: never stolen */
+	struct db_task *lifo;			/* owner only: never stolen */
 	bool lifo_enabled;
 	bool searching;
 	uint32_t tick;
 	uint32_t rand;				/* xorshift32 */
-	struct disp_task *running, *next;	/* the task polled, its yield */
+	struct db_task *running, *next;	/* the task polled, its yield */
 	struct taskfifo defer;			/* tokio: waiting for the driver */
 	_Atomic bool parked;			/* in the sleepers list */
 	struct parker parker;
 	uint64_t ran;
-	uint64_t count[DISP_NCOUNTERS];
+	uint64_t count[DB_DISP_NCOUNTERS];
 	struct golock_count lockc;		/* what sched.lock did here */
 	struct stealing *pool;
 	unsigned int index;
@@ -155,8 +158,9 @@ struct st_worker {
 } __attribute__((aligned(64)));
 
 struct stealing {
-	struct dispatcher base;
-	struct disp_config cfg;
+	struct db_dispatcher base;
+	struct db_disp_config cfg;
+	struct disp_knobs k;
 	unsigned int nworkers;
 
 	pthread_mutex_t lock;			/* the one lock (st_lock) */
@@ -210,7 +214,7 @@ st_lock(struct stealing *s)
 	struct st_worker *w;
 	struct golock_count c = { 0 };
 
-	if (s->cfg.yield_path != DISP_YIELD_GO) {
+	if (s->k.yield_path != DISP_YIELD_GO) {
 		pthread_mutex_lock(&s->lock);
 		return;
 	}
@@ -231,7 +235,7 @@ st_unlock(struct stealing *s)
 	struct st_worker *w;
 	struct golock_count c = { 0 };
 
-	if (s->cfg.yield_path != DISP_YIELD_GO) {
+	if (s->k.yield_path != DISP_YIELD_GO) {
 		pthread_mutex_unlock(&s->lock);
 		return;
 	}
@@ -254,7 +258,7 @@ st_inject_empty(struct stealing *s)
 
 /* The caller holds the lock. */
 static void
-st_inject_put_locked(struct stealing *s, struct disp_task *t)
+st_inject_put_locked(struct stealing *s, struct db_task *t)
 {
 
 	taskfifo_push(&s->inject, t);
@@ -269,12 +273,12 @@ st_inject_put_locked(struct stealing *s, struct disp_task *t)
  * worker that holds the task is its only writer; the CAS is the cost.
  */
 static inline void
-st_task_update(struct stealing *s, struct disp_task *t, uint32_t clear,
+st_task_update(struct stealing *s, struct db_task *t, uint32_t clear,
     uint32_t set, int refs)
 {
 	uint32_t cur, next;
 
-	if (s->cfg.floor == DISP_FLOOR_OFF)
+	if (s->k.floor == DISP_FLOOR_OFF)
 		return;
 	cur = atomic_load_explicit(&t->state, memory_order_relaxed);
 	do
@@ -286,10 +290,10 @@ st_task_update(struct stealing *s, struct disp_task *t, uint32_t clear,
 
 /* Tokio's ref_dec and a waker's clone: one atomic add each. */
 static inline void
-st_task_ref(struct stealing *s, struct disp_task *t, int refs)
+st_task_ref(struct stealing *s, struct db_task *t, int refs)
 {
 
-	if (s->cfg.floor != DISP_FLOOR_OFF)
+	if (s->k.floor != DISP_FLOOR_OFF)
 		atomic_fetch_add_explicit(&t->state, (uint32_t)refs *
 		    ST_REF_ONE, memory_order_acq_rel);
 	return;
@@ -324,10 +328,10 @@ st_notify(struct stealing *s)
 
 /* push_back_or_overflow */
 static void
-st_push_back(struct st_worker *w, struct disp_task *t)
+st_push_back(struct st_worker *w, struct db_task *t)
 {
 	struct stealing *s = w->pool;
-	struct disp_task *half[RUNQ_SIZE / 2];
+	struct db_task *half[RUNQ_SIZE / 2];
 	uint32_t i, n;
 
 	while (!runq_push(&w->rq, t)) {
@@ -350,9 +354,9 @@ st_push_back(struct st_worker *w, struct disp_task *t)
  * Tokio notifies nobody.
  */
 static void
-st_schedule_local(struct st_worker *w, struct disp_task *t, bool notify)
+st_schedule_local(struct st_worker *w, struct db_task *t, bool notify)
 {
-	struct disp_task *prev;
+	struct db_task *prev;
 
 	if (!w->lifo_enabled) {
 		st_push_back(w, t);
@@ -371,7 +375,7 @@ st_schedule_local(struct st_worker *w, struct disp_task *t, bool notify)
 }
 
 static void
-stealing_dispatch(struct dispatcher *d, struct disp_task *t)
+stealing_dispatch(struct db_dispatcher *d, struct db_task *t)
 {
 	struct stealing *s = (struct stealing *)d;
 	struct st_worker *w = st_current;
@@ -394,7 +398,7 @@ stealing_dispatch(struct dispatcher *d, struct disp_task *t)
  * (yield_now: a reference).
  */
 static void
-stealing_yield(struct dispatcher *d, struct disp_task *t)
+stealing_yield(struct db_dispatcher *d, struct db_task *t)
 {
 	struct stealing *s = (struct stealing *)d;
 	struct st_worker *w = st_current;
@@ -405,9 +409,9 @@ stealing_yield(struct dispatcher *d, struct disp_task *t)
 		return;
 	}
 	w->next = t;
-	if (s->cfg.yield_path == DISP_YIELD_SELF_WAKE)
+	if (s->k.yield_path == DISP_YIELD_SELF_WAKE)
 		st_task_update(s, w->running, 0, ST_NOTIFIED, 0);
-	else if (s->cfg.yield_path == DISP_YIELD_TOKIO)
+	else if (s->k.yield_path == DISP_YIELD_TOKIO)
 		st_task_ref(s, w->running, 1);
 	return;
 }
@@ -418,11 +422,11 @@ stealing_yield(struct dispatcher *d, struct disp_task *t)
  * 172-200), else Go's globrunqget(pp, max) (proc.go:5603-5630): len / N
  * + 1, at most max when it is not 0 and half a run queue.
  */
-static struct disp_task *
+static struct db_task *
 st_inject_take(struct st_worker *w, uint32_t max)
 {
 	struct stealing *s = w->pool;
-	struct disp_task *first, *t;
+	struct db_task *first, *t;
 	uint32_t i, n;
 	long len;
 
@@ -447,14 +451,14 @@ st_inject_take(struct st_worker *w, uint32_t max)
 	return first;
 }
 
-static struct disp_task *
+static struct db_task *
 st_next_local(struct st_worker *w)
 {
-	struct disp_task *t = w->lifo;
+	struct db_task *t = w->lifo;
 
 	if (t != NULL) {
 		w->lifo = NULL;
-		w->count[DISP_C_lifo_hits]++;
+		w->count[DB_DISP_C_lifo_hits]++;
 		return t;
 	}
 	return runq_pop(&w->rq);
@@ -465,10 +469,10 @@ st_next_local(struct st_worker *w)
  * tick (proc.go:2605-2611) and a batch when its run queue is empty
  * (:2630-2636).
  */
-static struct disp_task *
+static struct db_task *
 st_next_task(struct st_worker *w)
 {
-	struct disp_task *t;
+	struct db_task *t;
 
 	if (w->tick % ST_GLOBAL_INTERVAL == 0) {
 		t = st_inject_take(w, 1);
@@ -477,7 +481,7 @@ st_next_task(struct st_worker *w)
 	t = st_next_local(w);
 	if (t != NULL)
 		return t;
-	return st_inject_take(w, w->pool->cfg.yield_path == DISP_YIELD_GO ?
+	return st_inject_take(w, w->pool->k.yield_path == DISP_YIELD_GO ?
 	    0 : 1);
 }
 
@@ -490,7 +494,7 @@ st_to_searching(struct st_worker *w)
 	if (w->searching)
 		return true;
 	st = atomic_load(&s->idle);
-	if (s->cfg.searchers == DISP_SEARCH_HALF &&
+	if (s->k.searchers == DISP_SEARCH_HALF &&
 	    2 * (st & ST_SEARCH_MASK) >= s->nworkers)
 		return false;
 	atomic_fetch_add(&s->idle, 1);
@@ -511,16 +515,16 @@ st_rand(struct st_worker *w)
 }
 
 /* steal_work; Go's stealWork walks the workers stealTries times. */
-static struct disp_task *
+static struct db_task *
 st_steal(struct st_worker *w)
 {
 	struct stealing *s = w->pool;
-	struct disp_task *t;
+	struct db_task *t;
 	unsigned int i, pass, start, v, passes;
 
 	if (!st_to_searching(w))
 		return NULL;
-	passes = s->cfg.yield_path == DISP_YIELD_GO ? ST_GO_STEAL_TRIES : 1;
+	passes = s->k.yield_path == DISP_YIELD_GO ? ST_GO_STEAL_TRIES : 1;
 	for (pass = 0; pass < passes; pass++) {
 		start = st_rand(w) % s->nworkers;
 		for (i = 0; i < s->nworkers; i++) {
@@ -530,8 +534,8 @@ st_steal(struct st_worker *w)
 			t = runq_steal(&s->workers[v].rq, &w->rq);
 			if (t == NULL)
 				continue;
-			w->count[DISP_C_steals]++;
-			w->count[DISP_C_stolen] += runq_len(&w->rq) + 1;
+			w->count[DB_DISP_C_steals]++;
+			w->count[DB_DISP_C_stolen] += runq_len(&w->rq) + 1;
 			return t;
 		}
 	}
@@ -563,10 +567,10 @@ st_notify_if_pending(struct stealing *s)
  * from casgstatus(_Grunning, _Grunnable) on (proc.go:3372-3376).
  */
 static void
-st_after_poll(struct st_worker *w, struct disp_task *t, struct disp_task *next)
+st_after_poll(struct st_worker *w, struct db_task *t, struct db_task *next)
 {
 	struct stealing *s = w->pool;
-	enum disp_yield path = s->cfg.yield_path;
+	enum disp_yield path = s->k.yield_path;
 
 	if (path == DISP_YIELD_GO) {
 		if (next == NULL)
@@ -587,7 +591,7 @@ st_after_poll(struct st_worker *w, struct disp_task *t, struct disp_task *next)
 		st_notify(s);
 	} else if (path == DISP_YIELD_TOKIO) {
 		taskfifo_push(&w->defer, next);
-		w->count[DISP_C_deferred]++;
+		w->count[DB_DISP_C_deferred]++;
 	} else {
 		st_task_update(s, next, 0, ST_NOTIFIED, 1);
 		st_schedule_local(w, next, true);
@@ -597,12 +601,12 @@ st_after_poll(struct st_worker *w, struct disp_task *t, struct disp_task *next)
 
 /* One poll (Tokio's harness, Go's execute), then where its yield goes. */
 static void
-st_poll(struct st_worker *w, struct disp_task *t)
+st_poll(struct st_worker *w, struct db_task *t)
 {
 	struct stealing *s = w->pool;
-	struct disp_task *next;
+	struct db_task *next;
 
-	if (s->cfg.yield_path == DISP_YIELD_GO)
+	if (s->k.yield_path == DISP_YIELD_GO)
 		st_task_update(s, t, ST_G_RUNNABLE, ST_G_RUNNING, 0);
 	else
 		st_task_update(s, t, ST_NOTIFIED, ST_RUNNING, 0);
@@ -618,7 +622,7 @@ st_poll(struct st_worker *w, struct disp_task *t)
 
 /* run_task: the task, then the LIFO slot up to ST_LIFO_POLLS times. */
 static void
-st_run(struct st_worker *w, struct disp_task *t)
+st_run(struct st_worker *w, struct db_task *t)
 {
 	int polls;
 
@@ -632,10 +636,10 @@ st_run(struct st_worker *w, struct disp_task *t)
 		w->lifo = NULL;
 		if (++polls >= ST_LIFO_POLLS)
 			w->lifo_enabled = false;
-		w->count[DISP_C_lifo_hits]++;
+		w->count[DB_DISP_C_lifo_hits]++;
 		st_poll(w, t);
 	}
-	w->lifo_enabled = w->pool->cfg.lifo == DISP_LIFO_ON;
+	w->lifo_enabled = w->pool->k.lifo == DISP_LIFO_ON;
 	return;
 }
 
@@ -659,14 +663,14 @@ st_driver_poll(struct st_worker *w)
 
 	if (!atomic_compare_exchange_strong(&s->driver, &unlocked, true))
 		return;
-	if (s->cfg.floor == DISP_FLOOR_IO) {
+	if (s->k.floor == DISP_FLOOR_IO) {
 		(void)epoll_wait(s->epfd, &ev, 1, 0);
-		w->count[DISP_C_epoll_waits]++;
+		w->count[DB_DISP_C_epoll_waits]++;
 	} else
 		(void)atomic_compare_exchange_strong(&s->park_state, &notified,
 		    ST_PARK_EMPTY);
 	atomic_store(&s->driver, false);
-	w->count[DISP_C_driver_polls]++;
+	w->count[DB_DISP_C_driver_polls]++;
 	return;
 }
 
@@ -679,9 +683,9 @@ static void
 st_park_yield(struct st_worker *w)
 {
 	struct stealing *s = w->pool;
-	struct disp_task *t;
+	struct db_task *t;
 
-	if (s->cfg.floor != DISP_FLOOR_OFF)
+	if (s->k.floor != DISP_FLOOR_OFF)
 		st_driver_poll(w);
 	while ((t = taskfifo_pop(&w->defer)) != NULL) {
 		st_task_update(s, t, 0, ST_NOTIFIED, 0);
@@ -713,7 +717,7 @@ st_park(struct st_worker *w)
 	while (atomic_load(&w->parked) && !atomic_load(&s->stop))
 		parker_park(&w->parker, 0);
 	w->searching = !atomic_load(&w->parked);
-	w->count[DISP_C_unparks] += w->searching;
+	w->count[DB_DISP_C_unparks] += w->searching;
 	return;
 }
 
@@ -730,13 +734,13 @@ st_worker_main(void *arg)
 {
 	struct st_worker *w = arg;
 	struct stealing *s = w->pool;
-	struct disp_task *t;
+	struct db_task *t;
 
 	st_current = w;
 	for (;;) {
 		/* Tokio's maintenance: a driver poll every event_interval. */
 		if (++w->tick % ST_EVENT_INTERVAL == 0 &&
-		    s->cfg.yield_path != DISP_YIELD_GO)
+		    s->k.yield_path != DISP_YIELD_GO)
 			st_park_yield(w);
 		t = st_next_task(w);
 		if (t == NULL)
@@ -762,7 +766,7 @@ st_worker_init(struct stealing *s, struct st_worker *w, unsigned int i)
 
 	runq_init(&w->rq);
 	w->lifo = NULL;
-	w->lifo_enabled = s->cfg.lifo == DISP_LIFO_ON;
+	w->lifo_enabled = s->k.lifo == DISP_LIFO_ON;
 	w->searching = false;
 	w->tick = 0;
 	w->rand = 2654435761u * (i + 1);
@@ -779,7 +783,7 @@ st_worker_init(struct stealing *s, struct st_worker *w, unsigned int i)
 }
 
 static int
-stealing_create(struct dispatcher **dp, const struct disp_config *cfg)
+stealing_create(struct db_dispatcher **dp, const struct db_disp_config *cfg)
 {
 	struct stealing *s;
 	unsigned int i;
@@ -792,6 +796,7 @@ stealing_create(struct dispatcher **dp, const struct disp_config *cfg)
 		return -ENOMEM;
 	s->base.ops = &disp_stealing;
 	s->cfg = *cfg;
+	s->k = disp_knobs(cfg);
 	s->nworkers = cfg->workers;
 	atomic_init(&s->idle, s->nworkers << ST_SEARCH_SHIFT);
 	s->sleepers = calloc(s->nworkers, sizeof(*s->sleepers));
@@ -802,7 +807,7 @@ stealing_create(struct dispatcher **dp, const struct disp_config *cfg)
 		goto out_sleepers;
 	/* Only a runtime with enable_io has an epoll (mio's Poll). */
 	s->epfd = -1;
-	if (cfg->floor == DISP_FLOOR_IO &&
+	if (s->k.floor == DISP_FLOOR_IO &&
 	    (s->epfd = epoll_create1(EPOLL_CLOEXEC)) < 0) {
 		error = -errno;
 		goto out_workers;
@@ -823,7 +828,7 @@ stealing_create(struct dispatcher **dp, const struct disp_config *cfg)
 	return 0;
 out_join:
 	s->nworkers = i;
-	disp_shutdown(&s->base, NULL);
+	db_shutdown(&s->base, NULL);
 	return error;
 out_workers:
 	free(s->workers);
@@ -835,7 +840,7 @@ out_free:
 }
 
 static void
-stealing_shutdown(struct dispatcher *d, struct disp_stats *st)
+stealing_shutdown(struct db_dispatcher *d, struct db_disp_stats *st)
 {
 	struct stealing *s = (struct stealing *)d;
 	struct st_worker *w;
@@ -849,19 +854,19 @@ stealing_shutdown(struct dispatcher *d, struct disp_stats *st)
 	for (i = 0; st != NULL && i < s->nworkers; i++) {
 		w = &s->workers[i];
 		st->ran += w->ran;
-		for (k = 0; k < DISP_NCOUNTERS; k++)
+		for (k = 0; k < DB_DISP_NCOUNTERS; k++)
 			st->count[k] += w->count[k];
-		st->count[DISP_C_lock_spins] += w->lockc.spins;
-		st->count[DISP_C_lock_yields] += w->lockc.yields;
-		st->count[DISP_C_lock_sleeps] += w->lockc.sleeps;
-		st->count[DISP_C_lock_wakes] += w->lockc.wakes;
+		st->count[DB_DISP_C_lock_spins] += w->lockc.spins;
+		st->count[DB_DISP_C_lock_yields] += w->lockc.yields;
+		st->count[DB_DISP_C_lock_sleeps] += w->lockc.sleeps;
+		st->count[DB_DISP_C_lock_wakes] += w->lockc.wakes;
 	}
 	if (st != NULL) {
-		st->count[DISP_C_lock_spins] += atomic_load(&s->outside.spins);
-		st->count[DISP_C_lock_yields] += atomic_load(&s->outside.yields);
-		st->count[DISP_C_lock_sleeps] += atomic_load(&s->outside.sleeps);
-		st->count[DISP_C_lock_wakes] += atomic_load(&s->outside.wakes);
-		st->count[DISP_C_injected] = s->injected;
+		st->count[DB_DISP_C_lock_spins] += atomic_load(&s->outside.spins);
+		st->count[DB_DISP_C_lock_yields] += atomic_load(&s->outside.yields);
+		st->count[DB_DISP_C_lock_sleeps] += atomic_load(&s->outside.sleeps);
+		st->count[DB_DISP_C_lock_wakes] += atomic_load(&s->outside.wakes);
+		st->count[DB_DISP_C_injected] = s->injected;
 		st->threads_started = s->nworkers;
 		st->threads_peak = s->nworkers;
 	}
@@ -874,17 +879,16 @@ stealing_shutdown(struct dispatcher *d, struct disp_stats *st)
 	return;
 }
 
-const struct disp_ops disp_stealing = {
+const struct db_disp_ops disp_stealing = {
 	DB_DISP_OPS_HEAD,
 	.name = "stealing",
 	.model = "Tokio/Go: per-worker ring + LIFO slot, inject queue, stealing",
-	.flags = DISP_STEALS,
-	.counts = DISP_COUNT(injected) | DISP_COUNT(steals) |
-	    DISP_COUNT(stolen) | DISP_COUNT(lifo_hits) | DISP_COUNT(deferred) |
-	    DISP_COUNT(driver_polls) | DISP_COUNT(epoll_waits) |
-	    DISP_COUNT(unparks) | DISP_COUNT(lock_spins) |
-	    DISP_COUNT(lock_yields) | DISP_COUNT(lock_sleeps) |
-	    DISP_COUNT(lock_wakes),
+	.counts = DB_DISP_COUNT(injected) | DB_DISP_COUNT(steals) |
+	    DB_DISP_COUNT(stolen) | DB_DISP_COUNT(lifo_hits) | DB_DISP_COUNT(deferred) |
+	    DB_DISP_COUNT(driver_polls) | DB_DISP_COUNT(epoll_waits) |
+	    DB_DISP_COUNT(unparks) | DB_DISP_COUNT(lock_spins) |
+	    DB_DISP_COUNT(lock_yields) | DB_DISP_COUNT(lock_sleeps) |
+	    DB_DISP_COUNT(lock_wakes),
 	.create = stealing_create,
 	.dispatch = stealing_dispatch,
 	.yield = stealing_yield,

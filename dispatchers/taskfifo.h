@@ -11,12 +11,12 @@
 #include "dispatcher.h"
 
 struct taskfifo {
-	struct disp_task *head;
-	struct disp_task *tail;
+	struct db_task *head;
+	struct db_task *tail;
 };
 
 static inline void
-taskfifo_push(struct taskfifo *f, struct disp_task *t)
+taskfifo_push(struct taskfifo *f, struct db_task *t)
 {
 
 	t->next = NULL;
@@ -28,10 +28,10 @@ taskfifo_push(struct taskfifo *f, struct disp_task *t)
 	return;
 }
 
-static inline struct disp_task *
+static inline struct db_task *
 taskfifo_pop(struct taskfifo *f)
 {
-	struct disp_task *t = f->head;
+	struct db_task *t = f->head;
 
 	if (t == NULL)
 		return NULL;

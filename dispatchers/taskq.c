@@ -6,7 +6,7 @@
 #include "taskq.h"
 
 int
-taskq_init(struct taskq *tq, const struct queue_ops *ops, unsigned int capacity)
+taskq_init(struct taskq *tq, const struct db_queue_ops *ops, unsigned int capacity)
 {
 	int error;
 
@@ -14,11 +14,11 @@ taskq_init(struct taskq *tq, const struct queue_ops *ops, unsigned int capacity)
 	atomic_init(&tq->spill_len, 0);
 	atomic_init(&tq->spilled, 0);
 	error = ops->create(&tq->q, capacity);
-	if (error != 0 || (ops->flags & Q_BOUNDED) == 0)
+	if (error != 0 || (ops->flags & DB_Q_BOUNDED) == 0)
 		return error;
 	error = queue_mutex.create(&tq->spill, 0);
 	if (error != 0)
-		queue_destroy(tq->q);
+		db_queue_destroy(tq->q);
 	return error;
 }
 
@@ -26,9 +26,9 @@ void
 taskq_fini(struct taskq *tq)
 {
 
-	queue_destroy(tq->q);
+	db_queue_destroy(tq->q);
 	if (tq->spill != NULL)
-		queue_destroy(tq->spill);
+		db_queue_destroy(tq->spill);
 	return;
 }
 
@@ -41,32 +41,32 @@ taskq_fini(struct taskq *tq)
  * already is one.
  */
 void
-taskq_put(struct taskq *tq, struct disp_task *t)
+taskq_put(struct taskq *tq, struct db_task *t)
 {
 
-	if (queue_push(tq->q, t)) {
-		if (!(tq->q->ops->flags & Q_SC_PUSH))
+	if (db_queue_push(tq->q, t)) {
+		if (!(tq->q->ops->flags & DB_Q_SC_PUSH))
 			atomic_thread_fence(memory_order_seq_cst);
 		return;
 	}
 	/* Full (or out of memory in an unbounded queue): spill, never drop. */
-	if (tq->spill == NULL || !queue_push(tq->spill, t))
+	if (tq->spill == NULL || !db_queue_push(tq->spill, t))
 		abort();
 	atomic_fetch_add(&tq->spill_len, 1);
 	atomic_fetch_add_explicit(&tq->spilled, 1, memory_order_relaxed);
 	return;
 }
 
-struct disp_task *
+struct db_task *
 taskq_take(struct taskq *tq)
 {
 	void *t;
 
-	if (queue_pop(tq->q, &t))
+	if (db_queue_pop(tq->q, &t))
 		return t;
 	if (tq->spill == NULL || atomic_load(&tq->spill_len) == 0)
 		return NULL;
-	if (!queue_pop(tq->spill, &t))
+	if (!db_queue_pop(tq->spill, &t))
 		return NULL;
 	atomic_fetch_sub(&tq->spill_len, 1);
 	return t;
@@ -76,21 +76,21 @@ bool
 taskq_empty(struct taskq *tq)
 {
 
-	return queue_empty(tq->q) &&
+	return db_queue_empty(tq->q) &&
 	    (tq->spill == NULL || atomic_load(&tq->spill_len) == 0);
 }
 
 /* Adds what the queue counted, if it counts, to a design's stats. */
 void
-taskq_count(struct taskq *tq, struct disp_stats *st)
+taskq_count(struct taskq *tq, struct db_disp_stats *st)
 {
-	struct queue_counts qc;
+	struct db_queue_counts qc;
 
 	if (st == NULL || tq->q->ops->counts == NULL)
 		return;
 	tq->q->ops->counts(tq->q, &qc);
-	st->count[DISP_C_slot_waits] += qc.slot_waits;
-	st->count[DISP_C_freezes] += qc.freezes;
-	st->counted |= DISP_COUNT(slot_waits) | DISP_COUNT(freezes);
+	st->count[DB_DISP_C_slot_waits] += qc.slot_waits;
+	st->count[DB_DISP_C_freezes] += qc.freezes;
+	st->counted |= DB_DISP_COUNT(slot_waits) | DB_DISP_COUNT(freezes);
 	return;
 }

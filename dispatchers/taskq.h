@@ -18,19 +18,19 @@
 #include "dispatcher.h"
 
 struct taskq {
-	struct queue *q;
-	struct queue *spill;		/* NULL for an unbounded queue */
+	struct db_queue *q;
+	struct db_queue *spill;		/* NULL for an unbounded queue */
 	_Atomic long spill_len;
 	_Atomic uint64_t spilled;
 };
 
-int taskq_init(struct taskq *tq, const struct queue_ops *ops,
+int taskq_init(struct taskq *tq, const struct db_queue_ops *ops,
     unsigned int capacity);
 void taskq_fini(struct taskq *tq);
-void taskq_put(struct taskq *tq, struct disp_task *t);
-struct disp_task *taskq_take(struct taskq *tq);
+void taskq_put(struct taskq *tq, struct db_task *t);
+struct db_task *taskq_take(struct taskq *tq);
 bool taskq_empty(struct taskq *tq);
-void taskq_count(struct taskq *tq, struct disp_stats *st);
+void taskq_count(struct taskq *tq, struct db_disp_stats *st);
 
 static inline uint64_t
 taskq_spilled(struct taskq *tq)

@@ -20,7 +20,7 @@ struct trampoline {
 
 /* Runs t and what it queues; 0 if t only joined a running trampoline. */
 static inline uint64_t
-trampoline_run(struct trampoline *tr, struct disp_task *t)
+trampoline_run(struct trampoline *tr, struct db_task *t)
 {
 	uint64_t ran = 0;
 

@@ -18,6 +18,8 @@
 
 #include "queue.h"
 
+extern const struct db_queue_ops queue_ckfifo;	/* defined below */
+
 #ifdef CK_F_FIFO_MPMC
 
 /* Retired nodes are handed to ck_epoch_poll once this many have piled up. */
@@ -35,7 +37,7 @@ struct ckfifo_record {
 };
 
 struct q_ckfifo {
-	struct queue base;
+	struct db_queue base;
 	struct ck_fifo_mpmc fifo;
 	struct ck_epoch epoch;
 	pthread_key_t key;
@@ -87,7 +89,7 @@ ckfifo_record(struct q_ckfifo *q)
 }
 
 static int
-ckfifo_create(struct queue **qp, size_t capacity)
+ckfifo_create(struct db_queue **qp, size_t capacity)
 {
 	struct q_ckfifo *q;
 	struct ckfifo_node *stub;
@@ -112,7 +114,7 @@ fail:
 
 /* Called when no thread uses the queue any more. */
 static void
-ckfifo_destroy(struct queue *base)
+ckfifo_destroy(struct db_queue *base)
 {
 	struct q_ckfifo *q = (struct q_ckfifo *)base;
 	struct ck_fifo_mpmc_entry *garbage;
@@ -136,7 +138,7 @@ ckfifo_destroy(struct queue *base)
 }
 
 static bool
-ckfifo_push(struct queue *base, void *item)
+ckfifo_push(struct db_queue *base, void *item)
 {
 	struct q_ckfifo *q = (struct q_ckfifo *)base;
 	struct ckfifo_record *r = ckfifo_record(q);
@@ -152,7 +154,7 @@ ckfifo_push(struct queue *base, void *item)
 }
 
 static bool
-ckfifo_pop(struct queue *base, void **item)
+ckfifo_pop(struct db_queue *base, void **item)
 {
 	struct q_ckfifo *q = (struct q_ckfifo *)base;
 	struct ckfifo_record *r = ckfifo_record(q);
@@ -172,7 +174,7 @@ ckfifo_pop(struct queue *base, void **item)
 }
 
 static bool
-ckfifo_empty(struct queue *base)
+ckfifo_empty(struct db_queue *base)
 {
 	struct q_ckfifo *q = (struct q_ckfifo *)base;
 	struct ckfifo_record *r = ckfifo_record(q);
@@ -184,12 +186,12 @@ ckfifo_empty(struct queue *base)
 	return empty;
 }
 
-const struct queue_ops queue_ckfifo = {
+const struct db_queue_ops queue_ckfifo = {
 	DB_QUEUE_OPS_HEAD,
 	.name = "ckfifo",
 	.model = "ck_fifo_mpmc, unbounded linked list, ck_epoch reclamation",
 	.real = "Concurrency Kit " DB_CK_VERSION,
-	.flags = Q_FIFO,
+	.flags = DB_Q_FIFO,
 	.create = ckfifo_create,
 	.destroy = ckfifo_destroy,
 	.push = ckfifo_push,

@@ -13,14 +13,16 @@
 #include "queue.h"
 #include "tsan.h"
 
+extern const struct db_queue_ops queue_ckring;	/* defined below */
+
 struct q_ckring {
-	struct queue base;
+	struct db_queue base;
 	struct ck_ring ring;
 	struct ck_ring_buffer *buffer;
 };
 
 static int
-ckring_create(struct queue **qp, size_t capacity)
+ckring_create(struct db_queue **qp, size_t capacity)
 {
 	struct q_ckring *q;
 	size_t slots = queue_pow2(capacity + 1, 2);
@@ -42,7 +44,7 @@ ckring_create(struct queue **qp, size_t capacity)
 }
 
 static void
-ckring_destroy(struct queue *base)
+ckring_destroy(struct db_queue *base)
 {
 	struct q_ckring *q = (struct q_ckring *)base;
 
@@ -52,7 +54,7 @@ ckring_destroy(struct queue *base)
 }
 
 static bool
-ckring_push(struct queue *base, void *item)
+ckring_push(struct db_queue *base, void *item)
 {
 	struct q_ckring *q = (struct q_ckring *)base;
 	bool ok;
@@ -65,7 +67,7 @@ ckring_push(struct queue *base, void *item)
 }
 
 static bool
-ckring_pop(struct queue *base, void **item)
+ckring_pop(struct db_queue *base, void **item)
 {
 	struct q_ckring *q = (struct q_ckring *)base;
 	bool ok;
@@ -79,7 +81,7 @@ ckring_pop(struct queue *base, void **item)
 }
 
 static bool
-ckring_empty(struct queue *base)
+ckring_empty(struct db_queue *base)
 {
 	struct q_ckring *q = (struct q_ckring *)base;
 	bool empty;
@@ -90,12 +92,12 @@ ckring_empty(struct queue *base)
 	return empty;
 }
 
-const struct queue_ops queue_ckring = {
+const struct db_queue_ops queue_ckring = {
 	DB_QUEUE_OPS_HEAD,
 	.name = "ckring",
 	.model = "ck_ring MPMC, bounded array ring",
 	.real = "Concurrency Kit " DB_CK_VERSION,
-	.flags = Q_BOUNDED | Q_FIFO | Q_PUSH_IN_TURN,
+	.flags = DB_Q_BOUNDED | DB_Q_FIFO | DB_Q_PUSH_IN_TURN,
 	.create = ckring_create,
 	.destroy = ckring_destroy,
 	.push = ckring_push,

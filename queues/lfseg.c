@@ -32,6 +32,8 @@
 
 #include "queue.h"
 
+extern const struct db_queue_ops queue_lfseg;	/* defined below */
+
 #define LFSEG_INITIAL_CAPACITY	8
 #define LFSEG_CAPACITY_BITS	30
 #define LFSEG_MAX_MASK		((UINT64_C(1) << LFSEG_CAPACITY_BITS) - 1)
@@ -61,7 +63,7 @@ struct lfseg_core {
 };
 
 struct q_lfseg {
-	struct queue base;
+	struct db_queue base;
 	_Atomic(struct lfseg_core *) cur;
 	struct lfseg_core *first;	/* the chain of every core, via next */
 };
@@ -264,7 +266,7 @@ lfseg_core_remove(struct lfseg_core *c)
 }
 
 static int
-lfseg_create(struct queue **qp, size_t capacity)
+lfseg_create(struct db_queue **qp, size_t capacity)
 {
 	struct q_lfseg *q = calloc(1, sizeof(*q));
 
@@ -278,7 +280,7 @@ lfseg_create(struct queue **qp, size_t capacity)
 }
 
 static void
-lfseg_destroy(struct queue *base)
+lfseg_destroy(struct db_queue *base)
 {
 	struct q_lfseg *q = (struct q_lfseg *)base;
 	struct lfseg_core *c, *next;
@@ -292,7 +294,7 @@ lfseg_destroy(struct queue *base)
 }
 
 static bool
-lfseg_push(struct queue *base, void *item)
+lfseg_push(struct db_queue *base, void *item)
 {
 	struct q_lfseg *q = (struct q_lfseg *)base;
 	struct lfseg_core *cur;
@@ -313,7 +315,7 @@ lfseg_push(struct queue *base, void *item)
 }
 
 static bool
-lfseg_pop(struct queue *base, void **item)
+lfseg_pop(struct db_queue *base, void **item)
 {
 	struct q_lfseg *q = (struct q_lfseg *)base;
 	struct lfseg_core *cur;
@@ -333,7 +335,7 @@ lfseg_pop(struct queue *base, void **item)
 
 /* LockFreeTaskQueue.size == 0, as LimitedDispatcher asks it. */
 static bool
-lfseg_empty(struct queue *base)
+lfseg_empty(struct db_queue *base)
 {
 	struct q_lfseg *q = (struct q_lfseg *)base;
 	uint64_t state = atomic_load(&atomic_load(&q->cur)->state);
@@ -343,12 +345,12 @@ lfseg_empty(struct queue *base)
 
 /* Every freeze left a core behind it in the chain, so the chain counts them. */
 static void
-lfseg_counts(struct queue *base, struct queue_counts *qc)
+lfseg_counts(struct db_queue *base, struct db_queue_counts *qc)
 {
 	struct q_lfseg *q = (struct q_lfseg *)base;
 	struct lfseg_core *c;
 
-	*qc = (struct queue_counts){ .freezes = 0 };
+	*qc = (struct db_queue_counts){ .freezes = 0 };
 	for (c = q->first; c != NULL; c = atomic_load(&c->next)) {
 		qc->slot_waits += atomic_load_explicit(&c->slot_waits,
 		    memory_order_relaxed);
@@ -357,11 +359,11 @@ lfseg_counts(struct queue *base, struct queue_counts *qc)
 	return;
 }
 
-const struct queue_ops queue_lfseg = {
+const struct db_queue_ops queue_lfseg = {
 	DB_QUEUE_OPS_HEAD,
 	.name = "lfseg",
 	.model = "kotlinx LockFreeTaskQueue (multi-consumer), freeze-and-copy ring",
-	.flags = Q_FIFO | Q_SC_PUSH,
+	.flags = DB_Q_FIFO | DB_Q_SC_PUSH,
 	.create = lfseg_create,
 	.destroy = lfseg_destroy,
 	.push = lfseg_push,

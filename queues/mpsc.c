@@ -12,7 +12,7 @@
  * frees the old ring: every earlier slot of it has been consumed, and no
  * producer writes to a ring it did not claim a slot of.
  *
- * One consumer (Q_ONE_CONSUMER). The blocking window is Vyukov's: a
+ * One consumer (DB_Q_ONE_CONSUMER). The blocking window is Vyukov's: a
  * producer preempted between its claim and its store keeps the consumer
  * spinning on that one slot (JCTools' poll: "we spin until element is
  * visible"); the other producers go on. One preempted while it links a
@@ -29,10 +29,12 @@
 
 #include "queue.h"
 
+extern const struct db_queue_ops queue_mpsc;	/* defined below */
+
 typedef _Atomic(void *) mpsc_slot;
 
 struct q_mpsc {
-	struct queue base;
+	struct db_queue base;
 	uint64_t cap;				/* slots per ring, a power of 2 */
 	alignas(64) _Atomic uint64_t pindex;	/* 2 per item; odd: linking */
 	_Atomic uint64_t plimit;		/* pindex may claim below it */
@@ -53,7 +55,7 @@ static const char mpsc_jump;
 enum mpsc_next { MPSC_CLAIM, MPSC_RETRY, MPSC_LINK, MPSC_NOMEM };
 
 static int
-mpsc_create(struct queue **qp, size_t capacity)
+mpsc_create(struct db_queue **qp, size_t capacity)
 {
 	struct q_mpsc *q;
 	size_t n = queue_pow2(capacity, 2);
@@ -77,7 +79,7 @@ mpsc_create(struct queue **qp, size_t capacity)
 }
 
 static void
-mpsc_destroy(struct queue *base)
+mpsc_destroy(struct db_queue *base)
 {
 	struct q_mpsc *q = (struct q_mpsc *)base;
 	mpsc_slot *b, *next;
@@ -149,7 +151,7 @@ mpsc_await_link(struct q_mpsc *q)
 }
 
 static bool
-mpsc_push(struct queue *base, void *item)
+mpsc_push(struct db_queue *base, void *item)
 {
 	struct q_mpsc *q = (struct q_mpsc *)base;
 	mpsc_slot *buf, *ring = NULL;
@@ -184,7 +186,7 @@ mpsc_push(struct queue *base, void *item)
 }
 
 static bool
-mpsc_pop(struct queue *base, void **item)
+mpsc_pop(struct db_queue *base, void **item)
 {
 	struct q_mpsc *q = (struct q_mpsc *)base;
 	uint64_t ci = atomic_load_explicit(&q->cindex, memory_order_relaxed);
@@ -215,18 +217,18 @@ mpsc_pop(struct queue *base, void **item)
 
 /* A claimed index counts, as in JCTools' isEmpty. */
 static bool
-mpsc_empty(struct queue *base)
+mpsc_empty(struct db_queue *base)
 {
 	struct q_mpsc *q = (struct q_mpsc *)base;
 
 	return atomic_load(&q->cindex) == atomic_load(&q->pindex);
 }
 
-const struct queue_ops queue_mpsc = {
+const struct db_queue_ops queue_mpsc = {
 	DB_QUEUE_OPS_HEAD,
 	.name = "mpsc",
 	.model = "JCTools MpscUnboundedArrayQueue: CAS to claim, linked rings",
-	.flags = Q_FIFO | Q_ONE_CONSUMER,
+	.flags = DB_Q_FIFO | DB_Q_ONE_CONSUMER,
 	.create = mpsc_create,
 	.destroy = mpsc_destroy,
 	.push = mpsc_push,

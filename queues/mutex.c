@@ -9,8 +9,10 @@
 
 #include "queue.h"
 
+extern const struct db_queue_ops queue_mutex;	/* defined below */
+
 struct q_mutex {
-	struct queue base;
+	struct db_queue base;
 	pthread_mutex_t lock;
 	void **slots;
 	size_t mask;		/* capacity - 1, capacity a power of two */
@@ -19,7 +21,7 @@ struct q_mutex {
 };
 
 static int
-mutex_create(struct queue **qp, size_t capacity)
+mutex_create(struct db_queue **qp, size_t capacity)
 {
 	struct q_mutex *q;
 	size_t n = queue_pow2(capacity, 16);
@@ -42,7 +44,7 @@ mutex_create(struct queue **qp, size_t capacity)
 }
 
 static void
-mutex_destroy(struct queue *base)
+mutex_destroy(struct db_queue *base)
 {
 	struct q_mutex *q = (struct q_mutex *)base;
 
@@ -72,7 +74,7 @@ mutex_grow(struct q_mutex *q)
 }
 
 static bool
-mutex_push(struct queue *base, void *item)
+mutex_push(struct db_queue *base, void *item)
 {
 	struct q_mutex *q = (struct q_mutex *)base;
 	bool ok = true;
@@ -87,7 +89,7 @@ mutex_push(struct queue *base, void *item)
 }
 
 static bool
-mutex_pop(struct queue *base, void **item)
+mutex_pop(struct db_queue *base, void **item)
 {
 	struct q_mutex *q = (struct q_mutex *)base;
 	bool ok;
@@ -101,7 +103,7 @@ mutex_pop(struct queue *base, void **item)
 }
 
 static bool
-mutex_empty(struct queue *base)
+mutex_empty(struct db_queue *base)
 {
 	struct q_mutex *q = (struct q_mutex *)base;
 	bool empty;
@@ -112,11 +114,11 @@ mutex_empty(struct queue *base)
 	return empty;
 }
 
-const struct queue_ops queue_mutex = {
+const struct db_queue_ops queue_mutex = {
 	DB_QUEUE_OPS_HEAD,
 	.name = "mutex",
 	.model = "pthread mutex around a growable ring (LinkedBlockingQueue-like)",
-	.flags = Q_FIFO,
+	.flags = DB_Q_FIFO,
 	.create = mutex_create,
 	.destroy = mutex_destroy,
 	.push = mutex_push,

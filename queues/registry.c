@@ -3,13 +3,13 @@
  */
 #include <string.h>
 
-#include "queue.h"
+#include "queue_list.h"
 
 #define QUEUE_ENTRY(n)	&queue_##n,
-static const struct queue_ops *const queues[] = { QUEUE_LIST(QUEUE_ENTRY) };
+static const struct db_queue_ops *const queues[] = { QUEUE_LIST(QUEUE_ENTRY) };
 #undef QUEUE_ENTRY
 
-const struct queue_ops *
+const struct db_queue_ops *
 queue_find(const char *name)
 {
 	size_t i;
@@ -28,7 +28,7 @@ queue_count(void)
 	return sizeof(queues) / sizeof(queues[0]);
 }
 
-const struct queue_ops *
+const struct db_queue_ops *
 queue_at(size_t i)
 {
 

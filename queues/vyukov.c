@@ -20,13 +20,15 @@
 
 #include "queue.h"
 
+extern const struct db_queue_ops queue_vyukov;	/* defined below */
+
 struct vy_cell {
 	_Atomic size_t seq;
 	void *item;
 };
 
 struct q_vyukov {
-	struct queue base;
+	struct db_queue base;
 	struct vy_cell *cells;
 	size_t mask;
 	/* Producers and consumers each on a line of their own. */
@@ -35,7 +37,7 @@ struct q_vyukov {
 };
 
 static int
-vyukov_create(struct queue **qp, size_t capacity)
+vyukov_create(struct db_queue **qp, size_t capacity)
 {
 	struct q_vyukov *q;
 	size_t n = queue_pow2(capacity, 2), i;
@@ -59,7 +61,7 @@ vyukov_create(struct queue **qp, size_t capacity)
 }
 
 static void
-vyukov_destroy(struct queue *base)
+vyukov_destroy(struct db_queue *base)
 {
 	struct q_vyukov *q = (struct q_vyukov *)base;
 
@@ -69,7 +71,7 @@ vyukov_destroy(struct queue *base)
 }
 
 static bool
-vyukov_push(struct queue *base, void *item)
+vyukov_push(struct db_queue *base, void *item)
 {
 	struct q_vyukov *q = (struct q_vyukov *)base;
 	size_t pos = atomic_load_explicit(&q->enq, memory_order_relaxed);
@@ -95,7 +97,7 @@ vyukov_push(struct queue *base, void *item)
 }
 
 static bool
-vyukov_pop(struct queue *base, void **item)
+vyukov_pop(struct db_queue *base, void **item)
 {
 	struct q_vyukov *q = (struct q_vyukov *)base;
 	size_t pos = atomic_load_explicit(&q->deq, memory_order_relaxed);
@@ -125,18 +127,18 @@ vyukov_pop(struct queue *base, void **item)
  * non-empty, so a worker that checks before parking retries instead.
  */
 static bool
-vyukov_empty(struct queue *base)
+vyukov_empty(struct db_queue *base)
 {
 	struct q_vyukov *q = (struct q_vyukov *)base;
 
 	return atomic_load(&q->enq) == atomic_load(&q->deq);
 }
 
-const struct queue_ops queue_vyukov = {
+const struct db_queue_ops queue_vyukov = {
 	DB_QUEUE_OPS_HEAD,
 	.name = "vyukov",
 	.model = "Vyukov bounded MPMC: per-cell sequence numbers, CAS on a counter",
-	.flags = Q_BOUNDED | Q_FIFO,
+	.flags = DB_Q_BOUNDED | DB_Q_FIFO,
 	.create = vyukov_create,
 	.destroy = vyukov_destroy,
 	.push = vyukov_push,

@@ -24,8 +24,11 @@
 
 #include <glib.h>
 
+#include "knobs.h"
 #include "trampoline.h"
 #include "tsan.h"
+
+extern const struct db_disp_ops disp_glib_invoke;	/* defined below */
 
 struct gi_loop {
 	GMainContext *ctx;
@@ -36,8 +39,9 @@ struct gi_loop {
 } __attribute__((aligned(64)));
 
 struct glib_invoke {
-	struct dispatcher base;
-	struct disp_config cfg;
+	struct db_dispatcher base;
+	struct db_disp_config cfg;
+	struct disp_knobs k;
 	unsigned int nloops;
 	_Atomic unsigned int next;		/* round-robin chooser */
 	struct gi_loop *loops;
@@ -50,7 +54,7 @@ static _Thread_local int gi_invoking;	/* inside g_main_context_invoke */
 static gboolean
 gi_run(gpointer data)
 {
-	struct disp_task *t = data;
+	struct db_task *t = data;
 	struct gi_loop *l = gi_self;
 
 	/* GLib's futexes order the handoff where TSan cannot see it. */
@@ -65,7 +69,7 @@ gi_run(gpointer data)
 
 /* What g_main_context_invoke does on a thread that does not own ctx. */
 static void
-gi_attach(struct gi_loop *home, struct disp_task *t)
+gi_attach(struct gi_loop *home, struct db_task *t)
 {
 	GSource *s = g_idle_source_new();
 
@@ -77,7 +81,7 @@ gi_attach(struct gi_loop *home, struct disp_task *t)
 }
 
 static void
-glib_invoke_dispatch(struct dispatcher *d, struct disp_task *t)
+glib_invoke_dispatch(struct db_dispatcher *d, struct db_task *t)
 {
 	struct glib_invoke *g = (struct glib_invoke *)d;
 	struct gi_loop *home = t->home;
@@ -89,7 +93,7 @@ glib_invoke_dispatch(struct dispatcher *d, struct disp_task *t)
 		t->home = home;
 	}
 	TSAN_RELEASE(t);
-	if (g->cfg.from == DISP_FROM_OUTSIDE) {
+	if (g->k.from == DISP_FROM_OUTSIDE) {
 		gi_attach(home, t);
 		return;
 	}
@@ -129,7 +133,7 @@ gi_loop_main(void *arg)
  * loop may still hand a task to another), counts them into st, frees all.
  */
 static void
-gi_stop(struct glib_invoke *g, unsigned int n, struct disp_stats *st)
+gi_stop(struct glib_invoke *g, unsigned int n, struct db_disp_stats *st)
 {
 	struct gi_loop *l;
 	unsigned int i;
@@ -142,8 +146,8 @@ gi_stop(struct glib_invoke *g, unsigned int n, struct disp_stats *st)
 		l = &g->loops[i];
 		if (st != NULL) {
 			st->ran += l->ran;
-			st->count[DISP_C_in_place] += l->in_place;
-			st->count[DISP_C_injected] += l->attached;
+			st->count[DB_DISP_C_in_place] += l->in_place;
+			st->count[DB_DISP_C_injected] += l->attached;
 		}
 		g_main_loop_unref(l->loop);
 		g_main_context_unref(l->ctx);
@@ -158,7 +162,7 @@ gi_stop(struct glib_invoke *g, unsigned int n, struct disp_stats *st)
 }
 
 static int
-glib_invoke_create(struct dispatcher **dp, const struct disp_config *cfg)
+glib_invoke_create(struct db_dispatcher **dp, const struct db_disp_config *cfg)
 {
 	struct glib_invoke *g;
 	struct gi_loop *l;
@@ -171,6 +175,7 @@ glib_invoke_create(struct dispatcher **dp, const struct disp_config *cfg)
 		return -ENOMEM;
 	g->base.ops = &disp_glib_invoke;
 	g->cfg = *cfg;
+	g->k = disp_knobs(cfg);
 	g->nloops = cfg->workers;
 	if (posix_memalign((void **)&g->loops, 64,
 	    g->nloops * sizeof(*g->loops)) != 0) {
@@ -195,7 +200,7 @@ glib_invoke_create(struct dispatcher **dp, const struct disp_config *cfg)
 }
 
 static void
-glib_invoke_shutdown(struct dispatcher *d, struct disp_stats *st)
+glib_invoke_shutdown(struct db_dispatcher *d, struct db_disp_stats *st)
 {
 	struct glib_invoke *g = (struct glib_invoke *)d;
 
@@ -203,15 +208,15 @@ glib_invoke_shutdown(struct dispatcher *d, struct disp_stats *st)
 	return;
 }
 
-const struct disp_ops disp_glib_invoke = {
+const struct db_disp_ops disp_glib_invoke = {
 	DB_DISP_OPS_HEAD,
 	.name = "glib-invoke",
 	.model = "GLib main loops: g_main_context_invoke runs in place on the "
 	    "owner, else an idle GSource and a wake-up",
 	.real = "GLib " DB_GLIB_VERSION,
 	.beside = "eventloop",
-	.flags = DISP_LOOPS,
-	.counts = DISP_COUNT(injected) | DISP_COUNT(in_place),
+	.flags = DB_DISP_LOOPS,
+	.counts = DB_DISP_COUNT(injected) | DB_DISP_COUNT(in_place),
 	.create = glib_invoke_create,
 	.dispatch = glib_invoke_dispatch,
 	.shutdown = glib_invoke_shutdown,

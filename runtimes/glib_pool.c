@@ -32,20 +32,22 @@
 #include "dispatcher.h"
 #include "tsan.h"
 
+extern const struct db_disp_ops disp_glib_pool;	/* defined below */
+
 /* A pool thread's counts: its own to write, the shutdown's to read. */
 struct gp_thread {
 	_Atomic uint64_t pushed, ran;
 } __attribute__((aligned(64)));
 
 struct gp_binder {
-	struct disp_task task;
+	struct db_task task;
 	struct glib_pool *pool;
 	unsigned int index;
 };
 
 struct glib_pool {
-	struct dispatcher base;
-	struct disp_config cfg;
+	struct db_dispatcher base;
+	struct db_disp_config cfg;
 	GThreadPool *pool;
 	unsigned int nthreads;
 	pthread_barrier_t bound;
@@ -66,7 +68,7 @@ gp_bump(_Atomic uint64_t *c)
 }
 
 static void
-gp_bind(struct disp_task *t)
+gp_bind(struct db_task *t)
 {
 	struct gp_binder *b = (struct gp_binder *)t;
 	struct glib_pool *p = b->pool;
@@ -82,7 +84,7 @@ gp_bind(struct disp_task *t)
 static void
 gp_run(gpointer data, gpointer user_data)
 {
-	struct disp_task *t = data;
+	struct db_task *t = data;
 
 	/* GLib's futexes order the handoff where TSan cannot see it. */
 	TSAN_ACQUIRE(t);
@@ -100,7 +102,7 @@ gp_run(gpointer data, gpointer user_data)
 }
 
 static void
-glib_pool_dispatch(struct dispatcher *d, struct disp_task *t)
+glib_pool_dispatch(struct db_dispatcher *d, struct db_task *t)
 {
 	struct glib_pool *p = (struct glib_pool *)d;
 
@@ -151,7 +153,7 @@ gp_free(struct glib_pool *p)
 }
 
 static int
-glib_pool_create(struct dispatcher **dp, const struct disp_config *cfg)
+glib_pool_create(struct db_dispatcher **dp, const struct db_disp_config *cfg)
 {
 	struct glib_pool *p;
 	GError *error = NULL;
@@ -194,7 +196,7 @@ glib_pool_create(struct dispatcher **dp, const struct disp_config *cfg)
 	}
 	for (i = 0; i < p->nthreads; i++) {
 		p->binders[i] = (struct gp_binder){ .task =
-		    DISP_TASK_INIT(gp_bind), .pool = p, .index = i };
+		    DB_TASK_INIT(gp_bind), .pool = p, .index = i };
 		TSAN_RELEASE(&p->binders[i].task);
 		g_thread_pool_push(p->pool, &p->binders[i].task, NULL);
 	}
@@ -203,7 +205,7 @@ glib_pool_create(struct dispatcher **dp, const struct disp_config *cfg)
 }
 
 static void
-glib_pool_shutdown(struct dispatcher *d, struct disp_stats *st)
+glib_pool_shutdown(struct db_dispatcher *d, struct db_disp_stats *st)
 {
 	struct glib_pool *p = (struct glib_pool *)d;
 	uint64_t ran = gp_quiesce(p);
@@ -221,7 +223,7 @@ glib_pool_shutdown(struct dispatcher *d, struct disp_stats *st)
 	return;
 }
 
-const struct disp_ops disp_glib_pool = {
+const struct db_disp_ops disp_glib_pool = {
 	DB_DISP_OPS_HEAD,
 	.name = "glib-pool",
 	.model = "GLib GThreadPool, exclusive: N threads pop one GAsyncQueue "

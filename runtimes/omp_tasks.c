@@ -33,13 +33,15 @@
 #include "trampoline.h"
 #include "tsan.h"
 
+extern const struct db_disp_ops disp_omp_tasks;	/* defined below */
+
 struct ot_thread {
 	uint64_t ran, undeferred;
 } __attribute__((aligned(64)));
 
 struct ot_team {
-	struct dispatcher base;
-	struct disp_config cfg;
+	struct db_dispatcher base;
+	struct db_disp_config cfg;
 	unsigned int nthreads;		/* the door and the N workers */
 	pthread_t door;
 	pthread_mutex_t lock;
@@ -57,7 +59,7 @@ static _Thread_local struct trampoline ot_tramp;
 static _Thread_local int ot_spawning;		/* inside GOMP_task */
 
 static void
-ot_run(struct disp_task *t)
+ot_run(struct db_task *t)
 {
 
 	/* libgomp's futexes order the handoff where TSan cannot see it. */
@@ -69,7 +71,7 @@ ot_run(struct disp_task *t)
 }
 
 static void
-ot_spawn(struct disp_task *t)
+ot_spawn(struct db_task *t)
 {
 
 	TSAN_RELEASE(t);
@@ -81,7 +83,7 @@ ot_spawn(struct disp_task *t)
 }
 
 static void
-ot_dispatch(struct dispatcher *d, struct disp_task *t)
+ot_dispatch(struct db_dispatcher *d, struct db_task *t)
 {
 	struct ot_team *o = (struct ot_team *)d;
 
@@ -100,7 +102,7 @@ ot_dispatch(struct dispatcher *d, struct disp_task *t)
 static void
 ot_door(struct ot_team *o)
 {
-	struct disp_task *t;
+	struct db_task *t;
 
 	pthread_mutex_lock(&o->lock);
 	o->team = omp_get_num_threads();
@@ -176,7 +178,7 @@ ot_free(struct ot_team *o)
  * LIMIT, OMP_DYNAMIC) is refused rather than run short of workers.
  */
 static int
-ot_create(struct dispatcher **dp, const struct disp_config *cfg)
+ot_create(struct db_dispatcher **dp, const struct db_disp_config *cfg)
 {
 	struct ot_team *o;
 	int error, team;
@@ -216,7 +218,7 @@ ot_create(struct dispatcher **dp, const struct disp_config *cfg)
 }
 
 static void
-ot_shutdown(struct dispatcher *d, struct disp_stats *st)
+ot_shutdown(struct db_dispatcher *d, struct db_disp_stats *st)
 {
 	struct ot_team *o = (struct ot_team *)d;
 	unsigned int i;
@@ -225,7 +227,7 @@ ot_shutdown(struct dispatcher *d, struct disp_stats *st)
 	for (i = 0; st != NULL && i < o->nthreads; i++) {
 		TSAN_ACQUIRE(&o->threads[i]);
 		st->ran += o->threads[i].ran;
-		st->count[DISP_C_in_place] += o->threads[i].undeferred;
+		st->count[DB_DISP_C_in_place] += o->threads[i].undeferred;
 	}
 	if (st != NULL) {
 		st->threads_started = o->nthreads;
@@ -235,7 +237,7 @@ ot_shutdown(struct dispatcher *d, struct disp_stats *st)
 	return;
 }
 
-const struct disp_ops disp_omp_tasks = {
+const struct db_disp_ops disp_omp_tasks = {
 	DB_DISP_OPS_HEAD,
 	.name = "omp-tasks",
 	.model = "OpenMP tasks (libgomp): one queue per team under one mutex, "
@@ -243,7 +245,7 @@ const struct disp_ops disp_omp_tasks = {
 	.real = "libgomp " DB_OMP_VERSION,
 	.beside = "shared,stealing",
 	.flags = 0,
-	.counts = DISP_COUNT(in_place),
+	.counts = DB_DISP_COUNT(in_place),
 	.create = ot_create,
 	.dispatch = ot_dispatch,
 	.shutdown = ot_shutdown,

@@ -4,7 +4,7 @@
  * program of its own (program.h). runtimes.h lists them; this file is
  * built only when it lists one.
  */
-#include "dispatcher.h"
+#include "disp_list.h"
 
 #define PROGRAM_DEFINE(n, name_, real_, beside_, flags_, what, ...)	\
 	static const char *const program_argv_##n[] = { __VA_ARGS__, NULL }; \
@@ -15,7 +15,7 @@
 			.model = what " (a program of its own)",	\
 			.real = real_,					\
 			.beside = beside_,				\
-			.flags = DISP_PROGRAM | (flags_),		\
+			.flags = DB_DISP_PROGRAM | (flags_),		\
 		},							\
 		.argv = program_argv_##n,				\
 	};

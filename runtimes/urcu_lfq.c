@@ -20,6 +20,8 @@
 #include "queue.h"
 #include "tsan.h"
 
+extern const struct db_queue_ops queue_urcu_lfq;	/* defined below */
+
 struct lfq_item {
 	struct cds_lfq_node_rcu node;
 	struct rcu_head rcu;
@@ -27,12 +29,12 @@ struct lfq_item {
 };
 
 struct q_lfq {
-	struct queue base;
+	struct db_queue base;
 	struct cds_lfq_queue_rcu q;
 };
 
 static int
-lfq_create(struct queue **qp, size_t capacity)
+lfq_create(struct db_queue **qp, size_t capacity)
 {
 	struct q_lfq *q = calloc(1, sizeof(*q));
 
@@ -61,7 +63,7 @@ lfq_item_free(struct rcu_head *head)
 }
 
 static bool
-lfq_pop(struct queue *base, void **item)
+lfq_pop(struct db_queue *base, void **item)
 {
 	struct q_lfq *q = (struct q_lfq *)base;
 	struct cds_lfq_node_rcu *n;
@@ -86,7 +88,7 @@ lfq_pop(struct queue *base, void **item)
  * by call_rcu's thread, which rcu_barrier waits for.
  */
 static void
-lfq_destroy(struct queue *base)
+lfq_destroy(struct db_queue *base)
 {
 	struct q_lfq *q = (struct q_lfq *)base;
 	void *item;
@@ -101,7 +103,7 @@ lfq_destroy(struct queue *base)
 }
 
 static bool
-lfq_push(struct queue *base, void *item)
+lfq_push(struct db_queue *base, void *item)
 {
 	struct q_lfq *q = (struct q_lfq *)base;
 	struct lfq_item *e = malloc(sizeof(*e));
@@ -123,7 +125,7 @@ lfq_push(struct queue *base, void *item)
  * dummy at the head with nothing after it, read under the read lock.
  */
 static bool
-lfq_empty(struct queue *base)
+lfq_empty(struct db_queue *base)
 {
 	struct q_lfq *q = (struct q_lfq *)base;
 	struct cds_lfq_node_rcu *head;
@@ -138,14 +140,14 @@ lfq_empty(struct queue *base)
 	return empty;
 }
 
-const struct queue_ops queue_urcu_lfq = {
+const struct db_queue_ops queue_urcu_lfq = {
 	DB_QUEUE_OPS_HEAD,
 	.name = "urcu-lfq",
 	.model = "liburcu cds_lfq_queue_rcu: Michael-Scott, nodes freed by "
 	    "call_rcu (urcu-bp)",
 	.real = "liburcu " DB_URCU_VERSION,
 	.beside = "ckfifo",
-	.flags = Q_FIFO,
+	.flags = DB_Q_FIFO,
 	.create = lfq_create,
 	.destroy = lfq_destroy,
 	.push = lfq_push,

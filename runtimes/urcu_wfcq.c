@@ -18,19 +18,21 @@
 #include "queue.h"
 #include "tsan.h"
 
+extern const struct db_queue_ops queue_urcu_wfcq;	/* defined below */
+
 struct wfcq_item {
 	struct cds_wfcq_node node;
 	void *item;
 };
 
 struct q_wfcq {
-	struct queue base;
+	struct db_queue base;
 	struct cds_wfcq_head head;
 	struct cds_wfcq_tail tail;
 };
 
 static int
-wfcq_create(struct queue **qp, size_t capacity)
+wfcq_create(struct db_queue **qp, size_t capacity)
 {
 	struct q_wfcq *q = calloc(1, sizeof(*q));
 
@@ -43,7 +45,7 @@ wfcq_create(struct queue **qp, size_t capacity)
 }
 
 static bool
-wfcq_pop(struct queue *base, void **item)
+wfcq_pop(struct db_queue *base, void **item)
 {
 	struct q_wfcq *q = (struct q_wfcq *)base;
 	struct cds_wfcq_node *n;
@@ -60,7 +62,7 @@ wfcq_pop(struct queue *base, void **item)
 }
 
 static void
-wfcq_destroy(struct queue *base)
+wfcq_destroy(struct db_queue *base)
 {
 	struct q_wfcq *q = (struct q_wfcq *)base;
 	void *item;
@@ -73,7 +75,7 @@ wfcq_destroy(struct queue *base)
 }
 
 static bool
-wfcq_push(struct queue *base, void *item)
+wfcq_push(struct db_queue *base, void *item)
 {
 	struct q_wfcq *q = (struct q_wfcq *)base;
 	struct wfcq_item *e = malloc(sizeof(*e));
@@ -89,21 +91,21 @@ wfcq_push(struct queue *base, void *item)
 }
 
 static bool
-wfcq_empty(struct queue *base)
+wfcq_empty(struct db_queue *base)
 {
 	struct q_wfcq *q = (struct q_wfcq *)base;
 
 	return cds_wfcq_empty(&q->head, &q->tail);
 }
 
-const struct queue_ops queue_urcu_wfcq = {
+const struct db_queue_ops queue_urcu_wfcq = {
 	DB_QUEUE_OPS_HEAD,
 	.name = "urcu-wfcq",
 	.model = "liburcu cds_wfcq: wait-free xchg enqueue, dequeue under a "
 	    "mutex, a node per item",
 	.real = "liburcu " DB_URCU_VERSION,
 	.beside = "mpsc,mutex",
-	.flags = Q_FIFO,
+	.flags = DB_Q_FIFO,
 	.create = wfcq_create,
 	.destroy = wfcq_destroy,
 	.push = wfcq_push,

@@ -25,7 +25,10 @@
 
 #include <uv.h>
 
+#include "knobs.h"
 #include "taskfifo.h"
+
+extern const struct db_disp_ops disp_uv;	/* defined below */
 
 struct uvd_home {
 	uv_loop_t loop;
@@ -43,8 +46,9 @@ struct uvd_home {
 } __attribute__((aligned(64)));
 
 struct uvd {
-	struct dispatcher base;
-	struct disp_config cfg;
+	struct db_dispatcher base;
+	struct db_disp_config cfg;
+	struct disp_knobs k;
 	unsigned int nloops;
 	_Atomic unsigned int next;		/* round-robin chooser */
 	struct uvd_home *homes;
@@ -55,7 +59,7 @@ static _Thread_local struct uvd_home *uvd_self;
 static uint64_t
 uvd_run_fifo(struct uvd_home *h, struct taskfifo *f)
 {
-	struct disp_task *t;
+	struct db_task *t;
 	uint64_t ran = 0;
 
 	while ((t = taskfifo_pop(f)) != NULL) {
@@ -123,7 +127,7 @@ uvd_on_check(uv_check_t *c)
 }
 
 static void
-uvd_dispatch(struct dispatcher *d, struct disp_task *t)
+uvd_dispatch(struct db_dispatcher *d, struct db_task *t)
 {
 	struct uvd *u = (struct uvd *)d;
 	struct uvd_home *home = t->home;
@@ -134,7 +138,7 @@ uvd_dispatch(struct dispatcher *d, struct disp_task *t)
 		    memory_order_relaxed) % u->nloops];
 		t->home = home;
 	}
-	if (home == uvd_self && u->cfg.from == DISP_FROM_HOME) {
+	if (home == uvd_self && u->k.from == DISP_FROM_HOME) {
 		if (home->immediates.head == NULL)
 			uv_idle_start(&home->idle, uvd_on_idle);
 		taskfifo_push(&home->immediates, t);
@@ -207,7 +211,7 @@ uvd_home_fini(struct uvd_home *h)
  */
 static void
 uvd_stop_all(struct uvd *u, unsigned int ready, unsigned int n,
-    struct disp_stats *st)
+    struct db_disp_stats *st)
 {
 	struct uvd_home *h;
 	unsigned int i;
@@ -225,7 +229,7 @@ uvd_stop_all(struct uvd *u, unsigned int ready, unsigned int n,
 		h = &u->homes[i];
 		if (st != NULL) {
 			st->ran += h->ran;
-			st->count[DISP_C_injected] += h->injected;
+			st->count[DB_DISP_C_injected] += h->injected;
 		}
 		uvd_home_fini(h);
 	}
@@ -239,7 +243,7 @@ uvd_stop_all(struct uvd *u, unsigned int ready, unsigned int n,
 }
 
 static int
-uvd_create(struct dispatcher **dp, const struct disp_config *cfg)
+uvd_create(struct db_dispatcher **dp, const struct db_disp_config *cfg)
 {
 	unsigned int ready, started;
 	struct uvd *u;
@@ -251,6 +255,7 @@ uvd_create(struct dispatcher **dp, const struct disp_config *cfg)
 		return -ENOMEM;
 	u->base.ops = &disp_uv;
 	u->cfg = *cfg;
+	u->k = disp_knobs(cfg);
 	u->nloops = cfg->workers;
 	if (posix_memalign((void **)&u->homes, 64,
 	    u->nloops * sizeof(*u->homes)) != 0) {
@@ -274,7 +279,7 @@ uvd_create(struct dispatcher **dp, const struct disp_config *cfg)
 }
 
 static void
-uvd_shutdown(struct dispatcher *d, struct disp_stats *st)
+uvd_shutdown(struct db_dispatcher *d, struct db_disp_stats *st)
 {
 	struct uvd *u = (struct uvd *)d;
 
@@ -282,15 +287,15 @@ uvd_shutdown(struct dispatcher *d, struct disp_stats *st)
 	return;
 }
 
-const struct disp_ops disp_uv = {
+const struct db_disp_ops disp_uv = {
 	DB_DISP_OPS_HEAD,
 	.name = "uv",
 	.model = "libuv loops: an immediate on the home loop (Node's "
 	    "setImmediate), else a locked list and uv_async_send",
 	.real = "libuv " DB_UV_VERSION,
 	.beside = "eventloop",
-	.flags = DISP_LOOPS,
-	.counts = DISP_COUNT(injected),
+	.flags = DB_DISP_LOOPS,
+	.counts = DB_DISP_COUNT(injected),
 	.create = uvd_create,
 	.dispatch = uvd_dispatch,
 	.shutdown = uvd_shutdown,

@@ -27,8 +27,9 @@
 #include <criterion/parameterized.h>
 
 #include "binary.h"
-#include "dispatcher.h"
+#include "disp_list.h"
 #include "golock.h"
+#include "knobs.h"
 #include "indices.h"
 #include "progress.h"
 #include "runq.h"
@@ -41,21 +42,21 @@
  * producer to publish: with more pushing threads than cores, a producer
  * preempted in between stalls the others for a time slice, and the stall
  * feeds itself (seen here: a minute instead of a second, now and then,
- * even with two). Such a queue (Q_PUSH_IN_TURN) gets one dispatching
+ * even with two). Such a queue (DB_Q_PUSH_IN_TURN) gets one dispatching
  * thread; the queue tests push it through two producers.
  */
 #define DISPATCHERS_IN_TURN	1
 #define TASKS		800000		/* DB_STRESS_TASKS */
 
 struct once_task {
-	struct disp_task task;
+	struct db_task task;
 	_Atomic int runs;
 };
 
 static _Atomic uint64_t done;
 
 static void
-once_run(struct disp_task *t)
+once_run(struct db_task *t)
 {
 
 	atomic_fetch_add(&((struct once_task *)t)->runs, 1);
@@ -63,18 +64,20 @@ once_run(struct disp_task *t)
 	return;
 }
 
-static struct disp_config
+/* The built-in designs' knobs of the config a test made last. */
+static struct disp_knobs knobs;
+
+static struct db_disp_config
 config(unsigned int workers, const char *queue)
 {
-	struct disp_config cfg;
+	struct db_disp_config cfg;
 
 	memset(&cfg, 0, sizeof(cfg));
 	cfg.workers = workers;
 	cfg.queue = queue_find(queue);
 	cfg.queue_capacity = 4096;
-	cfg.spins = DISP_SPINS_DEFAULT;
-	cfg.wake = DISP_WAKE_EVERY;
-	cfg.keepalive_s = 60;
+	knobs = (struct disp_knobs)DISP_KNOBS_INIT;
+	cfg.knobs = &knobs;
 	return cfg;
 }
 
@@ -90,7 +93,7 @@ wait_for(_Atomic uint64_t *counter, uint64_t n)
 }
 
 struct feeder {
-	struct dispatcher *d;
+	struct db_dispatcher *d;
 	struct once_task *tasks;
 	size_t n;
 	pthread_t tid;
@@ -103,7 +106,7 @@ feed(void *arg)
 	size_t i;
 
 	for (i = 0; i < f->n; i++)
-		disp_dispatch(f->d, &f->tasks[i].task);
+		db_dispatch(f->d, &f->tasks[i].task);
 	return NULL;
 }
 
@@ -119,12 +122,12 @@ ParameterizedTestParameters(dispatcher, each_task_runs_once)
 	    disp_local_count() * queue_count() > sizeof(pairs) / sizeof(pairs[0]))
 		abort();		/* PAIR_QUEUES and pairs[] too small */
 	for (d = 0; d < disp_local_count(); d++) {
-		if (!(disp_at(d)->flags & DISP_USES_QUEUE)) {
+		if (!(disp_at(d)->flags & DB_DISP_USES_QUEUE)) {
 			pairs[n++] = (int)(d * PAIR_QUEUES);
 			continue;
 		}
 		for (q = 0; q < queue_count(); q++)
-			if (!(queue_at(q)->flags & Q_ONE_CONSUMER))
+			if (!(queue_at(q)->flags & DB_Q_ONE_CONSUMER))
 				pairs[n++] = (int)(d * PAIR_QUEUES + q);
 	}
 	return cr_make_param_array(int, pairs, n);
@@ -132,15 +135,15 @@ ParameterizedTestParameters(dispatcher, each_task_runs_once)
 
 ParameterizedTest(int *pair, dispatcher, each_task_runs_once, .timeout = 7200)
 {
-	const struct disp_ops *ops = disp_at((size_t)*pair / PAIR_QUEUES);
-	const struct queue_ops *q = queue_at((size_t)*pair % PAIR_QUEUES);
-	int k, nf = (q->flags & Q_PUSH_IN_TURN) ? DISPATCHERS_IN_TURN :
+	const struct db_disp_ops *ops = disp_at((size_t)*pair / PAIR_QUEUES);
+	const struct db_queue_ops *q = queue_at((size_t)*pair % PAIR_QUEUES);
+	int k, nf = (q->flags & DB_Q_PUSH_IN_TURN) ? DISPATCHERS_IN_TURN :
 	    (int)scale("DB_STRESS_DISPATCHERS", DISPATCHERS);
 	size_t per = scale("DB_STRESS_TASKS", TASKS) / (size_t)nf, total, i;
 	struct feeder *f = calloc((size_t)nf, sizeof(*f));
-	struct disp_config cfg;
-	struct disp_stats st;
-	struct dispatcher *d;
+	struct db_disp_config cfg;
+	struct db_disp_stats st;
+	struct db_dispatcher *d;
 	struct once_task *tasks;
 
 	total = (size_t)nf * per;
@@ -150,7 +153,7 @@ ParameterizedTest(int *pair, dispatcher, each_task_runs_once, .timeout = 7200)
 	cfg.queue_capacity = 64;		/* small: the spill is used */
 	cr_assert_eq(ops->create(&d, &cfg), 0, "%s: create", ops->name);
 	for (i = 0; i < total; i++)
-		tasks[i].task = (struct disp_task)DISP_TASK_INIT(once_run);
+		tasks[i].task = (struct db_task)DB_TASK_INIT(once_run);
 	atomic_store(&done, 0);
 	for (k = 0; k < nf; k++) {
 		f[k] = (struct feeder){ d, tasks + (size_t)k * per, per, 0 };
@@ -159,7 +162,7 @@ ParameterizedTest(int *pair, dispatcher, each_task_runs_once, .timeout = 7200)
 	for (k = 0; k < nf; k++)
 		pthread_join(f[k].tid, NULL);
 	wait_for(&done, total);
-	disp_shutdown(d, &st);
+	db_shutdown(d, &st);
 	for (i = 0; i < total; i++)
 		cr_assert_eq(atomic_load(&tasks[i].runs), 1, "%s/%s: task %zu "
 		    "ran %d times", ops->name, q->name, i,
@@ -176,7 +179,7 @@ ParameterizedTest(int *pair, dispatcher, each_task_runs_once, .timeout = 7200)
 static _Atomic int running, high_water;
 
 static void
-limited_probe(struct disp_task *t)
+limited_probe(struct db_task *t)
 {
 	int now = atomic_fetch_add(&running, 1) + 1, hw = atomic_load(&high_water);
 	volatile int spin;
@@ -192,10 +195,10 @@ limited_probe(struct disp_task *t)
 
 Test(dispatcher, limited_never_exceeds_k, .timeout = 300)
 {
-	struct disp_config cfg = config(3, "lfseg");
+	struct db_disp_config cfg = config(3, "lfseg");
 	struct once_task *tasks = calloc(200000, sizeof(*tasks));
-	struct disp_stats st;
-	struct dispatcher *d;
+	struct db_disp_stats st;
+	struct db_dispatcher *d;
 	int i;
 
 	/*
@@ -203,15 +206,15 @@ Test(dispatcher, limited_never_exceeds_k, .timeout = 300)
 	 * view could never show more than the pool's width, whatever its
 	 * limit.
 	 */
-	cfg.pool = 8;
+	knobs.pool = 8;
 	cr_assert_eq(disp_limited.create(&d, &cfg), 0);
 	atomic_store(&done, 0);
 	for (i = 0; i < 200000; i++) {
-		tasks[i].task = (struct disp_task)DISP_TASK_INIT(limited_probe);
-		disp_dispatch(d, &tasks[i].task);
+		tasks[i].task = (struct db_task)DB_TASK_INIT(limited_probe);
+		db_dispatch(d, &tasks[i].task);
 	}
 	wait_for(&done, 200000);
-	disp_shutdown(d, &st);
+	db_shutdown(d, &st);
 	cr_assert(atomic_load(&high_water) <= 3, "limited(3) ran %d at once",
 	    atomic_load(&high_water));
 	cr_assert(atomic_load(&high_water) >= 1);
@@ -222,15 +225,15 @@ Test(dispatcher, limited_never_exceeds_k, .timeout = 300)
 
 /* A task that resumes itself on an event loop: always the same thread. */
 struct homing {
-	struct disp_task task;
-	struct dispatcher *d;
+	struct db_task task;
+	struct db_dispatcher *d;
 	pthread_t first;
 	int runs;
 	_Atomic int strayed;
 };
 
 static void
-homing_run(struct disp_task *t)
+homing_run(struct db_task *t)
 {
 	struct homing *h = (struct homing *)t;
 
@@ -239,7 +242,7 @@ homing_run(struct disp_task *t)
 	else if (!pthread_equal(h->first, pthread_self()))
 		atomic_store(&h->strayed, 1);
 	if (h->runs < 100000)
-		disp_dispatch(h->d, &h->task);
+		db_dispatch(h->d, &h->task);
 	else
 		atomic_fetch_add(&done, 1);
 	return;
@@ -253,7 +256,7 @@ ParameterizedTestParameters(dispatcher, loops_resume_on_home_thread)
 	size_t i, n = 0;
 
 	for (i = 0; i < disp_count() && n < 16; i++)
-		if (disp_at(i)->flags & DISP_LOOPS)
+		if (disp_at(i)->flags & DB_DISP_LOOPS)
 			loop_designs[n++] = i;
 	return cr_make_param_array(size_t, loop_designs, n);
 }
@@ -261,23 +264,23 @@ ParameterizedTestParameters(dispatcher, loops_resume_on_home_thread)
 ParameterizedTest(size_t *i, dispatcher, loops_resume_on_home_thread,
     .timeout = 120)
 {
-	const struct disp_ops *ops = disp_at(*i);
-	struct disp_config cfg = config(4, "lfseg");
+	const struct db_disp_ops *ops = disp_at(*i);
+	struct db_disp_config cfg = config(4, "lfseg");
 	struct homing h[16];
-	struct disp_stats st;
-	struct dispatcher *d;
+	struct db_disp_stats st;
+	struct db_dispatcher *d;
 	int k;
 
 	cr_assert_eq(ops->create(&d, &cfg), 0);
 	atomic_store(&done, 0);
 	for (k = 0; k < 16; k++) {
 		memset(&h[k], 0, sizeof(h[k]));
-		h[k].task = (struct disp_task)DISP_TASK_INIT(homing_run);
+		h[k].task = (struct db_task)DB_TASK_INIT(homing_run);
 		h[k].d = d;
-		disp_dispatch(d, &h[k].task);
+		db_dispatch(d, &h[k].task);
 	}
 	wait_for(&done, 16);
-	disp_shutdown(d, &st);
+	db_shutdown(d, &st);
 	for (k = 0; k < 16; k++)
 		cr_assert_not(atomic_load(&h[k].strayed), "%s: coroutine %d "
 		    "left its loop", ops->name, k);
@@ -355,28 +358,28 @@ retired(long before)
  * a worker can be kept from the CPU for longer than any nap.
  */
 static void
-rendezvous_two(struct disp_config *cfg, bool (*ready)(long),
-    const char *what, struct disp_stats *st)
+rendezvous_two(struct db_disp_config *cfg, bool (*ready)(long),
+    const char *what, struct db_disp_stats *st)
 {
 	long before = threads_baseline();
 	struct once_task t[2];
-	struct dispatcher *d;
+	struct db_dispatcher *d;
 
 	cr_assert_eq(disp_rendezvous.create(&d, cfg), 0);
 	atomic_store(&done, 0);
-	t[0].task = t[1].task = (struct disp_task)DISP_TASK_INIT(once_run);
-	disp_dispatch(d, &t[0].task);
+	t[0].task = t[1].task = (struct db_task)DB_TASK_INIT(once_run);
+	db_dispatch(d, &t[0].task);
 	wait_for(&done, 1);
 	wait_until(ready, before, what);
-	disp_dispatch(d, &t[1].task);
+	db_dispatch(d, &t[1].task);
 	wait_for(&done, 2);
-	disp_shutdown(d, st);
+	db_shutdown(d, st);
 }
 
 Test(dispatcher, rendezvous_reuses_an_idle_thread, .timeout = 60)
 {
-	struct disp_config cfg = config(0, "lfseg");
-	struct disp_stats st;
+	struct db_disp_config cfg = config(0, "lfseg");
+	struct db_disp_stats st;
 
 	/* Parked: on the idle list; it retires only after 60 s. */
 	rendezvous_two(&cfg, parked, "the worker parked", &st);
@@ -386,11 +389,11 @@ Test(dispatcher, rendezvous_reuses_an_idle_thread, .timeout = 60)
 
 Test(dispatcher, rendezvous_retires_after_keepalive, .timeout = 60)
 {
-	struct disp_config cfg = config(0, "lfseg");
-	struct disp_stats st;
+	struct db_disp_config cfg = config(0, "lfseg");
+	struct db_disp_stats st;
 
-	cfg.keepalive_s = 0.05;
-	cfg.spins = 0;
+	knobs.keepalive_s = 0.05;
+	knobs.spins = 0;
 	/* The idle thread gone after its keep-alive, the next one is new. */
 	rendezvous_two(&cfg, retired, "the idle thread retired", &st);
 	cr_assert_eq(st.threads_started, 2, "the idle thread did not retire");
@@ -399,18 +402,18 @@ Test(dispatcher, rendezvous_retires_after_keepalive, .timeout = 60)
 
 /* Chains that re-dispatch themselves from inside a task, at the bound. */
 struct chain {
-	struct disp_task task;
-	struct dispatcher *d;
+	struct db_task task;
+	struct db_dispatcher *d;
 	int left;
 };
 
 static void
-chain_run(struct disp_task *t)
+chain_run(struct db_task *t)
 {
 	struct chain *c = (struct chain *)t;
 
 	if (--c->left > 0)
-		disp_dispatch(c->d, &c->task);
+		db_dispatch(c->d, &c->task);
 	else
 		atomic_fetch_add(&done, 1);
 	return;
@@ -418,20 +421,20 @@ chain_run(struct disp_task *t)
 
 Test(dispatcher, rendezvous_bounded_queues_instead_of_recursing, .timeout = 120)
 {
-	struct disp_config cfg = config(2, "lfseg");
+	struct db_disp_config cfg = config(2, "lfseg");
 	struct chain c[64];
-	struct disp_stats st;
-	struct dispatcher *d;
+	struct db_disp_stats st;
+	struct db_dispatcher *d;
 	int i;
 
 	cr_assert_eq(disp_rendezvous.create(&d, &cfg), 0);
 	atomic_store(&done, 0);
 	for (i = 0; i < 64; i++) {
-		c[i] = (struct chain){ DISP_TASK_INIT(chain_run), d, 20000 };
-		disp_dispatch(d, &c[i].task);
+		c[i] = (struct chain){ DB_TASK_INIT(chain_run), d, 20000 };
+		db_dispatch(d, &c[i].task);
 	}
 	wait_for(&done, 64);
-	disp_shutdown(d, &st);
+	db_shutdown(d, &st);
 	cr_assert(st.threads_peak <= 2, "peak %u threads over a bound of 2",
 	    st.threads_peak);
 	cr_assert(st.spilled > 0, "nothing met the bound");
@@ -447,23 +450,23 @@ ParameterizedTestParameters(dispatcher, shutdown_joins_every_thread)
 
 ParameterizedTest(size_t *i, dispatcher, shutdown_joins_every_thread, .timeout = 60)
 {
-	const struct disp_ops *ops = disp_at(*i);
-	struct disp_config cfg = config(8, "lfseg");
+	const struct db_disp_ops *ops = disp_at(*i);
+	struct db_disp_config cfg = config(8, "lfseg");
 	long before;
 	struct chain c[32];
-	struct disp_stats st;
-	struct dispatcher *d;
+	struct db_disp_stats st;
+	struct db_dispatcher *d;
 	int k;
 
 	before = threads_baseline();
 	cr_assert_eq(ops->create(&d, &cfg), 0);
 	atomic_store(&done, 0);
 	for (k = 0; k < 32; k++) {
-		c[k] = (struct chain){ DISP_TASK_INIT(chain_run), d, 1000 };
-		disp_dispatch(d, &c[k].task);
+		c[k] = (struct chain){ DB_TASK_INIT(chain_run), d, 1000 };
+		db_dispatch(d, &c[k].task);
 	}
 	wait_for(&done, 32);
-	disp_shutdown(d, &st);
+	db_shutdown(d, &st);
 	cr_assert_eq(threads_settle(before), before, "%s left threads behind",
 	    ops->name);
 }
@@ -474,58 +477,58 @@ ParameterizedTest(size_t *i, dispatcher, shutdown_joins_every_thread, .timeout =
  * (overflow to the injection queue, steals), under every knob.
  */
 struct fan {
-	struct disp_task task;
-	struct dispatcher *d;
+	struct db_task task;
+	struct db_dispatcher *d;
 	struct once_task *children;
 	int n;
 };
 
 static void
-fan_run(struct disp_task *t)
+fan_run(struct db_task *t)
 {
 	struct fan *f = (struct fan *)t;
 	int i;
 
 	for (i = 0; i < f->n; i++)
-		disp_dispatch(f->d, &f->children[i].task);
+		db_dispatch(f->d, &f->children[i].task);
 	atomic_fetch_add(&done, 1);
 	return;
 }
 
-static int knobs[] = { 0, 1, 2, 3 };	/* lifo off: 1, all search: 2 */
+static int stealing_knobs[] = { 0, 1, 2, 3 };	/* lifo off: 1, all search: 2 */
 
 ParameterizedTestParameters(dispatcher, stealing_local_dispatches_run_once)
 {
 
-	return cr_make_param_array(int, knobs, 4);
+	return cr_make_param_array(int, stealing_knobs, 4);
 }
 
 ParameterizedTest(int *k, dispatcher, stealing_local_dispatches_run_once,
     .timeout = 600)
 {
-	struct disp_config cfg = config(4, "lfseg");
+	struct db_disp_config cfg = config(4, "lfseg");
 	int nchildren = 20 * RUNQ_SIZE, i;
 	struct once_task *children = calloc((size_t)nchildren,
 	    sizeof(*children));
 	struct fan fan;
 	struct chain c[64];
-	struct disp_stats st;
-	struct dispatcher *d;
+	struct db_disp_stats st;
+	struct db_dispatcher *d;
 
-	cfg.lifo = (*k & 1) ? DISP_LIFO_OFF : DISP_LIFO_ON;
-	cfg.searchers = (*k & 2) ? DISP_SEARCH_ALL : DISP_SEARCH_HALF;
+	knobs.lifo = (*k & 1) ? DISP_LIFO_OFF : DISP_LIFO_ON;
+	knobs.searchers = (*k & 2) ? DISP_SEARCH_ALL : DISP_SEARCH_HALF;
 	cr_assert_eq(disp_stealing.create(&d, &cfg), 0);
 	atomic_store(&done, 0);
 	for (i = 0; i < nchildren; i++)
-		children[i].task = (struct disp_task)DISP_TASK_INIT(once_run);
-	fan = (struct fan){ DISP_TASK_INIT(fan_run), d, children, nchildren };
+		children[i].task = (struct db_task)DB_TASK_INIT(once_run);
+	fan = (struct fan){ DB_TASK_INIT(fan_run), d, children, nchildren };
 	for (i = 0; i < 64; i++) {
-		c[i] = (struct chain){ DISP_TASK_INIT(chain_run), d, 20000 };
-		disp_dispatch(d, &c[i].task);
+		c[i] = (struct chain){ DB_TASK_INIT(chain_run), d, 20000 };
+		db_dispatch(d, &c[i].task);
 	}
-	disp_dispatch(d, &fan.task);
+	db_dispatch(d, &fan.task);
 	wait_for(&done, 64 + 1 + (uint64_t)nchildren);
-	disp_shutdown(d, &st);
+	db_shutdown(d, &st);
 	for (i = 0; i < nchildren; i++)
 		cr_assert_eq(atomic_load(&children[i].runs), 1, "child %d ran "
 		    "%d times", i, atomic_load(&children[i].runs));
@@ -535,8 +538,8 @@ ParameterizedTest(int *k, dispatcher, stealing_local_dispatches_run_once,
 
 /* One worker, so nothing is stolen: the order a worker runs its own in. */
 struct ordered {
-	struct disp_task task;
-	struct dispatcher *d;
+	struct db_task task;
+	struct db_dispatcher *d;
 	int id;
 	int left;			/* re-dispatches of itself still to do */
 };
@@ -545,13 +548,13 @@ static int order[64];
 static _Atomic int norder;
 
 static void
-ordered_run(struct disp_task *t)
+ordered_run(struct db_task *t)
 {
 	struct ordered *o = (struct ordered *)t;
 
 	order[atomic_fetch_add(&norder, 1)] = o->id;
 	if (o->left-- > 0)
-		disp_dispatch(o->d, &o->task);
+		db_dispatch(o->d, &o->task);
 	else
 		atomic_fetch_add(&done, 1);
 	return;
@@ -559,40 +562,40 @@ ordered_run(struct disp_task *t)
 
 /* Task 0 dispatches tasks 1..n from the worker, then finishes. */
 struct starter {
-	struct disp_task task;
+	struct db_task task;
 	struct ordered *tasks;
 	int n;
 };
 
 static void
-starter_run(struct disp_task *t)
+starter_run(struct db_task *t)
 {
 	struct starter *s = (struct starter *)t;
 	int i;
 
 	for (i = 0; i < s->n; i++)
-		disp_dispatch(s->tasks[i].d, &s->tasks[i].task);
+		db_dispatch(s->tasks[i].d, &s->tasks[i].task);
 	return;
 }
 
 static void
 run_ordered(enum disp_lifo lifo, struct ordered *tasks, int n, int runs)
 {
-	struct disp_config cfg = config(1, "lfseg");
-	struct starter s = { DISP_TASK_INIT(starter_run), tasks, n };
-	struct disp_stats st;
-	struct dispatcher *d;
+	struct db_disp_config cfg = config(1, "lfseg");
+	struct starter s = { DB_TASK_INIT(starter_run), tasks, n };
+	struct db_disp_stats st;
+	struct db_dispatcher *d;
 	int i;
 
-	cfg.lifo = lifo;
+	knobs.lifo = lifo;
 	cr_assert_eq(disp_stealing.create(&d, &cfg), 0);
 	atomic_store(&done, 0);
 	atomic_store(&norder, 0);
 	for (i = 0; i < n; i++)
 		tasks[i].d = d;
-	disp_dispatch(d, &s.task);
+	db_dispatch(d, &s.task);
 	wait_for(&done, (uint64_t)n);
-	disp_shutdown(d, &st);
+	db_shutdown(d, &st);
 	cr_assert_eq(atomic_load(&norder), runs);
 }
 
@@ -604,7 +607,7 @@ Test(dispatcher, stealing_lifo_slot_runs_the_last_first, .timeout = 60)
 	int i;
 
 	for (i = 0; i < 4; i++)
-		t[i] = (struct ordered){ DISP_TASK_INIT(ordered_run), NULL,
+		t[i] = (struct ordered){ DB_TASK_INIT(ordered_run), NULL,
 		    i + 1, 0 };
 	run_ordered(DISP_LIFO_ON, t, 4, 4);
 	for (i = 0; i < 4; i++)
@@ -622,8 +625,8 @@ Test(dispatcher, stealing_lifo_slot_runs_the_last_first, .timeout = 60)
 Test(dispatcher, stealing_lifo_slot_cannot_hold_a_worker, .timeout = 60)
 {
 	struct ordered t[2] = {
-		{ DISP_TASK_INIT(ordered_run), NULL, 1, 0 },
-		{ DISP_TASK_INIT(ordered_run), NULL, 2, 20 },
+		{ DB_TASK_INIT(ordered_run), NULL, 1, 0 },
+		{ DB_TASK_INIT(ordered_run), NULL, 2, 20 },
 	};
 	int i;
 
@@ -647,7 +650,7 @@ static _Atomic int ran_on[2];
 static pthread_t fan_thread;
 
 static void
-spin_child(struct disp_task *t)
+spin_child(struct db_task *t)
 {
 	volatile int spin;
 
@@ -660,7 +663,7 @@ spin_child(struct disp_task *t)
 }
 
 static void
-fan_mark(struct disp_task *t)
+fan_mark(struct db_task *t)
 {
 
 	fan_thread = pthread_self();
@@ -670,22 +673,22 @@ fan_mark(struct disp_task *t)
 
 Test(dispatcher, stealing_idle_workers_steal, .timeout = 120)
 {
-	struct disp_config cfg = config(4, "lfseg");
+	struct db_disp_config cfg = config(4, "lfseg");
 	struct once_task children[RUNQ_SIZE / 2];
 	struct fan fan;
-	struct disp_stats st;
-	struct dispatcher *d;
+	struct db_disp_stats st;
+	struct db_dispatcher *d;
 	int i, n = RUNQ_SIZE / 2;
 
 	cr_assert_eq(disp_stealing.create(&d, &cfg), 0);
 	atomic_store(&done, 0);
 	for (i = 0; i < n; i++)
-		children[i].task = (struct disp_task)DISP_TASK_INIT(spin_child);
+		children[i].task = (struct db_task)DB_TASK_INIT(spin_child);
 	/* Fewer than a run queue holds: none overflows to the inject queue. */
-	fan = (struct fan){ DISP_TASK_INIT(fan_mark), d, children, n };
-	disp_dispatch(d, &fan.task);
+	fan = (struct fan){ DB_TASK_INIT(fan_mark), d, children, n };
+	db_dispatch(d, &fan.task);
 	wait_for(&done, 1 + (uint64_t)n);
-	disp_shutdown(d, &st);
+	db_shutdown(d, &st);
 	cr_assert(atomic_load(&ran_on[1]) > 0, "all %d children ran on the "
 	    "worker that dispatched them", n);
 }
@@ -755,18 +758,18 @@ Test(dispatcher, golock_spins_yields_then_sleeps_until_woken, .timeout = 60)
 
 /* Coroutines that yield (disp_yield) until each has run `runs` times. */
 struct yielder {
-	struct disp_task task;
-	struct dispatcher *d;
+	struct db_task task;
+	struct db_dispatcher *d;
 	int left;
 };
 
 static void
-yielder_run(struct disp_task *t)
+yielder_run(struct db_task *t)
 {
 	struct yielder *y = (struct yielder *)t;
 
 	if (--y->left > 0)
-		disp_yield(y->d, &y->task);
+		db_yield(y->d, &y->task);
 	else
 		atomic_fetch_add(&done, 1);
 	return;
@@ -776,10 +779,10 @@ static struct yielder *yielders;
 static int nyielders, yielder_runs;
 
 /* A stealing dispatcher of cfg with n yielders started from outside. */
-static struct dispatcher *
-yielders_start(const struct disp_config *cfg, int n, int runs)
+static struct db_dispatcher *
+yielders_start(const struct db_disp_config *cfg, int n, int runs)
 {
-	struct dispatcher *d;
+	struct db_dispatcher *d;
 	int i;
 
 	cr_assert_eq(disp_stealing.create(&d, cfg), 0);
@@ -789,19 +792,19 @@ yielders_start(const struct disp_config *cfg, int n, int runs)
 	yielder_runs = runs;
 	atomic_store(&done, 0);
 	for (i = 0; i < n; i++) {
-		yielders[i] = (struct yielder){ DISP_TASK_INIT(yielder_run), d,
+		yielders[i] = (struct yielder){ DB_TASK_INIT(yielder_run), d,
 		    runs };
-		disp_dispatch(d, &yielders[i].task);
+		db_dispatch(d, &yielders[i].task);
 	}
 	return d;
 }
 
 static void
-yielders_finish(struct dispatcher *d, struct disp_stats *st)
+yielders_finish(struct db_dispatcher *d, struct db_disp_stats *st)
 {
 
 	wait_for(&done, (uint64_t)nyielders);
-	disp_shutdown(d, st);
+	db_shutdown(d, st);
 	cr_assert_eq(st->ran, (uint64_t)nyielders * (uint64_t)yielder_runs);
 	free(yielders);
 	return;
@@ -818,23 +821,23 @@ yielders_finish(struct dispatcher *d, struct disp_stats *st)
  */
 Test(dispatcher, stealing_go_sched_lock_is_lock2, .timeout = 300)
 {
-	const unsigned int mine = DISP_COUNT(lock_spins) |
-	    DISP_COUNT(lock_yields) | DISP_COUNT(lock_sleeps) |
-	    DISP_COUNT(lock_wakes);
-	struct disp_config cfg = config(4, "lfseg");
-	struct disp_stats st;
+	const unsigned int mine = DB_DISP_COUNT(lock_spins) |
+	    DB_DISP_COUNT(lock_yields) | DB_DISP_COUNT(lock_sleeps) |
+	    DB_DISP_COUNT(lock_wakes);
+	struct db_disp_config cfg = config(4, "lfseg");
+	struct db_disp_stats st;
 	uint64_t sp = 0, yi = 0, sl = 0, wk = 0;
 	int round;
 
 	cr_assert_eq(disp_stealing.counts & mine, mine, "the lock counters "
 	    "are not reported");
-	cfg.yield_path = DISP_YIELD_GO;
+	knobs.yield_path = DISP_YIELD_GO;
 	for (round = 0; round < 5 && sp + yi == 0; round++) {
 		yielders_finish(yielders_start(&cfg, 64, 50000), &st);
-		sp = st.count[DISP_C_lock_spins];
-		yi = st.count[DISP_C_lock_yields];
-		sl = st.count[DISP_C_lock_sleeps];
-		wk = st.count[DISP_C_lock_wakes];
+		sp = st.count[DB_DISP_C_lock_spins];
+		yi = st.count[DB_DISP_C_lock_yields];
+		sl = st.count[DB_DISP_C_lock_sleeps];
+		wk = st.count[DB_DISP_C_lock_wakes];
 		cr_assert(sl <= yi, "%lu sleeps, %lu yields", (unsigned long)sl,
 		    (unsigned long)yi);
 		cr_assert(golock_ncpu == 1 || yi <= sl + sp, "%lu yields, %lu "
@@ -848,10 +851,10 @@ Test(dispatcher, stealing_go_sched_lock_is_lock2, .timeout = 300)
 	printf("go: %lu spins, %lu yields, %lu sleeps, %lu wakes\n",
 	    (unsigned long)sp, (unsigned long)yi, (unsigned long)sl,
 	    (unsigned long)wk);
-	cfg.yield_path = DISP_YIELD_TOKIO;
+	knobs.yield_path = DISP_YIELD_TOKIO;
 	yielders_finish(yielders_start(&cfg, 64, 20000), &st);
-	cr_assert(st.count[DISP_C_lock_spins] + st.count[DISP_C_lock_yields] +
-	    st.count[DISP_C_lock_sleeps] + st.count[DISP_C_lock_wakes] == 0,
+	cr_assert(st.count[DB_DISP_C_lock_spins] + st.count[DB_DISP_C_lock_yields] +
+	    st.count[DB_DISP_C_lock_sleeps] + st.count[DB_DISP_C_lock_wakes] == 0,
 	    "--yield tokio went through Go's lock");
 }
 
@@ -864,13 +867,13 @@ Test(dispatcher, stealing_go_sched_lock_is_lock2, .timeout = 300)
  */
 Test(dispatcher, stealing_go_gosched_wakes_no_parked_worker, .timeout = 120)
 {
-	struct disp_config cfg = config(2, "lfseg");
-	struct disp_stats st;
+	struct db_disp_config cfg = config(2, "lfseg");
+	struct db_disp_stats st;
 
-	cfg.yield_path = DISP_YIELD_GO;
+	knobs.yield_path = DISP_YIELD_GO;
 	yielders_finish(yielders_start(&cfg, 1, 200000), &st);
-	cr_assert(st.count[DISP_C_unparks] < 50, "%lu parked workers woken in "
-	    "200000 Gosched calls", (unsigned long)st.count[DISP_C_unparks]);
+	cr_assert(st.count[DB_DISP_C_unparks] < 50, "%lu parked workers woken in "
+	    "200000 Gosched calls", (unsigned long)st.count[DB_DISP_C_unparks]);
 }
 
 /* The epoll instances the process holds (a driver's), from /proc. */
@@ -912,22 +915,22 @@ ParameterizedTestParameters(dispatcher, stealing_driver_polls_by_floor)
 ParameterizedTest(int *fl, dispatcher, stealing_driver_polls_by_floor,
     .timeout = 120)
 {
-	struct disp_config cfg = config(1, "lfseg");
+	struct db_disp_config cfg = config(1, "lfseg");
 	bool io = *fl == DISP_FLOOR_IO;
-	struct disp_stats st;
-	struct dispatcher *d;
+	struct db_disp_stats st;
+	struct db_dispatcher *d;
 	uint64_t polls, waits;
 	int before, during;
 
-	cfg.yield_path = DISP_YIELD_TOKIO;
-	cfg.floor = (enum disp_floor)*fl;
-	cr_assert(disp_stealing.counts & DISP_COUNT(epoll_waits));
+	knobs.yield_path = DISP_YIELD_TOKIO;
+	knobs.floor = (enum disp_floor)*fl;
+	cr_assert(disp_stealing.counts & DB_DISP_COUNT(epoll_waits));
 	before = eventpolls();
 	d = yielders_start(&cfg, 16, 10000);
 	during = eventpolls();
 	yielders_finish(d, &st);
-	polls = st.count[DISP_C_driver_polls];
-	waits = st.count[DISP_C_epoll_waits];
+	polls = st.count[DB_DISP_C_driver_polls];
+	waits = st.count[DB_DISP_C_epoll_waits];
 	cr_assert(polls > 0, "floor %s: no driver poll", io ? "io" : "on");
 	cr_assert_eq(during, before + io, "floor %s: %d epoll instances made",
 	    io ? "io" : "on", during - before);
@@ -951,7 +954,7 @@ static int fifo_order[FIFO_TASKS];
 static _Atomic int nfifo;
 
 static void
-gate_run(struct disp_task *t)
+gate_run(struct db_task *t)
 {
 
 	atomic_store(&gate_in, 1);
@@ -962,7 +965,7 @@ gate_run(struct disp_task *t)
 }
 
 static void
-fifo_run(struct disp_task *t)
+fifo_run(struct db_task *t)
 {
 
 	fifo_order[atomic_fetch_add(&nfifo, 1)] = ((struct ordered *)t)->id;
@@ -981,24 +984,24 @@ gate_reached(long unused)
 Test(dispatcher, stealing_tokio_pops_the_injection_queue_one_by_one,
     .timeout = 60)
 {
-	struct disp_config cfg = config(1, "lfseg");
-	struct disp_task gate = DISP_TASK_INIT(gate_run);
+	struct db_disp_config cfg = config(1, "lfseg");
+	struct db_task gate = DB_TASK_INIT(gate_run);
 	struct ordered t[FIFO_TASKS];
-	struct disp_stats st;
-	struct dispatcher *d;
+	struct db_disp_stats st;
+	struct db_dispatcher *d;
 	int i;
 
 	cr_assert_eq(disp_stealing.create(&d, &cfg), 0);
 	atomic_store(&done, 0);
-	disp_dispatch(d, &gate);
+	db_dispatch(d, &gate);
 	wait_until(gate_reached, 0, "the gate task ran");
 	for (i = 0; i < FIFO_TASKS; i++) {
-		t[i] = (struct ordered){ DISP_TASK_INIT(fifo_run), d, i, 0 };
-		disp_dispatch(d, &t[i].task);
+		t[i] = (struct ordered){ DB_TASK_INIT(fifo_run), d, i, 0 };
+		db_dispatch(d, &t[i].task);
 	}
 	atomic_store(&gate_open, 1);
 	wait_for(&done, FIFO_TASKS + 1);
-	disp_shutdown(d, &st);
+	db_shutdown(d, &st);
 	for (i = 0; i < FIFO_TASKS; i++)
 		cr_assert_eq(fifo_order[i], i, "run %d: task %d", i,
 		    fifo_order[i]);

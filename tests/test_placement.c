@@ -24,8 +24,8 @@ static const struct cell_window quick = { 0.05, 0.1 };
  * A design under test, wrapped: its threads call tamper(index) before the
  * suite's hook (before: true) or after it.
  */
-static struct disp_ops wrapped;
-static const struct disp_ops *inner;
+static struct db_disp_ops wrapped;
+static const struct db_disp_ops *inner;
 static void (*suite_start)(void *, unsigned int);
 static void (*tamper)(unsigned int index);
 static bool tamper_before;
@@ -42,9 +42,9 @@ wrapped_start(void *arg, unsigned int index)
 }
 
 static int
-wrapped_create(struct dispatcher **dp, const struct disp_config *cfg)
+wrapped_create(struct db_dispatcher **dp, const struct db_disp_config *cfg)
 {
-	struct disp_config c = *cfg;
+	struct db_disp_config c = *cfg;
 
 	suite_start = c.thread_start;
 	c.thread_start = wrapped_start;
@@ -169,7 +169,7 @@ Test(placement, a_worker_that_starts_late_still_lands_on_its_pu)
 Test(placement, every_design_at_the_machines_width_is_on_its_plan)
 {
 	unsigned int pus = measure_cpus();
-	const struct disp_ops *d;
+	const struct db_disp_ops *d;
 	struct pin_plan plan;
 	char args[128];
 	struct cell c;
@@ -179,14 +179,14 @@ Test(placement, every_design_at_the_machines_width_is_on_its_plan)
 	for (i = 0; i < disp_local_count() && (d = disp_at(i)) != NULL;
 	    i++) {
 		snprintf(args, sizeof(args), "--dispatcher %s --workers %u "
-		    "--coroutines 16", d->name, d->flags & DISP_NO_WIDTH ? 1 :
+		    "--coroutines 16", d->name, d->flags & DB_DISP_NO_WIDTH ? 1 :
 		    pus);
 		c = cells_one(args);
 		plan = plan_of(&c);
 		run = cell_run(&c, &quick);
 		assert_ok(run, d->name);
 		cr_assert_geq(role_on_plan(run, &plan, "worker"), d->flags &
-		    DISP_NO_WIDTH ? 0 : 1, "%s: no worker placed", d->name);
+		    DB_DISP_NO_WIDTH ? 0 : 1, "%s: no worker placed", d->name);
 		cJSON_Delete(run);
 		pin_plan_fini(&plan);
 	}

@@ -227,18 +227,18 @@ Test(program, a_program_runs_the_resume_only_workload_alone, .timeout = 30)
 /* Every real runtime this build made as a program, through one short run. */
 Test(program, every_built_program_answers_the_protocol, .timeout = 300)
 {
-	const struct disp_ops *d;
+	const struct db_disp_ops *d;
 	char args[256];
 	static char out[1 << 16];
 	size_t i, n = 0;
 	cJSON *run;
 
 	for (i = 0; (d = disp_at(i)) != NULL; i++) {
-		if (!(d->flags & DISP_PROGRAM))
+		if (!(d->flags & DB_DISP_PROGRAM))
 			continue;
 		snprintf(args, sizeof(args), "cell --dispatcher %s --workers "
 		    "%d --coroutines 16 --time 0.2 --warmup 0.3", d->name,
-		    d->flags & DISP_NO_WIDTH ? 1 : 2);
+		    d->flags & DB_DISP_NO_WIDTH ? 1 : 2);
 		cr_assert_eq(binary_run("", args, out, sizeof(out)), 0,
 		    "%s: %s", d->name, out);
 		run = cJSON_Parse(strchr(out, '{'));

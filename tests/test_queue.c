@@ -17,7 +17,7 @@
 
 #include "indices.h"
 #include "progress.h"
-#include "queue.h"
+#include "queue_list.h"
 #include "runq.h"
 #include "scale.h"
 #include "verify.h"
@@ -41,7 +41,7 @@ check_params(void)
 ParameterizedTestParameters(queue, passes_verify) { return check_params(); }
 ParameterizedTest(size_t *i, queue, passes_verify, .timeout = 7200)
 {
-	const struct queue_ops *ops = queue_at(*i / VERIFY_NQUEUE);
+	const struct db_queue_ops *ops = queue_at(*i / VERIFY_NQUEUE);
 	enum verify_queue_check k = (enum verify_queue_check)(*i % VERIFY_NQUEUE);
 	struct verify_sizes sz;
 	struct verify_result r;
@@ -64,8 +64,8 @@ ParameterizedTest(size_t *i, queue, passes_verify, .timeout = 7200)
  */
 Test(queue, lfseg_counts_its_freezes)
 {
-	struct queue_counts qc;
-	struct queue *q;
+	struct db_queue_counts qc;
+	struct db_queue *q;
 	uint32_t n;
 	void *v;
 
@@ -73,13 +73,13 @@ Test(queue, lfseg_counts_its_freezes)
 	queue_lfseg.counts(q, &qc);
 	cr_assert_eq(qc.freezes, 0);
 	for (n = 0; n < 1000; n++)
-		cr_assert(queue_push(q, TAG(0, n)));
-	while (queue_pop(q, &v))
+		cr_assert(db_queue_push(q, TAG(0, n)));
+	while (db_queue_pop(q, &v))
 		;
 	queue_lfseg.counts(q, &qc);
 	cr_assert_eq(qc.freezes, 7, "freezes %lu", (unsigned long)qc.freezes);
 	cr_assert_eq(qc.slot_waits, 0);
-	queue_destroy(q);
+	db_queue_destroy(q);
 }
 
 /*
@@ -102,7 +102,7 @@ fifo_queues(size_t *v, size_t max)
 	size_t i, n = 0;
 
 	for (i = 0; i < queue_count() && n < max; i++)
-		if (queue_at(i)->flags & Q_FIFO)
+		if (queue_at(i)->flags & DB_Q_FIFO)
 			v[n++] = i;
 	return n;
 }
@@ -118,12 +118,12 @@ ParameterizedTestParameters(queue, fifo_holds_through_growth)
 
 /* Pops one item, which must be the next of the sequence. */
 static void
-grow_pop_next(struct queue *q, const char *name, uint32_t *next,
+grow_pop_next(struct db_queue *q, const char *name, uint32_t *next,
     uint32_t pushed)
 {
 	void *v;
 
-	cr_assert(queue_pop(q, &v), "%s: empty with %u items in it", name,
+	cr_assert(db_queue_pop(q, &v), "%s: empty with %u items in it", name,
 	    pushed - *next);
 	cr_assert_eq(v, TAG(0, *next), "%s: popped item %lu, expected %u "
 	    "(%u pushed)", name, (unsigned long)((uintptr_t)v >> 1) - 1,
@@ -134,28 +134,28 @@ grow_pop_next(struct queue *q, const char *name, uint32_t *next,
 
 ParameterizedTest(size_t *i, queue, fifo_holds_through_growth)
 {
-	const struct queue_ops *ops = queue_at(*i);
+	const struct db_queue_ops *ops = queue_at(*i);
 	uint32_t pushed = 0, next = 0, end, k;
-	struct queue *q;
+	struct db_queue *q;
 	void *v;
 	int round;
 
-	cr_assert_eq(ops->create(&q, (ops->flags & Q_BOUNDED) ? GROW_PUSHES :
+	cr_assert_eq(ops->create(&q, (ops->flags & DB_Q_BOUNDED) ? GROW_PUSHES :
 	    GROW_HINT), 0, "%s: create", ops->name);
 	for (round = 1; round <= GROW_ROUNDS; round++) {
 		end = round * GROW_PUSHES;
 		while (pushed < end) {
 			for (k = 0; k < 3 && pushed < end; k++, pushed++)
-				cr_assert(queue_push(q, TAG(0, pushed)), "%s: "
+				cr_assert(db_queue_push(q, TAG(0, pushed)), "%s: "
 				    "push %u refused", ops->name, pushed);
 			grow_pop_next(q, ops->name, &next, pushed);
 		}
 		while (next < pushed)
 			grow_pop_next(q, ops->name, &next, pushed);
-		cr_assert_not(queue_pop(q, &v), "%s: an item after the last",
+		cr_assert_not(db_queue_pop(q, &v), "%s: an item after the last",
 		    ops->name);
 	}
-	queue_destroy(q);
+	db_queue_destroy(q);
 }
 
 /*
@@ -164,7 +164,7 @@ ParameterizedTest(size_t *i, queue, fifo_holds_through_growth)
  */
 struct runq_stress {
 	struct runq owner;
-	struct disp_task *tasks;
+	struct db_task *tasks;
 	_Atomic uint8_t *seen;
 	_Atomic uint64_t taken;
 	_Atomic int doubled;
@@ -179,7 +179,7 @@ struct runq_thief {
 };
 
 static void
-runq_take(struct runq_stress *s, struct disp_task *t)
+runq_take(struct runq_stress *s, struct db_task *t)
 {
 
 	if (atomic_exchange(&s->seen[t - s->tasks], 1) != 0)
@@ -193,7 +193,7 @@ runq_thief_main(void *arg)
 {
 	struct runq_thief *th = arg;
 	struct runq_stress *s = th->s;
-	struct disp_task *t;
+	struct db_task *t;
 
 	while (atomic_load(&s->taken) < s->total &&
 	    !atomic_load(&s->given_up)) {
@@ -214,7 +214,7 @@ Test(queue, stress_runq, .timeout = 7200)
 	    VERIFY_PRODUCERS) + scale("DB_STRESS_CONSUMERS", VERIFY_CONSUMERS));
 	struct runq_thief *th = calloc(nt, sizeof(*th));
 	struct runq_stress *s = calloc(1, sizeof(*s));
-	struct disp_task *t;
+	struct db_task *t;
 	uint64_t i, lost = 0;
 	unsigned int k;
 

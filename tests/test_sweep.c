@@ -46,22 +46,22 @@ Test(sweep, default_runs_every_design_once_per_width)
 {
 	static const unsigned int widths[] = { 1, 2, 4, 8, 16, 32, 64 };
 	char want[4096];
-	const struct disp_ops *d;
+	const struct db_disp_ops *d;
 	size_t i, k, used;
 
 	for (i = 0, used = 0; i < disp_local_count(); i++) {
 		d = disp_at(i);
-		if (d->flags & DISP_NO_WIDTH) {
+		if (d->flags & DB_DISP_NO_WIDTH) {
 			used += (size_t)snprintf(want + used, sizeof(want) - used,
 			    " %s@1", d->name);
 			continue;
 		}
 		for (k = 0; k <= sizeof(widths) / sizeof(widths[0]); k++) {
 			if (k == sizeof(widths) / sizeof(widths[0]) &&
-			    !(d->flags & DISP_GROWS))
+			    !(d->flags & DB_DISP_GROWS))
 				break;
 			used += (size_t)snprintf(want + used, sizeof(want) - used,
-			    " %s%s@%u", d->name, (d->flags & DISP_USES_QUEUE) ?
+			    " %s%s@%u", d->name, (d->flags & DB_DISP_USES_QUEUE) ?
 			    "/lfseg" : "", k < sizeof(widths) / sizeof(widths[0]) ?
 			    widths[k] : CELL_UNBOUNDED);
 		}
@@ -111,7 +111,7 @@ Test(sweep, lists_turn_in_the_order_of_the_table)
 	    "--workers 1,2", &n, NULL);
 	cr_assert_eq(n, 4);
 	for (i = 0; i < n; i++)
-		cr_assert_eq(cells[i].cfg.lifo, lifo[i], "cell %zu", i);
+		cr_assert_eq(cells[i].knobs.lifo, lifo[i], "cell %zu", i);
 	free(cells);
 }
 
@@ -189,8 +189,8 @@ Test(keys, every_cell_of_a_sweep_has_its_own)
 			cr_assert(strcmp(keys[i], keys[j]) != 0, "%s", keys[i]);
 			same = cells[i].disp == cells[j].disp &&
 			    cells[i].cfg.queue == cells[j].cfg.queue &&
-			    cells[i].cfg.lifo == cells[j].cfg.lifo &&
-			    cells[i].cfg.searchers == cells[j].cfg.searchers &&
+			    cells[i].knobs.lifo == cells[j].knobs.lifo &&
+			    cells[i].knobs.searchers == cells[j].knobs.searchers &&
 			    cells[i].coroutines == cells[j].coroutines &&
 			    cells[i].profile.kind == cells[j].profile.kind;
 			cr_assert_eq(strcmp(lines[i], lines[j]) == 0, same,
@@ -279,7 +279,7 @@ Test(sweep, a_split_only_for_a_blocking_step_on_a_pool)
  */
 Test(sweep, real_runtimes_skip_the_models_knobs)
 {
-	const struct disp_ops *d = NULL;
+	const struct db_disp_ops *d = NULL;
 	char args[256], alone[256];
 	size_t i;
 

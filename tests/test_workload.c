@@ -18,6 +18,8 @@
 #include <criterion/parameterized.h>
 
 #include "cell.h"
+#include "disp_list.h"
+#include "queue_list.h"
 #include "cells.h"
 #include "fields.h"
 #include "indices.h"
@@ -28,17 +30,15 @@
 
 #define PLANT_AT	1000	/* the dispatch the faulty wrapper mangles */
 
-static struct disp_config
+static struct db_disp_config
 config(unsigned int workers)
 {
-	struct disp_config cfg;
+	struct db_disp_config cfg;
 
 	memset(&cfg, 0, sizeof(cfg));
 	cfg.workers = workers;
 	cfg.queue = &queue_lfseg;
 	cfg.queue_capacity = 4096;
-	cfg.spins = DISP_SPINS_DEFAULT;
-	cfg.keepalive_s = 60;
 	return cfg;
 }
 
@@ -95,18 +95,18 @@ ParameterizedTestParameters(workload, count_is_exact)
 
 ParameterizedTest(size_t *i, workload, count_is_exact, .timeout = 180)
 {
-	const struct disp_ops *ops = disp_at(*i);
-	struct disp_config cfg = config(4);
+	const struct db_disp_ops *ops = disp_at(*i);
+	struct db_disp_config cfg = config(4);
 	struct workload_check chk;
-	struct disp_stats st;
-	struct dispatcher *d;
+	struct db_disp_stats st;
+	struct db_dispatcher *d;
 	struct workload w;
 
 	cr_assert_eq(ops->create(&d, &cfg), 0);
 	cr_assert_eq(workload_start(&w, d, 64, &resume_only, &cfg), 0);
 	wait_until_each_ran(&w, 100);
 	stop_or_name(&w, ops->name);
-	disp_shutdown(d, &st);
+	db_shutdown(d, &st);
 	workload_check(&w, st.ran, &chk);
 	cr_assert(chk.ok, "%s: lost %lu doubled %lu retired %u ran %lu runs %lu",
 	    ops->name, (unsigned long)chk.lost, (unsigned long)chk.doubled,
@@ -118,16 +118,16 @@ ParameterizedTest(size_t *i, workload, count_is_exact, .timeout = 180)
 enum fault { FAULT_DROP, FAULT_DOUBLE, FAULT_DOUBLE_THEN_DROP };
 
 struct faulty {
-	struct dispatcher base;
-	struct dispatcher *inner;
+	struct db_dispatcher base;
+	struct db_dispatcher *inner;
 	_Atomic unsigned long n;
 	enum fault fault;
-	_Atomic(struct disp_task *) held;	/* FAULT_DOUBLE_THEN_DROP */
+	_Atomic(struct db_task *) held;	/* FAULT_DOUBLE_THEN_DROP */
 };
 
 /* Task u belongs to the coroutine of t: it is t or the one beside it. */
 static bool
-same_coroutine(const struct disp_task *t, const struct disp_task *u)
+same_coroutine(const struct db_task *t, const struct db_task *u)
 {
 
 	return t != NULL && (u == t || u == t + 1 || u == t - 1);
@@ -139,38 +139,38 @@ same_coroutine(const struct disp_task *t, const struct disp_task *u)
  * a loss on one coroutine, whose totals cancel.
  */
 static void
-faulty_dispatch(struct dispatcher *d, struct disp_task *t)
+faulty_dispatch(struct db_dispatcher *d, struct db_task *t)
 {
 	struct faulty *f = (struct faulty *)d;
-	struct disp_task *held = atomic_load(&f->held);
+	struct db_task *held = atomic_load(&f->held);
 
 	if (same_coroutine(held, t) && atomic_compare_exchange_strong(&f->held,
 	    &held, NULL)) {
-		disp_dispatch(f->inner, held);
+		db_dispatch(f->inner, held);
 		return;
 	}
 	if (atomic_fetch_add(&f->n, 1) + 1 == PLANT_AT) {
 		if (f->fault == FAULT_DROP)
 			return;
 		if (f->fault == FAULT_DOUBLE)
-			disp_dispatch(f->inner, t);
+			db_dispatch(f->inner, t);
 		else
 			atomic_store(&f->held, t);
 	}
-	disp_dispatch(f->inner, t);
+	db_dispatch(f->inner, t);
 	return;
 }
 
 static void
-faulty_shutdown(struct dispatcher *d, struct disp_stats *st)
+faulty_shutdown(struct db_dispatcher *d, struct db_disp_stats *st)
 {
 	struct faulty *f = (struct faulty *)d;
 
-	disp_shutdown(f->inner, st);
+	db_shutdown(f->inner, st);
 	return;
 }
 
-static const struct disp_ops faulty_ops = {
+static const struct db_disp_ops faulty_ops = {
 	.name = "faulty",
 	.dispatch = faulty_dispatch,
 	.shutdown = faulty_shutdown,
@@ -192,9 +192,9 @@ wait_until_dispatched(struct faulty *f, unsigned long n)
 static void
 run_faulty(enum fault fault, struct workload_check *chk, bool *came_back)
 {
-	struct disp_config cfg = config(2);
+	struct db_disp_config cfg = config(2);
 	struct faulty f = { .base.ops = &faulty_ops, .fault = fault };
-	struct disp_stats st;
+	struct db_disp_stats st;
 	struct workload w;
 
 	cr_assert_eq(disp_shared.create(&f.inner, &cfg), 0);
@@ -207,7 +207,7 @@ run_faulty(enum fault fault, struct workload_check *chk, bool *came_back)
 	 */
 	*came_back = workload_stop(&w, fault == FAULT_DOUBLE_THEN_DROP ?
 	    WAIT_S : 1);
-	disp_shutdown(&f.base, &st);
+	db_shutdown(&f.base, &st);
 	workload_check(&w, st.ran, chk);
 	workload_fini(&w);
 }
@@ -490,7 +490,7 @@ ParameterizedTestParameters(workload, loop_paths_show_in_counters)
 	size_t i, n = 0;
 
 	for (i = 0; i < disp_local_count() && n + 2 <= 32; i++)
-		if (disp_at(i)->flags & DISP_LOOPS) {
+		if (disp_at(i)->flags & DB_DISP_LOOPS) {
 			loop_cases[n++] = (int)i * 2;
 			loop_cases[n++] = (int)i * 2 + 1;
 		}
@@ -638,17 +638,17 @@ Test(workload, latency_is_sampled_at_its_rate, .timeout = 60)
 
 /* A design that hangs: after PLANT_AT dispatches it runs none. */
 static void
-hanging_dispatch(struct dispatcher *d, struct disp_task *t)
+hanging_dispatch(struct db_dispatcher *d, struct db_task *t)
 {
 	struct faulty *f = (struct faulty *)d;
 
 	if (atomic_fetch_add(&f->n, 1) < PLANT_AT)
-		disp_dispatch(f->inner, t);
+		db_dispatch(f->inner, t);
 	return;
 }
 
 static void
-hanging_shutdown(struct dispatcher *d, struct disp_stats *st)
+hanging_shutdown(struct db_dispatcher *d, struct db_disp_stats *st)
 {
 
 	faulty_shutdown(d, st);
@@ -658,7 +658,7 @@ hanging_shutdown(struct dispatcher *d, struct disp_stats *st)
 
 /* A cell of a planted design: small, with a watchdog that waits 0.5 s. */
 static struct cell
-planted(const struct disp_ops *design)
+planted(const struct db_disp_ops *design)
 {
 	struct cell c = cells_one("--dispatcher shared --workers 2 "
 	    "--coroutines 8 --pin none --stall 0.5");
@@ -669,8 +669,8 @@ planted(const struct disp_ops *design)
 
 /* A planted design over a `shared` pool, as cell_run creates a design. */
 static int
-faulty_create(struct faulty *f, const struct disp_ops *ops,
-    struct dispatcher **dp, const struct disp_config *cfg)
+faulty_create(struct faulty *f, const struct db_disp_ops *ops,
+    struct db_dispatcher **dp, const struct db_disp_config *cfg)
 {
 
 	cr_assert_not_null(f);
@@ -680,9 +680,9 @@ faulty_create(struct faulty *f, const struct disp_ops *ops,
 }
 
 static int
-hanging_create(struct dispatcher **dp, const struct disp_config *cfg)
+hanging_create(struct db_dispatcher **dp, const struct db_disp_config *cfg)
 {
-	static const struct disp_ops ops = { .name = "hanging",
+	static const struct db_disp_ops ops = { .name = "hanging",
 	    .dispatch = hanging_dispatch, .shutdown = hanging_shutdown };
 
 	return faulty_create(calloc(1, sizeof(struct faulty)), &ops, dp, cfg);
@@ -694,7 +694,7 @@ hanging_create(struct dispatcher **dp, const struct disp_config *cfg)
  */
 Test(workload, a_hanging_design_is_reported_hung, .timeout = 120)
 {
-	static const struct disp_ops hanging = { .name = "hanging",
+	static const struct db_disp_ops hanging = { .name = "hanging",
 	    .create = hanging_create };
 	struct cell c = planted(&hanging);
 	struct cell_window win = { 0.1, 30 };
@@ -729,27 +729,27 @@ Test(workload, a_hanging_design_is_reported_hung, .timeout = 120)
  */
 struct stranding {
 	struct faulty f;
-	struct disp_task *held;
+	struct db_task *held;
 };
 
 static void
-stranding_dispatch(struct dispatcher *d, struct disp_task *t)
+stranding_dispatch(struct db_dispatcher *d, struct db_task *t)
 {
 	struct stranding *s = (struct stranding *)d;
 
 	if (atomic_fetch_add(&s->f.n, 1) + 1 == PLANT_AT)
 		s->held = t;
 	else
-		disp_dispatch(s->f.inner, t);
+		db_dispatch(s->f.inner, t);
 	return;
 }
 
 static void
-stranding_shutdown(struct dispatcher *d, struct disp_stats *st)
+stranding_shutdown(struct db_dispatcher *d, struct db_disp_stats *st)
 {
 	struct stranding *s = (struct stranding *)d;
 
-	disp_shutdown(s->f.inner, st);
+	db_shutdown(s->f.inner, st);
 	if (s->held != NULL) {
 		s->held->fn(s->held);
 		st->ran++;
@@ -759,9 +759,9 @@ stranding_shutdown(struct dispatcher *d, struct disp_stats *st)
 }
 
 static int
-stranding_create(struct dispatcher **dp, const struct disp_config *cfg)
+stranding_create(struct db_dispatcher **dp, const struct db_disp_config *cfg)
 {
-	static const struct disp_ops ops = { .name = "stranding",
+	static const struct db_disp_ops ops = { .name = "stranding",
 	    .dispatch = stranding_dispatch, .shutdown = stranding_shutdown };
 	struct stranding *s = calloc(1, sizeof(*s));
 
@@ -774,7 +774,7 @@ stranding_create(struct dispatcher **dp, const struct disp_config *cfg)
  */
 Test(workload, a_stranded_task_fails_the_run_and_is_unwound, .timeout = 120)
 {
-	static const struct disp_ops stranding = { .name = "stranding",
+	static const struct db_disp_ops stranding = { .name = "stranding",
 	    .create = stranding_create };
 	struct cell c = planted(&stranding);
 	struct cell_window win = { 0.05, 0.1 };
@@ -799,21 +799,21 @@ Test(workload, a_stranded_task_fails_the_run_and_is_unwound, .timeout = 120)
 
 /* A design whose worker never returns from the PLANT_AT-th task. */
 static void
-wedging_dispatch(struct dispatcher *d, struct disp_task *t)
+wedging_dispatch(struct db_dispatcher *d, struct db_task *t)
 {
 	struct faulty *f = (struct faulty *)d;
 
 	if (atomic_fetch_add(&f->n, 1) + 1 == PLANT_AT)
 		for (;;)
 			pause();
-	disp_dispatch(f->inner, t);
+	db_dispatch(f->inner, t);
 	return;
 }
 
 static int
-wedging_create(struct dispatcher **dp, const struct disp_config *cfg)
+wedging_create(struct db_dispatcher **dp, const struct db_disp_config *cfg)
 {
-	static const struct disp_ops ops = { .name = "wedging",
+	static const struct db_disp_ops ops = { .name = "wedging",
 	    .dispatch = wedging_dispatch, .shutdown = faulty_shutdown };
 
 	return faulty_create(calloc(1, sizeof(struct faulty)), &ops, dp, cfg);
@@ -826,7 +826,7 @@ wedging_create(struct dispatcher **dp, const struct disp_config *cfg)
  */
 Test(workload, a_run_that_cannot_be_stopped_ends_the_process, .timeout = 180)
 {
-	static const struct disp_ops wedging = { .name = "wedging",
+	static const struct db_disp_ops wedging = { .name = "wedging",
 	    .create = wedging_create };
 	struct cell c = planted(&wedging);
 	struct cell_window win = { 0.05, 0.1 };
@@ -922,15 +922,15 @@ ParameterizedTest(size_t *i, workload, request_count_is_exact, .timeout = 180)
 #define SPY_REQUESTS	16
 
 struct spy_seen {
-	struct disp_task *t;
+	struct db_task *t;
 	unsigned long n;
 	pthread_t first;
 	bool strayed;			/* dispatched from a second thread */
 };
 
 struct spy {
-	struct dispatcher base;
-	struct dispatcher *inner;
+	struct db_dispatcher base;
+	struct db_dispatcher *inner;
 };
 
 static pthread_mutex_t spy_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -938,7 +938,7 @@ static struct spy_seen spy_seen[SPY_TASKS];
 static int spy_n;
 
 static void
-spy_dispatch(struct dispatcher *d, struct disp_task *t)
+spy_dispatch(struct db_dispatcher *d, struct db_task *t)
 {
 	struct spy_seen *s = NULL;
 	int i;
@@ -956,19 +956,19 @@ spy_dispatch(struct dispatcher *d, struct disp_task *t)
 			s->strayed = true;
 	}
 	pthread_mutex_unlock(&spy_lock);
-	disp_dispatch(((struct spy *)d)->inner, t);
+	db_dispatch(((struct spy *)d)->inner, t);
 	return;
 }
 
 static void
-spy_shutdown(struct dispatcher *d, struct disp_stats *st)
+spy_shutdown(struct db_dispatcher *d, struct db_disp_stats *st)
 {
 
-	disp_shutdown(((struct spy *)d)->inner, st);
+	db_shutdown(((struct spy *)d)->inner, st);
 	return;
 }
 
-static const struct disp_ops spy_ops = {
+static const struct db_disp_ops spy_ops = {
 	.name = "spy",
 	.dispatch = spy_dispatch,
 	.shutdown = spy_shutdown,
@@ -976,7 +976,7 @@ static const struct disp_ops spy_ops = {
 
 /* The spy's record of task t, or NULL. */
 static const struct spy_seen *
-spied(const struct disp_task *t)
+spied(const struct db_task *t)
 {
 	int i;
 
@@ -991,15 +991,15 @@ spied(const struct disp_task *t)
  * leaves each coroutine's two records in seen[i][0..1].
  */
 static void
-run_spied_requests(const struct disp_ops *design, bool own_io,
+run_spied_requests(const struct db_disp_ops *design, bool own_io,
     const struct spy_seen *seen[SPY_REQUESTS][2])
 {
-	struct disp_config cfg = config(4), iocfg = config(1);
+	struct db_disp_config cfg = config(4), iocfg = config(1);
 	struct spy d = { .base.ops = &spy_ops }, io = { .base.ops = &spy_ops };
 	struct workload_opts o = { .profile = {
 	    .kind = workload_kind_find("request") } };
 	struct workload_check chk;
-	struct disp_stats st, iost = { 0 };
+	struct db_disp_stats st, iost = { 0 };
 	struct workload w;
 	int i, k;
 
@@ -1014,9 +1014,9 @@ run_spied_requests(const struct disp_ops *design, bool own_io,
 	/* Each request's own progress: a loop may wait out a time slice. */
 	wait_until_each_ran(&w, 100);
 	stop_or_name(&w, design->name);
-	disp_shutdown(&d.base, &st);
+	db_shutdown(&d.base, &st);
 	if (!own_io)
-		disp_shutdown(&io.base, &iost);
+		db_shutdown(&io.base, &iost);
 	workload_check(&w, st.ran + iost.ran, &chk);
 	cr_assert(chk.ok);
 	for (i = 0; i < SPY_REQUESTS; i++)
@@ -1130,17 +1130,17 @@ lingering_start(void *arg, unsigned int index)
 }
 
 static void
-lingering_dispatch(struct dispatcher *d, struct disp_task *t)
+lingering_dispatch(struct db_dispatcher *d, struct db_task *t)
 {
 	struct timespec linger = { 0, LINGER_NS *
 	    (1 + atomic_fetch_add(&lingering_n, 1) % 4) };
 
 	if (lingering_own) {
-		disp_dispatch(((struct faulty *)d)->inner, t);
+		db_dispatch(((struct faulty *)d)->inner, t);
 		return;
 	}
 	atomic_fetch_add(&lingering_inside, 1);
-	disp_dispatch(((struct faulty *)d)->inner, t);
+	db_dispatch(((struct faulty *)d)->inner, t);
 	nanosleep(&linger, NULL);
 	atomic_fetch_sub(&lingering_inside, 1);
 }
@@ -1151,13 +1151,13 @@ lingering_dispatch(struct dispatcher *d, struct disp_task *t)
  */
 Test(workload, a_split_stops_once_its_hops_have_left, .timeout = 120)
 {
-	static const struct disp_ops lingering_ops = { .name = "lingering",
+	static const struct db_disp_ops lingering_ops = { .name = "lingering",
 	    .dispatch = lingering_dispatch, .shutdown = faulty_shutdown };
 	struct faulty f = { .base.ops = &lingering_ops };
-	struct disp_config cfg = config(2), vcfg = config(4);
+	struct db_disp_config cfg = config(2), vcfg = config(4);
 	struct workload_opts o = { .spawn = WORKLOAD_SPAWN_INSIDE };
 	struct workload_check chk;
-	struct disp_stats st, vst;
+	struct db_disp_stats st, vst;
 	struct workload w;
 	char err[128];
 
@@ -1171,8 +1171,8 @@ Test(workload, a_split_stops_once_its_hops_have_left, .timeout = 120)
 	stop_or_name(&w, "lingering");
 	cr_assert_eq(atomic_load(&lingering_inside), 0, "a hop was still "
 	    "inside d when the workload stopped");
-	disp_shutdown(&f.base, &st);
-	disp_shutdown(o.io, &vst);
+	db_shutdown(&f.base, &st);
+	db_shutdown(o.io, &vst);
 	workload_check(&w, st.ran + vst.ran, &chk);
 	cr_assert(chk.ok, "lost %lu doubled %lu retired %u",
 	    (unsigned long)chk.lost, (unsigned long)chk.doubled, chk.retired);

@@ -14,7 +14,6 @@
 #include <string.h>
 
 #include "beside.h"
-#include "counters.h"
 #include "export.h"
 #include "params.h"
 #include "results.h"
@@ -46,22 +45,14 @@ static const struct {
 	{ "cpu_us_per_round_trip", "cpu_us_per_round_trip", "median" },
 	{ "round_trips_per_s", "round_trips_per_s", "median" },
 	{ "bare_loop_us_per_dispatch", "bare_loop_us_per_dispatch", "median" },
-#define EXPORT_COUNTER(n, what)	\
-	{ #n "_per_dispatch", #n "_per_dispatch", "median" },
-	DISP_COUNTERS(EXPORT_COUNTER)
-#undef EXPORT_COUNTER
-#define EXPORT_PERF(n, type, config)	\
-	{ "perf_" #n "_per_dispatch", "perf_" #n "_per_dispatch", "median" },
-	COUNTERS_SOFTWARE(EXPORT_PERF)
-	COUNTERS_HARDWARE(EXPORT_PERF)
-#undef EXPORT_PERF
 };
 #define EXPORT_NFIGURES	(sizeof(export_figures) / sizeof(export_figures[0]))
 
 /*
  * Programs' columns (CSV, JSON): who the cell is and how its runs ended,
- * then every figure of export_figures under its own name, then the real
- * library: built from that table, never listed twice.
+ * then every figure of export_figures and every counter's median
+ * (params_counters) under its own name, then the real library: built
+ * from those lists, never listed twice.
  */
 static const struct table_col export_ids[] = {
 	{ "dispatcher", NULL }, { "queue", NULL }, { "workers", NULL },
@@ -73,13 +64,18 @@ static const struct table_col export_ids[] = {
 static struct table
 export_program(void)
 {
-	static struct table_col cols[EXPORT_NIDS + EXPORT_NFIGURES + 1];
+	static struct table_col *cols;
 	size_t n = 0, i;
 
+	if (cols == NULL && (cols = calloc(EXPORT_NIDS + EXPORT_NFIGURES +
+	    nparams_counters + 1, sizeof(*cols))) == NULL)
+		abort();
 	for (i = 0; i < EXPORT_NIDS; i++)
 		cols[n++] = export_ids[i];
 	for (i = 0; i < EXPORT_NFIGURES; i++)
 		cols[n++] = (struct table_col){ export_figures[i].name, NULL };
+	for (i = 0; i < nparams_counters; i++)
+		cols[n++] = (struct table_col){ params_counters[i], NULL };
 	cols[n++] = (struct table_col){ "real", NULL };
 	return (struct table){ .cols = cols, .ncols = n };
 }
@@ -153,6 +149,9 @@ export_row(const cJSON *doc, const cJSON *cell)
 	for (i = 0; i < EXPORT_NFIGURES; i++)
 		export_number(row, export_figures[i].name, results_stat(cell,
 		    export_figures[i].field, export_figures[i].stat));
+	for (i = 0; i < nparams_counters; i++)
+		export_number(row, params_counters[i], results_stat(cell,
+		    params_counters[i], "median"));
 	/* What people read: ranges and counts as text, MB not kB. */
 	snprintf(buf, sizeof(buf), "%s–%s", table_sig3(results_stat(cell,
 	    "cpu_us_per_dispatch", "min"), a, sizeof(a)), table_sig3(

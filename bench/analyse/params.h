@@ -7,7 +7,7 @@
  * key, the names of designs and series, and the usage text are loops over
  * it (cli.c on the tool's side, params.c on the results' side).
  *
- * A new knob of a design is an entry here, a field of struct disp_config
+ * A new knob of a design is an entry here, a field of struct db_disp_config
  * and the design's use of it.
  */
 #ifndef BENCH_PARAMS_H
@@ -18,8 +18,6 @@
 #include <stdint.h>
 
 #include <cjson/cJSON.h>
-
-#include "cell.h"
 
 enum param_kind {
 	PARAM_DESIGN,		/* a design of the registry, by name */
@@ -45,8 +43,11 @@ enum param_kind {
 #define P_POW2		(1u << 4)	/* 0 or a power of two */
 #define P_AUTO		(1u << 5)	/* "auto": the workload kind's own */
 #define P_POSITIVE	(1u << 6)	/* above 0, then at most hi */
-#define P_SPARSE	(1u << 7)	/* in a key only off its default: keys of
-					   files that predate it still match */
+#define P_DENSE		(1u << 7)	/* in a key even at its default: the
+					   parameters of the first files; any
+					   other is in a key only off its
+					   default, so older files' keys still
+					   match */
 #define P_MODELS	(1u << 8)	/* the models' own: a real runtime takes
 					   it at its default alone */
 
@@ -56,50 +57,35 @@ struct param {
 	const char *label;		/* before its value in a cell's key */
 	enum param_kind kind;
 	unsigned int flags;
-	unsigned int designs;		/* DISP_* flags a design needs; 0: any */
+	/*
+	 * The designs it applies to: those with every one of the DB_DISP_*
+	 * flags designs, and of owners (a comma list of names: the suite's
+	 * own designs that read the knob) when not NULL; 0 and NULL: every
+	 * design. A cell of a design it does not apply to has no field of it.
+	 */
+	unsigned int designs;
+	const char *owners;
 	double lo, hi;			/* what a user may give */
 	const char *const *names;	/* PARAM_CHOICE */
 	const char *const *suffix;	/* PARAM_CHOICE: added to a design's name */
 	const char *dflt;		/* the default, as on the command line */
-	size_t off;			/* in struct cell; P_SWEEP: struct sweep */
+	size_t off;			/* in the tool's struct cell; P_SWEEP:
+					   its struct sweep (cli.h) */
 	const char *metavar;
 	const char *help;
 };
 
 extern const struct param params[];
 extern const size_t nparams;
-
-#define SWEEP_MAX_LIST	64
-
-union param_value {
-	unsigned int u;
-	int i;
-	double d;
-	const void *p;			/* a design, a queue, a text */
-	struct workload_profile profile;
-};
+/* Entries the table may have: a sweep's lists, the bits of sweep.given. */
+#define PARAMS_MAX	64
 
 /*
- * A sweep: every option's value. A list's values are in lists[] by the
- * index of its entry, and cell holds the rest; the odometer (cli.c) turns
- * it into cells.
+ * The counters a run may record (the designs', perf's), each as the field
+ * of a results cell that holds it per dispatch: NAME_per_dispatch.
  */
-struct sweep {
-	struct cell cell;
-	struct {
-		union param_value v[SWEEP_MAX_LIST];
-		size_t n;
-	} lists[32];
-	struct cell_window win;
-	unsigned int reps;		/* the most runs of a cell */
-	double precision_pct;		/* a cell may stop early (runner.h) */
-	uint64_t given;			/* bit i: params[i] on the command line */
-	const char *out;
-	double deadline_s;		/* per run; 0: cell_deadline + grace */
-	int format;			/* enum table_format */
-	int quiet;
-	int host_quiet;			/* wait for an idle machine */
-};
+extern const char *const params_counters[];
+extern const size_t nparams_counters;
 
 /* The entry of flag, or NULL. */
 const struct param *params_find(const char *flag);
@@ -111,12 +97,12 @@ const struct param *params_find(const char *flag);
 const char *params_value(const struct param *p, const cJSON *cell, char *buf,
     size_t len);
 
-/* Whether p applies to a design with these DISP_* flags. */
+/* Whether p applies to some designs only (a design's own knob). */
 static inline bool
-params_apply(const struct param *p, unsigned int design_flags)
+params_owned(const struct param *p)
 {
 
-	return (design_flags & p->designs) == p->designs;
+	return p->designs != 0 || p->owners != NULL;
 }
 
 /*

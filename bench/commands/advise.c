@@ -142,7 +142,7 @@ advise_sweep_cells(struct call *c, const char *name, char *err,
 	    (a = cli_cells(&c->sweep, &na, err, errlen)) == NULL)
 		return -1;
 	split = c->sweep;
-	if (views[0] != '\0' && !(a[0].disp->flags & DISP_NO_WIDTH) &&
+	if (views[0] != '\0' && !(a[0].disp->flags & DB_DISP_NO_WIDTH) &&
 	    (cli_parse(&split, 6, two, err, errlen) != 0 ||
 	    (b = cli_cells(&split, &nb, err, errlen)) == NULL)) {
 		free(a);
@@ -199,13 +199,13 @@ advise_named(const struct call *c, struct advise_sel *s)
 	co = cli_list(&c->sweep, "--coroutines", &(size_t){ 0 });
 	*s = (struct advise_sel){ .coroutines = co->u };
 	if (!from || advise_given(c, "--dispatcher"))
-		s->dispatcher = ((const struct disp_ops *)d->p)->name;
+		s->dispatcher = ((const struct db_disp_ops *)d->p)->name;
 	if ((!from || advise_given(c, "--queue")) && s->dispatcher != NULL)
-		s->queue = ((const struct disp_ops *)d->p)->flags &
-		    DISP_USES_QUEUE ? ((const struct queue_ops *)q->p)->name :
+		s->queue = ((const struct db_disp_ops *)d->p)->flags &
+		    DB_DISP_USES_QUEUE ? ((const struct db_queue_ops *)q->p)->name :
 		    "-";
 	else if (advise_given(c, "--queue"))
-		s->queue = ((const struct queue_ops *)q->p)->name;
+		s->queue = ((const struct db_queue_ops *)q->p)->name;
 	if (from && !advise_given(c, "--coroutines"))
 		s->coroutines = 0;
 	return;

@@ -78,8 +78,8 @@ static int
 cmd_list(struct call *c)
 {
 	const struct workload_kind *k;
-	const struct disp_ops *d;
-	const struct queue_ops *q;
+	const struct db_disp_ops *d;
+	const struct db_queue_ops *q;
 	char name[32];
 	size_t i;
 
@@ -92,8 +92,8 @@ cmd_list(struct call *c)
 	printf("queues:\n");
 	for (i = 0; (q = queue_at(i)) != NULL; i++) {
 		printf("  %-15s %s%s%s%s%s%s\n", q->name, q->model,
-		    q->flags & Q_BOUNDED ? " [bounded]" : "",
-		    q->flags & Q_ONE_CONSUMER ?
+		    q->flags & DB_Q_BOUNDED ? " [bounded]" : "",
+		    q->flags & DB_Q_ONE_CONSUMER ?
 		    " [one consumer: eventloop's inbox]" : "",
 		    q->real != NULL ? " [real: " : "", q->real != NULL ?
 		    q->real : "", q->real != NULL ? "]" : "");

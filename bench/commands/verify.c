@@ -57,7 +57,7 @@ static void
 verify_queues(const struct call *c, const struct verify_sizes *sz,
     struct tally *t)
 {
-	const struct queue_ops *done[64], *q;
+	const struct db_queue_ops *done[64], *q;
 	struct verify_result r;
 	size_t i, j, n = 0;
 	int k;
@@ -102,7 +102,7 @@ cmd_verify(struct call *c)
 	if (queue)
 		verify_queues(c, &sz, &t);
 	for (i = 0; i < c->ncells; i++) {
-		if (queue && !(c->cells[i].disp->flags & DISP_USES_QUEUE))
+		if (queue && !(c->cells[i].disp->flags & DB_DISP_USES_QUEUE))
 			continue;
 		cli_cell_name(&c->cells[i], name, sizeof(name));
 		verify_cell(&c->cells[i], name, &c->sweep.win, &r);

@@ -251,11 +251,12 @@ cell_figures(cJSON *run, const struct measure_sample *a,
 
 /* The design's threads placed as workers; the starter's its own way. */
 static void
-cell_config(const struct cell *c, struct cell_pin *pin, struct disp_config *cfg,
-    struct disp_config *starter)
+cell_config(const struct cell *c, struct cell_pin *pin, struct db_disp_config *cfg,
+    struct db_disp_config *starter)
 {
 
 	*cfg = c->cfg;
+	cfg->knobs = &c->knobs;
 	cfg->thread_start = cell_worker_start;
 	cfg->thread_arg = pin;
 	*starter = *cfg;
@@ -273,15 +274,13 @@ cell_config(const struct cell *c, struct cell_pin *pin, struct disp_config *cfg,
  */
 static int
 cell_view_create(const struct cell *c, struct cell_pin *pin,
-    struct disp_config *cfg, struct dispatcher **view)
+    struct db_disp_config *cfg, struct db_dispatcher **view)
 {
-	const struct disp_ops *limited = disp_find("limited");
+	const struct db_disp_ops *limited = disp_find("limited");
 
-	*cfg = (struct disp_config){ .workers = c->split, .pool = 0,
-	    .queue = queue_at(0), .pool_queue = NULL,
-	    .queue_capacity = c->cfg.queue_capacity,
-	    .spins = DISP_SPINS_DEFAULT, .thread_start = cell_view_start,
-	    .thread_arg = pin };
+	*cfg = (struct db_disp_config){ .workers = c->split,
+	    .queue = queue_at(0), .queue_capacity = c->cfg.queue_capacity,
+	    .thread_start = cell_view_start, .thread_arg = pin };
 	return limited != NULL ? limited->create(view, cfg) : -ENOENT;
 }
 
@@ -293,14 +292,14 @@ cell_view_create(const struct cell *c, struct cell_pin *pin,
  */
 static int
 cell_io_create(const struct cell *c, struct cell_pin *pin,
-    struct disp_config *cfg, struct dispatcher **io)
+    struct db_disp_config *cfg, struct db_dispatcher **io)
 {
-	const struct disp_ops *loops = disp_with(DISP_LOOPS);
+	const struct db_disp_ops *loops = disp_with(DB_DISP_LOOPS);
 
 	*io = NULL;
 	if (c->split > 0)
 		return cell_view_create(c, pin, cfg, io);
-	if (!c->profile.kind->round_trip || (c->disp->flags & DISP_LOOPS))
+	if (!c->profile.kind->round_trip || (c->disp->flags & DB_DISP_LOOPS))
 		return 0;
 	memset(cfg, 0, sizeof(*cfg));
 	cfg->workers = 1;
@@ -390,7 +389,7 @@ cell_measure(cJSON *run, const struct cell *c, struct workload *w,
 	    b.dispatches - a.dispatches, .blocked = b.blocked - a.blocked,
 	    .hops = b.hops - a.hops, .blocking_peak = b.blocking_peak,
 	    .split = c->split > 0, .threads = c->split > 0 ? c->split :
-	    c->disp->flags & DISP_NO_WIDTH ? 1 : c->cfg.workers,
+	    c->disp->flags & DB_DISP_NO_WIDTH ? 1 : c->cfg.workers,
 	    .coroutines = c->coroutines, .cpus = measure_cpus() };
 	workload_figures(&c->profile, &win_figures, run);
 	cell_latency(run, h);
@@ -411,16 +410,16 @@ cell_measure(cJSON *run, const struct cell *c, struct workload *w,
 
 /* The counters a design keeps, each per task it ran over the whole run. */
 static void
-cell_counters(cJSON *run, unsigned int counts, const struct disp_stats *st)
+cell_counters(cJSON *run, unsigned int counts, const struct db_disp_stats *st)
 {
 	char name[64];
 	int i;
 
-	for (i = 0; i < DISP_NCOUNTERS; i++) {
+	for (i = 0; i < DB_DISP_NCOUNTERS; i++) {
 		if (!(counts & (1u << i)))
 			continue;
 		snprintf(name, sizeof(name), "%s_per_dispatch",
-		    disp_counter_names[i]);
+		    db_disp_counter_names[i]);
 		cJSON_AddNumberToObject(run, name, st->ran > 0 ?
 		    (double)st->count[i] / (double)st->ran : 0);
 	}
@@ -428,7 +427,7 @@ cell_counters(cJSON *run, unsigned int counts, const struct disp_stats *st)
 }
 
 static void
-cell_check(cJSON *run, struct workload *w, const struct disp_stats *st,
+cell_check(cJSON *run, struct workload *w, const struct db_disp_stats *st,
     unsigned int counts)
 {
 	struct workload_check chk;
@@ -499,7 +498,7 @@ cell_deadline(const struct cell *c, const struct cell_window *win)
 {
 	double stall = watchdog_stall_for(&c->profile, c->stall_s);
 
-	if (c->disp->flags & DISP_PROGRAM)
+	if (c->disp->flags & DB_DISP_PROGRAM)
 		return program_deadline(c, win);
 	return win->warmup_s + win->time_s + stall + CELL_GUARD_S(stall);
 }
@@ -519,8 +518,8 @@ cell_print(FILE *out, const cJSON *run)
 struct cell_stop {
 	cJSON *run;
 	struct workload *w;
-	struct dispatcher *d;
-	struct dispatcher *io;
+	struct db_dispatcher *d;
+	struct db_dispatcher *io;
 	double stall_s;
 };
 
@@ -557,7 +556,7 @@ static void
 cell_teardown(struct cell_stop *x, struct watchdog *wd, bool measured)
 {
 	unsigned int idx[CELL_STRANDED_MAX], n = 0, counts = x->d->ops->counts;
-	struct disp_stats st, iost;
+	struct db_disp_stats st, iost;
 	cJSON *report = NULL;
 
 	watchdog_guard(wd, CELL_GUARD_S(x->stall_s), cell_wedged, x);
@@ -565,9 +564,9 @@ cell_teardown(struct cell_stop *x, struct watchdog *wd, bool measured)
 		n = workload_pending(x->w, idx, CELL_STRANDED_MAX);
 		report = watchdog_report(x->w, x->stall_s);
 	}
-	disp_shutdown(x->d, &st);
+	db_shutdown(x->d, &st);
 	if (x->io != NULL) {
-		disp_shutdown(x->io, &iost);
+		db_shutdown(x->io, &iost);
 		st.ran += iost.ran;
 	}
 	watchdog_stop(wd);
@@ -586,7 +585,7 @@ cell_run(const struct cell *c, const struct cell_window *win)
 	    .stall_s = watchdog_stall_for(&c->profile, c->stall_s) };
 	struct cell_pin pin;
 	struct counters k = { .n = 0 };
-	struct disp_config cfg, startcfg, iocfg;
+	struct db_disp_config cfg, startcfg, iocfg;
 	struct workload_opts wo;
 	struct cell_peaks warm;
 	struct watchdog wd;
@@ -594,7 +593,7 @@ cell_run(const struct cell *c, const struct cell_window *win)
 	bool measured;
 	char err[256];
 
-	if (c->disp->flags & DISP_PROGRAM) {
+	if (c->disp->flags & DB_DISP_PROGRAM) {
 		cJSON_Delete(x.run);
 		return program_run(c, win);
 	}
@@ -603,7 +602,7 @@ cell_run(const struct cell *c, const struct cell_window *win)
 	    floor_bare_us(CELL_FLOOR_S));
 	if (pin_plan_init(&pin.plan, c->pin, err, sizeof(err)) != 0)
 		return cell_fail(x.run, err);
-	if (c->profile.kind->round_trip && !(c->disp->flags & DISP_LOOPS))
+	if (c->profile.kind->round_trip && !(c->disp->flags & DB_DISP_LOOPS))
 		pin_plan_apart(&pin.plan);
 	place_init(&pin.place, &pin.plan);
 	/* Before the first thread, which inherits them. */
@@ -652,9 +651,9 @@ out_workload:
 	workload_fini(&w);
 out_io:
 	if (x.io != NULL)
-		disp_shutdown(x.io, NULL);
+		db_shutdown(x.io, NULL);
 out_disp:
-	disp_shutdown(x.d, NULL);
+	db_shutdown(x.d, NULL);
 out_pin:
 	counters_close(&k);
 	place_fini(&pin.place);

@@ -10,17 +10,20 @@
 #include <cjson/cJSON.h>
 
 #include "dispatcher.h"
+#include "knobs.h"
 #include "workload.h"
 
 #define CELL_UNBOUNDED	0	/* workers of a rendezvous without a bound */
 
 /*
- * A cell: a design with its parameters (cfg: its width, its queue, its
- * knobs; the thread hooks are the run's) and the workload put on it.
+ * A cell: a design with its parameters (cfg: its width and its queue, the
+ * thread hooks the run's; knobs: the suite's own designs', which cfg
+ * points to in a run) and the workload put on it.
  */
 struct cell {
-	const struct disp_ops *disp;
-	struct disp_config cfg;
+	const struct db_disp_ops *disp;
+	struct db_disp_config cfg;
+	struct disp_knobs knobs;
 	unsigned int coroutines;
 	const char *pin;
 	unsigned int payload_ns;	/* busy work added to every resumption */

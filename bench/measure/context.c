@@ -136,8 +136,8 @@ static void
 context_runtimes(cJSON *ctx)
 {
 	cJSON *o = cJSON_AddObjectToObject(ctx, "runtimes");
-	const struct disp_ops *d;
-	const struct queue_ops *q;
+	const struct db_disp_ops *d;
+	const struct db_queue_ops *q;
 	const void *ops;
 	bool queue;
 	size_t i;

@@ -14,7 +14,7 @@
 #define FLOOR_SLICES	5		/* the median of these, after one warm-up */
 
 struct floor_ring {
-	struct disp_task *slot[FLOOR_SLOTS];
+	struct db_task *slot[FLOOR_SLOTS];
 	unsigned int head, tail;
 };
 
@@ -22,7 +22,7 @@ static struct floor_ring floor_ring;
 
 /* A task's whole run: it dispatches itself again. */
 static __attribute__((noinline)) void
-floor_again(struct disp_task *t)
+floor_again(struct db_task *t)
 {
 
 	floor_ring.slot[floor_ring.tail++ % FLOOR_SLOTS] = t;
@@ -40,16 +40,16 @@ floor_thread_s(void)
 
 /* One slice: the loop for about seconds of this thread's CPU. */
 static double
-floor_slice(struct disp_task *tasks, disp_task_fn *fn, double seconds)
+floor_slice(struct db_task *tasks, db_task_fn *fn, double seconds)
 {
 	uint64_t runs = 0;
-	struct disp_task *t;
+	struct db_task *t;
 	double start, cpu;
 	unsigned int i;
 
 	floor_ring.head = floor_ring.tail = 0;
 	for (i = 0; i < FLOOR_TASKS; i++) {
-		tasks[i] = (struct disp_task)DISP_TASK_INIT(fn);
+		tasks[i] = (struct db_task)DB_TASK_INIT(fn);
 		floor_again(&tasks[i]);
 	}
 	start = floor_thread_s();
@@ -78,8 +78,8 @@ floor_cmp(const void *a, const void *b)
 double
 floor_bare_us(double seconds)
 {
-	struct disp_task tasks[FLOOR_TASKS];
-	disp_task_fn *fn = floor_again;
+	struct db_task tasks[FLOOR_TASKS];
+	db_task_fn *fn = floor_again;
 	double v[FLOOR_SLICES];
 	unsigned int i;
 

@@ -29,7 +29,7 @@ struct matrix_run {
 	_Alignas(MATRIX_LINE) _Atomic uint64_t turn;
 	_Alignas(MATRIX_LINE) hwloc_topology_t topo;
 	hwloc_const_cpuset_t responder;
-	struct queue *there, *back;	/* NULL: the line alone */
+	struct db_queue *there, *back;	/* NULL: the line alone */
 	unsigned int rounds;
 	_Atomic int failed;
 };
@@ -63,13 +63,13 @@ matrix_wait(struct matrix_run *m, uint64_t want)
 
 /* An item; false when another came (reordered) or none (lost). */
 static bool
-matrix_take(struct matrix_run *m, struct queue *q, uintptr_t want)
+matrix_take(struct matrix_run *m, struct db_queue *q, uintptr_t want)
 {
 	unsigned int spins = 0;
 	double since = 0;
 	void *item;
 
-	while (!queue_pop(q, &item))
+	while (!db_queue_pop(q, &item))
 		if (atomic_load(&m->failed) || !matrix_idle(&spins, &since))
 			return false;
 	return (uintptr_t)item == want;
@@ -95,7 +95,7 @@ matrix_responder(void *arg)
 		}
 		if (!matrix_take(m, m->there, MATRIX_ITEM(r)))
 			break;
-		while (!queue_push(m->back, (void *)MATRIX_ITEM(r)))
+		while (!db_queue_push(m->back, (void *)MATRIX_ITEM(r)))
 			ck_pr_stall();
 	}
 	if (r < m->rounds)
@@ -118,7 +118,7 @@ matrix_initiate(struct matrix_run *m)
 				break;
 			continue;
 		}
-		while (!queue_push(m->there, (void *)MATRIX_ITEM(r)))
+		while (!db_queue_push(m->there, (void *)MATRIX_ITEM(r)))
 			ck_pr_stall();
 		if (!matrix_take(m, m->back, MATRIX_ITEM(r)))
 			break;
@@ -223,12 +223,12 @@ matrix_pair(struct matrix_run *m, const struct matrix_opts *o,
 	if (o->queue->create(&m->there, 64) != 0)
 		return -1;
 	if (o->queue->create(&m->back, 64) != 0) {
-		queue_destroy(m->there);
+		db_queue_destroy(m->there);
 		return -1;
 	}
 	error = matrix_median(m, from->cpuset, o->reps, &c->queue_ns);
-	queue_destroy(m->there);
-	queue_destroy(m->back);
+	db_queue_destroy(m->there);
+	db_queue_destroy(m->back);
 	return error;
 }
 

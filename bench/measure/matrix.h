@@ -20,7 +20,7 @@
 #include "queue.h"
 
 struct matrix_opts {
-	const struct queue_ops *queue;	/* the handoff's; NULL: line only */
+	const struct db_queue_ops *queue;	/* the handoff's; NULL: line only */
 	unsigned int rounds, reps;
 };
 

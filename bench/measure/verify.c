@@ -56,13 +56,13 @@ verify_fail(struct verify_result *r, const char *fmt, ...)
 }
 
 bool
-verify_queue_refused(const struct queue_ops *ops, char *err, size_t errlen)
+verify_queue_refused(const struct db_queue_ops *ops, char *err, size_t errlen)
 {
-	struct queue *q;
+	struct db_queue *q;
 	int error = ops->create(&q, 1024);
 
 	if (error == 0) {
-		queue_destroy(q);
+		db_queue_destroy(q);
 		return false;
 	}
 	snprintf(err, errlen, "queue %s refused to be created: %s", ops->name,
@@ -71,72 +71,72 @@ verify_queue_refused(const struct queue_ops *ops, char *err, size_t errlen)
 }
 
 static void
-verify_fifo(const struct queue_ops *ops, struct verify_result *r)
+verify_fifo(const struct db_queue_ops *ops, struct verify_result *r)
 {
-	struct queue *q;
+	struct db_queue *q;
 	uint32_t n;
 	void *v;
 
 	snprintf(r->what, sizeof(r->what), "fifo: %d items through one thread"
-	    "%s", VERIFY_FIFO_ITEMS, ops->flags & Q_FIFO ? ", in order" : "");
+	    "%s", VERIFY_FIFO_ITEMS, ops->flags & DB_Q_FIFO ? ", in order" : "");
 	if (ops->create(&q, 1024) != 0) {
 		verify_fail(r, "create refused");
 		return;
 	}
-	if (!queue_empty(q) || queue_pop(q, &v))
+	if (!db_queue_empty(q) || db_queue_pop(q, &v))
 		verify_fail(r, "a new queue is not empty");
 	for (n = 0; n < VERIFY_FIFO_ITEMS; n++)
-		if (!queue_push(q, TAG(0, n)))
+		if (!db_queue_push(q, TAG(0, n)))
 			verify_fail(r, "push %u refused", n);
-	if (queue_empty(q))
+	if (db_queue_empty(q))
 		verify_fail(r, "empty after %d pushes", VERIFY_FIFO_ITEMS);
 	for (n = 0; n < VERIFY_FIFO_ITEMS && r->ok; n++) {
-		if (!queue_pop(q, &v))
+		if (!db_queue_pop(q, &v))
 			verify_fail(r, "item %u did not come out", n);
-		else if ((ops->flags & Q_FIFO) && TAG_SEQ(v) != n)
+		else if ((ops->flags & DB_Q_FIFO) && TAG_SEQ(v) != n)
 			verify_fail(r, "item %u came out where item %u was due",
 			    TAG_SEQ(v), n);
 	}
-	if (r->ok && (queue_pop(q, &v) || !queue_empty(q)))
+	if (r->ok && (db_queue_pop(q, &v) || !db_queue_empty(q)))
 		verify_fail(r, "not empty once every item came out");
-	queue_destroy(q);
+	db_queue_destroy(q);
 	return;
 }
 
 /* A bounded queue refuses once full and takes again after a pop. */
 static void
-verify_bounds(const struct queue_ops *ops, struct verify_result *r)
+verify_bounds(const struct db_queue_ops *ops, struct verify_result *r)
 {
 	uint32_t n = 0;
-	struct queue *q;
+	struct db_queue *q;
 	void *v;
 
-	snprintf(r->what, sizeof(r->what), "bounds: %s", ops->flags & Q_BOUNDED ?
+	snprintf(r->what, sizeof(r->what), "bounds: %s", ops->flags & DB_Q_BOUNDED ?
 	    "capacity 8 holds 8 or more, refuses when full, takes after a pop" :
 	    "unbounded, created for 8, takes 100000");
 	if (ops->create(&q, 8) != 0) {
 		verify_fail(r, "create refused");
 		return;
 	}
-	while (n < VERIFY_UNBOUNDED_ITEMS && queue_push(q, TAG(0, n)))
+	while (n < VERIFY_UNBOUNDED_ITEMS && db_queue_push(q, TAG(0, n)))
 		n++;
-	if (!(ops->flags & Q_BOUNDED) && n < VERIFY_UNBOUNDED_ITEMS)
+	if (!(ops->flags & DB_Q_BOUNDED) && n < VERIFY_UNBOUNDED_ITEMS)
 		verify_fail(r, "refused item %u", n);
-	if ((ops->flags & Q_BOUNDED) && (n < 8 || n == VERIFY_UNBOUNDED_ITEMS))
+	if ((ops->flags & DB_Q_BOUNDED) && (n < 8 || n == VERIFY_UNBOUNDED_ITEMS))
 		verify_fail(r, "held %u items at capacity 8", n);
-	if ((ops->flags & Q_BOUNDED) && r->ok && (!queue_pop(q, &v) ||
-	    !queue_push(q, TAG(0, n))))
+	if ((ops->flags & DB_Q_BOUNDED) && r->ok && (!db_queue_pop(q, &v) ||
+	    !db_queue_push(q, TAG(0, n))))
 		verify_fail(r, "no room after a pop");
-	while (queue_pop(q, &v))
+	while (db_queue_pop(q, &v))
 		;
-	if (r->ok && !queue_empty(q))
+	if (r->ok && !db_queue_empty(q))
 		verify_fail(r, "not empty once drained");
-	queue_destroy(q);
+	db_queue_destroy(q);
 	return;
 }
 
 struct stress {
-	struct queue *q;
+	struct db_queue *q;
 	_Atomic uint64_t consumed;
 	_Atomic uint8_t *seen;			/* one flag per item */
 	_Atomic uint64_t doubled;		/* the first doubled, + 1 */
@@ -161,7 +161,7 @@ stress_produce(void *arg)
 	uint32_t seq;
 
 	for (seq = 0; seq < a->s->per_producer; seq++)
-		while (!queue_push(a->s->q, TAG(a->id, seq))) {
+		while (!db_queue_push(a->s->q, TAG(a->id, seq))) {
 			if (atomic_load(&a->s->given_up))
 				return NULL;
 			sched_yield();		/* bounded and full: wait */
@@ -178,7 +178,7 @@ stress_take(struct stress *s, void *v, int64_t *last)
 
 	if (atomic_exchange(&s->seen[slot], 1) != 0)
 		atomic_compare_exchange_strong(&s->doubled, &none, slot + 1);
-	if ((s->q->ops->flags & Q_FIFO) && (int64_t)TAG_SEQ(v) <= last[p])
+	if ((s->q->ops->flags & DB_Q_FIFO) && (int64_t)TAG_SEQ(v) <= last[p])
 		atomic_compare_exchange_strong(&s->out_of_order, &none, slot + 1);
 	last[p] = TAG_SEQ(v);
 	atomic_fetch_add(&s->consumed, 1);
@@ -201,7 +201,7 @@ stress_consume(void *arg)
 		last[p] = -1;
 	while (atomic_load(&s->consumed) < s->total &&
 	    !atomic_load(&s->given_up)) {
-		if (queue_pop(s->q, &v))
+		if (db_queue_pop(s->q, &v))
 			stress_take(s, v, last);
 		else
 			nanosleep(&nap, NULL);
@@ -228,7 +228,7 @@ stress_wait(struct stress *s, double stall_s)
 			moved = measure_now();
 		} else if (still > stall_s || (still > VERIFY_SETTLE_S &&
 		    atomic_load(&s->produced) == s->producers &&
-		    queue_empty(s->q))) {
+		    db_queue_empty(s->q))) {
 			return false;
 		}
 		usleep(1000);
@@ -258,7 +258,7 @@ stress_judge(struct stress *s, struct verify_result *r)
 		verify_fail(r, "item %lu of producer %lu came out after a later "
 		    "one", (unsigned long)((o - 1) % s->per_producer),
 		    (unsigned long)((o - 1) / s->per_producer));
-	if (r->ok && !queue_empty(s->q))
+	if (r->ok && !db_queue_empty(s->q))
 		verify_fail(r, "not empty once every item came out");
 	return;
 }
@@ -269,29 +269,29 @@ stress_judge(struct stress *s, struct verify_result *r)
  * producers.
  */
 static void
-verify_stress(const struct queue_ops *ops, const struct verify_sizes *sz,
+verify_stress(const struct db_queue_ops *ops, const struct verify_sizes *sz,
     struct verify_result *r)
 {
 	unsigned int threads = sz->producers + sz->consumers, k;
 	struct stress s = { .producers = sz->producers };
 	struct stress_arg *a = calloc(threads, sizeof(*a));
 
-	if (ops->flags & Q_PUSH_IN_TURN && s.producers > VERIFY_PRODUCERS)
+	if (ops->flags & DB_Q_PUSH_IN_TURN && s.producers > VERIFY_PRODUCERS)
 		s.producers = VERIFY_PRODUCERS;
-	if (ops->flags & Q_ONE_CONSUMER)
+	if (ops->flags & DB_Q_ONE_CONSUMER)
 		s.producers = threads - 1;
 	s.per_producer = (uint32_t)(sz->items / s.producers);
 	s.total = (uint64_t)s.producers * s.per_producer;
 	snprintf(r->what, sizeof(r->what), "stress: %lu tagged items, %u "
 	    "producers, %u consumers: each once%s", (unsigned long)s.total,
-	    s.producers, threads - s.producers, ops->flags & Q_FIFO ?
+	    s.producers, threads - s.producers, ops->flags & DB_Q_FIFO ?
 	    ", each producer's in order" : "");
 	s.seen = calloc(s.total, 1);
 	s.tid = calloc(threads, sizeof(*s.tid));
 	if (a == NULL || s.seen == NULL || s.tid == NULL)
 		abort();
 	/* An unbounded queue from its smallest size: it grows under load. */
-	if (ops->create(&s.q, ops->flags & Q_BOUNDED ? 1024 : 2) != 0) {
+	if (ops->create(&s.q, ops->flags & DB_Q_BOUNDED ? 1024 : 2) != 0) {
 		verify_fail(r, "create refused");
 		goto out;
 	}
@@ -306,7 +306,7 @@ verify_stress(const struct queue_ops *ops, const struct verify_sizes *sz,
 	for (k = 0; k < threads; k++)
 		pthread_join(s.tid[k], NULL);
 	stress_judge(&s, r);
-	queue_destroy(s.q);
+	db_queue_destroy(s.q);
 out:
 	free((void *)s.seen);
 	free(s.tid);
@@ -315,7 +315,7 @@ out:
 }
 
 void
-verify_queue(const struct queue_ops *ops, enum verify_queue_check k,
+verify_queue(const struct db_queue_ops *ops, enum verify_queue_check k,
     const struct verify_sizes *sz, struct verify_result *r)
 {
 

@@ -52,10 +52,10 @@ extern const char *const verify_queue_names[VERIFY_NQUEUE];
 void verify_sizes_default(struct verify_sizes *sz);
 
 /* Whether ops->create refuses a queue; err says how. */
-bool verify_queue_refused(const struct queue_ops *ops, char *err,
+bool verify_queue_refused(const struct db_queue_ops *ops, char *err,
     size_t errlen);
 
-void verify_queue(const struct queue_ops *ops, enum verify_queue_check k,
+void verify_queue(const struct db_queue_ops *ops, enum verify_queue_check k,
     const struct verify_sizes *sz, struct verify_result *r);
 
 /* The workload on one cell, named name: every resumption exactly once. */

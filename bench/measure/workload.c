@@ -262,11 +262,11 @@ coro_count(struct coro *c, unsigned int idx)
  * in turn (the first, from the spawner, is number 1: task[1]).
  */
 static inline void
-coro_dispatch(struct dispatcher *d, struct coro *c, unsigned int idx)
+coro_dispatch(struct db_dispatcher *d, struct coro *c, unsigned int idx)
 {
 
 	coro_bump(&c->issued);
-	disp_dispatch(d, &c->task[idx ^ 1]);
+	db_dispatch(d, &c->task[idx ^ 1]);
 	return;
 }
 
@@ -332,7 +332,7 @@ coro_resume(struct coro *c, unsigned int idx)
 }
 
 static void
-coro_resume0(struct disp_task *t)
+coro_resume0(struct db_task *t)
 {
 
 	coro_resume((struct coro *)((char *)t - offsetof(struct coro, task)), 0);
@@ -340,7 +340,7 @@ coro_resume0(struct disp_task *t)
 }
 
 static void
-coro_resume1(struct disp_task *t)
+coro_resume1(struct db_task *t)
 {
 
 	coro_resume((struct coro *)((char *)(t - 1) - offsetof(struct coro,
@@ -366,7 +366,7 @@ coro_split(struct coro *c, unsigned int idx)
 	uint64_t runs, hops = atomic_load_explicit(&c->hops,
 	    memory_order_relaxed);
 	enum coro_hop hop = c->hop;
-	struct dispatcher *to = NULL;
+	struct db_dispatcher *to = NULL;
 
 	if (c->stamp != 0)
 		coro_sampled(c);
@@ -403,7 +403,7 @@ coro_split(struct coro *c, unsigned int idx)
 }
 
 static void
-coro_split0(struct disp_task *t)
+coro_split0(struct db_task *t)
 {
 
 	coro_split((struct coro *)((char *)t - offsetof(struct coro, task)), 0);
@@ -411,7 +411,7 @@ coro_split0(struct disp_task *t)
 }
 
 static void
-coro_split1(struct disp_task *t)
+coro_split1(struct db_task *t)
 {
 
 	coro_split((struct coro *)((char *)(t - 1) - offsetof(struct coro,
@@ -449,7 +449,7 @@ coro_request(struct coro *c, unsigned int idx)
 }
 
 static void
-coro_request0(struct disp_task *t)
+coro_request0(struct db_task *t)
 {
 
 	coro_request((struct coro *)((char *)t - offsetof(struct coro, task)),
@@ -458,7 +458,7 @@ coro_request0(struct disp_task *t)
 }
 
 static void
-coro_request1(struct disp_task *t)
+coro_request1(struct db_task *t)
 {
 
 	coro_request((struct coro *)((char *)(t - 1) - offsetof(struct coro,
@@ -467,7 +467,7 @@ coro_request1(struct disp_task *t)
 }
 
 /* Where a coroutine starts: a request on its I/O loop. */
-static struct dispatcher *
+static struct db_dispatcher *
 workload_first(const struct workload *w)
 {
 
@@ -588,7 +588,7 @@ workload_figures(const struct workload_profile *p,
 }
 
 static void
-workload_spawn(struct disp_task *t)
+workload_spawn(struct db_task *t)
 {
 	struct workload *w = (struct workload *)((char *)t -
 	    offsetof(struct workload, spawner));
@@ -600,7 +600,7 @@ workload_spawn(struct disp_task *t)
 }
 
 static void
-workload_fence(struct disp_task *t)
+workload_fence(struct db_task *t)
 {
 	struct workload *w = (struct workload *)((char *)t -
 	    offsetof(struct workload, fence));
@@ -623,13 +623,13 @@ workload_starter(void *arg)
 	if (w->spawn_outside)
 		workload_spawn(&w->spawner);
 	else
-		disp_dispatch(workload_first(w), &w->spawner);
+		db_dispatch(workload_first(w), &w->spawner);
 	return NULL;
 }
 
 int
-workload_start(struct workload *w, struct dispatcher *d, unsigned int n,
-    const struct workload_opts *o, const struct disp_config *cfg)
+workload_start(struct workload *w, struct db_dispatcher *d, unsigned int n,
+    const struct workload_opts *o, const struct db_disp_config *cfg)
 {
 	uint64_t period;
 	unsigned int i;
@@ -662,8 +662,8 @@ workload_start(struct workload *w, struct dispatcher *d, unsigned int n,
 	atomic_init(&w->hopping, 0);
 	atomic_init(&w->blocking, 0);
 	atomic_init(&w->blocking_peak, 0);
-	w->spawner = (struct disp_task)DISP_TASK_INIT(workload_spawn);
-	w->fence = (struct disp_task)DISP_TASK_INIT(workload_fence);
+	w->spawner = (struct db_task)DB_TASK_INIT(workload_spawn);
+	w->fence = (struct db_task)DB_TASK_INIT(workload_fence);
 	atomic_init(&w->fenced, 0);
 	error = posix_memalign((void **)&w->coros, 64, n * sizeof(*w->coros));
 	if (error != 0) {
@@ -671,9 +671,9 @@ workload_start(struct workload *w, struct dispatcher *d, unsigned int n,
 		return -error;
 	}
 	for (i = 0; i < n; i++) {
-		w->coros[i].task[0] = (struct disp_task)DISP_TASK_INIT(
+		w->coros[i].task[0] = (struct db_task)DB_TASK_INIT(
 		    w->split ? coro_split0 : w->profile.kind->resume[0]);
-		w->coros[i].task[1] = (struct disp_task)DISP_TASK_INIT(
+		w->coros[i].task[1] = (struct db_task)DB_TASK_INIT(
 		    w->split ? coro_split1 : w->profile.kind->resume[1]);
 		atomic_init(&w->coros[i].runs, 0);
 		atomic_init(&w->coros[i].issued, 0);
@@ -739,7 +739,7 @@ workload_stop(struct workload *w, double timeout_s)
 	back = workload_wait(&w->retired, w->n, false, deadline);
 	back &= workload_wait(&w->hopping, 0, true, deadline);
 	if (w->io != w->d) {
-		disp_dispatch(w->io, &w->fence);
+		db_dispatch(w->io, &w->fence);
 		back &= workload_wait(&w->fenced, 1, false, measure_now() +
 		    timeout_s);
 	}

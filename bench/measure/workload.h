@@ -19,7 +19,7 @@
  * continuation, which takes the next request; each coroutine is one
  * request in flight. Its resumptions alternate between the I/O loop and
  * the dispatcher: two dispatches, two resumptions, make one round trip.
- * On a design whose threads are event loops (DISP_LOOPS) the I/O loop is
+ * On a design whose threads are event loops (DB_DISP_LOOPS) the I/O loop is
  * the coroutine's own loop and the handler never leaves it, as a Netty
  * handler does not; on any other, it is a separate event loop.
  *
@@ -70,7 +70,7 @@ struct workload_kind {
 	bool round_trip;		/* resumptions alternate an I/O loop and a handler */
 	bool cpu_bound;			/* a block holds a CPU as well as a thread */
 	unsigned int sample_every;	/* latency: 1 dispatch in this many */
-	disp_task_fn *resume[2];	/* a resumption through task[0], task[1] */
+	db_task_fn *resume[2];	/* a resumption through task[0], task[1] */
 	void (*block)(const struct workload *);	/* NULL: nothing blocks */
 };
 
@@ -137,7 +137,7 @@ struct workload_opts {
 	 * request: the I/O loop; a blocking profile: the view its blocking
 	 * calls hop to (a split). NULL: d's own loop, or it blocks in place.
 	 */
-	struct dispatcher *io;
+	struct db_dispatcher *io;
 };
 
 /* Where a split coroutine's step is. */
@@ -155,7 +155,7 @@ enum coro_hop {
  * cancel out in its totals.
  */
 struct coro {
-	struct disp_task task[2];
+	struct db_task task[2];
 	_Atomic uint64_t runs;		/* resumptions */
 	_Atomic uint64_t issued;	/* dispatches of this coroutine */
 	struct workload *w;
@@ -186,16 +186,16 @@ struct workload {
 	 * dispatch), and the mask that sends a resumption the full way (see
 	 * coro_resume).
 	 */
-	struct dispatcher *d;
-	void (*yield)(struct dispatcher *d, struct disp_task *t);
+	struct db_dispatcher *d;
+	void (*yield)(struct db_dispatcher *d, struct db_task *t);
 	_Atomic uint64_t full_mask;
 	_Atomic int stop;
-	struct dispatcher *io;		/* request: where continuations run;
+	struct db_dispatcher *io;		/* request: where continuations run;
 					   a split: the view */
 	bool split;			/* blocking steps hop to io and back */
 	unsigned int n;
 	struct coro *coros;
-	struct disp_task spawner;	/* launches the n coroutines */
+	struct db_task spawner;	/* launches the n coroutines */
 	/*
 	 * request on a separate I/O loop: when every coroutine has retired,
 	 * the loop may still be inside its last dispatch to d, whose
@@ -204,7 +204,7 @@ struct workload {
 	 * threads, and its fence may run beside a hop still under way: each
 	 * hop counts itself in hopping while it dispatches.
 	 */
-	struct disp_task fence;
+	struct db_task fence;
 	_Atomic unsigned int fenced;
 	_Atomic unsigned int retired;
 	_Atomic unsigned int hopping;	/* hop dispatches under way */
@@ -266,8 +266,8 @@ void workload_figures(const struct workload_profile *p,
  * Starts n coroutines on d from a new thread (cfg's thread_start applies,
  * index 0): on `inline` that thread is where every coroutine runs.
  */
-int workload_start(struct workload *w, struct dispatcher *d, unsigned int n,
-    const struct workload_opts *o, const struct disp_config *cfg);
+int workload_start(struct workload *w, struct db_dispatcher *d, unsigned int n,
+    const struct workload_opts *o, const struct db_disp_config *cfg);
 
 /* Sum of resumptions so far; each coroutine's count into per if not NULL. */
 uint64_t workload_count(struct workload *w, uint64_t *per);

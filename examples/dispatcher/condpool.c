@@ -16,11 +16,11 @@
 #include <dispatchbench/dispatcher.h>
 
 struct condpool {
-	struct dispatcher base;		/* first: the suite sees a dispatcher */
-	struct disp_config cfg;
+	struct db_dispatcher base;		/* first: the suite sees a dispatcher */
+	struct db_disp_config cfg;
 	pthread_mutex_t lock;
 	pthread_cond_t nonempty;
-	struct disp_task *head, **tail;	/* the FIFO, through task->next */
+	struct db_task *head, **tail;	/* the FIFO, through task->next */
 	uint64_t ran;
 	int stop;
 	unsigned int n;
@@ -31,14 +31,14 @@ struct condpool {
 	} threads[];
 };
 
-extern const struct disp_ops dispatchbench_dispatcher;
+extern const struct db_disp_ops dispatchbench_dispatcher;
 
 static void *
 condpool_main(void *arg)
 {
 	struct condpool_thread *me = arg;
 	struct condpool *p = me->pool;
-	struct disp_task *t;
+	struct db_task *t;
 
 	if (p->cfg.thread_start != NULL)		/* pinning, first */
 		p->cfg.thread_start(p->cfg.thread_arg, me->index);
@@ -60,7 +60,7 @@ condpool_main(void *arg)
 }
 
 static void
-condpool_dispatch(struct dispatcher *d, struct disp_task *t)
+condpool_dispatch(struct db_dispatcher *d, struct db_task *t)
 {
 	struct condpool *p = (struct condpool *)d;
 
@@ -73,7 +73,7 @@ condpool_dispatch(struct dispatcher *d, struct disp_task *t)
 }
 
 static void
-condpool_shutdown(struct dispatcher *d, struct disp_stats *st)
+condpool_shutdown(struct db_dispatcher *d, struct db_disp_stats *st)
 {
 	struct condpool *p = (struct condpool *)d;
 	unsigned int i;
@@ -92,7 +92,7 @@ condpool_shutdown(struct dispatcher *d, struct disp_stats *st)
 }
 
 static int
-condpool_create(struct dispatcher **dp, const struct disp_config *cfg)
+condpool_create(struct db_dispatcher **dp, const struct db_disp_config *cfg)
 {
 	struct condpool *p;
 
@@ -119,7 +119,7 @@ condpool_create(struct dispatcher **dp, const struct disp_config *cfg)
 	return 0;
 }
 
-const struct disp_ops dispatchbench_dispatcher = {
+const struct db_disp_ops dispatchbench_dispatcher = {
 	DB_DISP_OPS_HEAD,
 	.name = "condpool",
 	.model = "N threads on a mutex, a condition variable and a FIFO (an example plugin)",

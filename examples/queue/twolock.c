@@ -17,15 +17,15 @@
 struct node { struct node *next; void *item; };
 
 struct twolock {
-	struct queue base;		/* first: the suite sees a struct queue */
+	struct db_queue base;		/* first: the suite sees a struct db_queue */
 	pthread_mutex_t head_lock, tail_lock;
 	struct node *head, *tail;	/* head is the dummy */
 };
 
-extern const struct queue_ops dispatchbench_queue;
+extern const struct db_queue_ops dispatchbench_queue;
 
 static int
-twolock_create(struct queue **qp, size_t capacity)
+twolock_create(struct db_queue **qp, size_t capacity)
 {
 	struct twolock *q = calloc(1, sizeof(*q));
 
@@ -43,7 +43,7 @@ twolock_create(struct queue **qp, size_t capacity)
 }
 
 static void
-twolock_destroy(struct queue *base)
+twolock_destroy(struct db_queue *base)
 {
 	struct twolock *q = (struct twolock *)base;
 	struct node *n, *next;
@@ -56,7 +56,7 @@ twolock_destroy(struct queue *base)
 }
 
 static bool
-twolock_push(struct queue *base, void *item)
+twolock_push(struct db_queue *base, void *item)
 {
 	struct twolock *q = (struct twolock *)base;
 	struct node *n = calloc(1, sizeof(*n));
@@ -73,7 +73,7 @@ twolock_push(struct queue *base, void *item)
 }
 
 static bool
-twolock_pop(struct queue *base, void **item)
+twolock_pop(struct db_queue *base, void **item)
 {
 	struct twolock *q = (struct twolock *)base;
 	struct node *dummy, *first;
@@ -91,7 +91,7 @@ twolock_pop(struct queue *base, void **item)
 }
 
 static bool
-twolock_empty(struct queue *base)
+twolock_empty(struct db_queue *base)
 {
 	struct twolock *q = (struct twolock *)base;
 	bool empty;
@@ -102,11 +102,11 @@ twolock_empty(struct queue *base)
 	return empty;
 }
 
-const struct queue_ops dispatchbench_queue = {
+const struct db_queue_ops dispatchbench_queue = {
 	DB_QUEUE_OPS_HEAD,
 	.name = "twolock",
 	.model = "Michael-Scott two-lock queue (an example plugin)",
-	.flags = Q_FIFO,
+	.flags = DB_Q_FIFO,
 	.create = twolock_create, .destroy = twolock_destroy,
 	.push = twolock_push, .pop = twolock_pop, .empty = twolock_empty,
 };

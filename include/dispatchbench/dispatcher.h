@@ -1,11 +1,11 @@
 /*
  * dispatchbench/dispatcher.h - the dispatcher interface of dispatchbench,
  * version 4 (2 added real and beside; 3 passes thread_start the thread's
- * index; 4 adds the lock counters and epoll_waits, so struct disp_stats
+ * index; 4 adds the lock counters and epoll_waits, so struct db_disp_stats
  * grows).
  *
  * A dispatcher is a long-lived handle; a dispatch is a request to run one
- * task on one of its threads. A design is a const struct disp_ops: the
+ * task on one of its threads. A design is a const struct db_disp_ops: the
  * suite's own designs are written against this header, and a design of
  * your own is one too, built as a shared object that exports it (by
  * default as `dispatchbench_dispatcher`) and run with
@@ -22,21 +22,21 @@
 
 #include <dispatchbench/queue.h>
 
-#define DB_DISP_ABI_VERSION	4
+#define DB_DISP_ABI_VERSION	5
 #define DB_DISP_OPS_HEAD						\
-	.abi = DB_DISP_ABI_VERSION, .size = sizeof(struct disp_ops)
+	.abi = DB_DISP_ABI_VERSION, .size = sizeof(struct db_disp_ops)
 
-struct disp_task;
-typedef void disp_task_fn(struct disp_task *);
+struct db_task;
+typedef void db_task_fn(struct db_task *);
 
 /*
  * A task is embedded in its owner (a coroutine's continuation), so a
  * dispatch allocates nothing. A task is in at most one queue at a time;
  * next and home belong to the dispatcher while it holds the task.
  */
-struct disp_task {
-	disp_task_fn *fn;
-	struct disp_task *next;		/* intrusive lists of the designs */
+struct db_task {
+	db_task_fn *fn;
+	struct db_task *next;		/* intrusive lists of the designs */
 	void *home;			/* eventloop: the loop it is pinned to */
 	/* A runtime's own per-task fields, for the design that holds it. */
 	_Atomic uint32_t state;		/* stealing: the task state; scheduler:
@@ -44,63 +44,17 @@ struct disp_task {
 	_Atomic uint64_t stamp;		/* scheduler: submissionTime, ns */
 };
 
-#define DISP_TASK_INIT(f)	{ .fn = (f), .home = NULL }
+#define DB_TASK_INIT(f)	{ .fn = (f), .home = NULL }
 
-enum disp_wake {
-	DISP_WAKE_EVERY,	/* every dispatch unparks a worker (kotlinx) */
-	DISP_WAKE_LAZY		/* only when no worker spins (Go wakep, Tokio) */
-};
-
-/* stealing: zero values are the design's own defaults (Tokio's). */
-enum disp_lifo {
-	DISP_LIFO_ON,		/* a worker's own dispatch takes its LIFO slot */
-	DISP_LIFO_OFF		/* ... goes to the back of its run queue */
-};
-
-enum disp_search {
-	DISP_SEARCH_HALF,	/* fewer than half of the workers search at once */
-	DISP_SEARCH_ALL		/* every idle worker searches */
-};
-
-/* stealing: the path of a task that continues itself (disp_yield). */
-enum disp_yield {
-	DISP_YIELD_WAKE_OTHER,	/* as if woken by another task: the LIFO slot */
-	DISP_YIELD_SELF_WAKE,	/* Tokio wake_by_ref in its own poll: run queue */
-	DISP_YIELD_TOKIO,	/* Tokio yield_now: deferred past a driver poll */
-	DISP_YIELD_GO		/* Go Gosched: the global run queue */
-};
-
-/* eventloop: where a resumption comes from. */
-enum disp_from {
-	DISP_FROM_HOME,		/* its own loop: Ktor's resumption in place */
-	DISP_FROM_OUTSIDE,	/* another thread: Netty's execute() */
-	DISP_FROM_EXECUTE	/* its own loop through Netty's execute() */
-};
-
-/* stealing: the runtime's own work around a handoff (task states, driver). */
-enum disp_floor {
-	DISP_FLOOR_ON,		/* no I/O driver: a driver poll is a CAS */
-	DISP_FLOOR_OFF,		/* the queues and the wake-ups alone */
-	DISP_FLOOR_IO		/* the floor plus an I/O driver: epoll_wait(0)
-				   on each driver poll */
-};
-
-#define DISP_SPINS_DEFAULT	(-1)	/* the design's own default */
-
-struct disp_config {
+struct db_disp_config {
 	unsigned int workers;		/* the design's width: see docs/designs.md */
-	unsigned int pool;		/* the scheduler's core size; 0: max(CPUs, 2) */
-	const struct queue_ops *queue;	/* shared, limited */
-	const struct queue_ops *pool_queue;	/* the scheduler's global queues */
+	const struct db_queue_ops *queue;	/* DB_DISP_USES_QUEUE: its queue */
 	unsigned int queue_capacity;	/* bounded queues */
-	int spins;			/* polls of an idle worker before it parks */
-	enum disp_wake wake;
-	double keepalive_s;		/* rendezvous: idle time before a thread retires */
-	enum disp_lifo lifo;		/* stealing */
-	enum disp_search searchers;	/* stealing */
-	enum disp_yield yield_path;	/* stealing */
-	enum disp_floor floor;		/* stealing */
-	enum disp_from from;		/* eventloop */
+	/*
+	 * The suite's own designs' knobs, opaque to a design of your own:
+	 * they change with those designs, this header does not.
+	 */
+	const void *knobs;
 
 	/*
 	 * Called first on every thread a dispatcher starts, with the
@@ -117,9 +71,9 @@ struct disp_config {
 /*
  * What a design counts to show its mechanism: X(name, what), reported per
  * task run as name_per_dispatch. A design lists the ones it keeps in its
- * ops' counts (DISP_COUNT(name)); the others are not reported for it.
+ * ops' counts (DB_DISP_COUNT(name)); the others are not reported for it.
  */
-#define DISP_COUNTERS(X)						\
+#define DB_DISP_COUNTERS(X)						\
 	X(injected,	"pushes to the shared injection (global) queue")	\
 	X(steals,	"steals that took a task")			\
 	X(stolen,	"tasks moved by steals")			\
@@ -138,44 +92,41 @@ struct disp_config {
 	X(lock_sleeps,	"futex sleeps on the runtime lock")		\
 	X(lock_wakes,	"futex wakes in runtime lock releases (Go unlock2)")
 
-#define DISP_COUNTER_ENUM(n, what)	DISP_C_##n,
-enum disp_counter { DISP_COUNTERS(DISP_COUNTER_ENUM) DISP_NCOUNTERS };
-#undef DISP_COUNTER_ENUM
+#define DB_DISP_COUNTER_ENUM(n, what)	DB_DISP_C_##n,
+enum db_disp_counter { DB_DISP_COUNTERS(DB_DISP_COUNTER_ENUM) DB_DISP_NCOUNTERS };
+#undef DB_DISP_COUNTER_ENUM
 
-#define DISP_COUNT(n)	(1u << DISP_C_##n)
+#define DB_DISP_COUNT(n)	(1u << DB_DISP_C_##n)
 
-/* The counters' names and what each counts, by enum disp_counter. */
-extern const char *const disp_counter_names[DISP_NCOUNTERS];
-extern const char *const disp_counter_about[DISP_NCOUNTERS];
+/* The counters' names and what each counts, by enum db_disp_counter. */
+extern const char *const db_disp_counter_names[DB_DISP_NCOUNTERS];
+extern const char *const db_disp_counter_about[DB_DISP_NCOUNTERS];
 
 /* Filled by shutdown, once every thread is joined. */
-struct disp_stats {
+struct db_disp_stats {
 	uint64_t ran;			/* tasks run */
 	uint64_t spilled;		/* dispatches a full queue turned away */
 	unsigned int threads_started;
 	unsigned int threads_peak;	/* most threads alive at once */
-	uint64_t count[DISP_NCOUNTERS];	/* over the whole run */
-	unsigned int counted;		/* DISP_COUNT()s its queues kept */
+	uint64_t count[DB_DISP_NCOUNTERS];	/* over the whole run */
+	unsigned int counted;		/* DB_DISP_COUNT()s its queues kept */
 };
 
-struct dispatcher {
-	const struct disp_ops *ops;
+struct db_dispatcher {
+	const struct db_disp_ops *ops;
 };
 
-#define DISP_USES_QUEUE	(1u << 0)	/* --queue applies */
-#define DISP_GROWS	(1u << 1)	/* starts threads on demand: no bound is a width */
-#define DISP_STEALS	(1u << 2)	/* --lifo and --searchers apply */
-#define DISP_LOOPS	(1u << 3)	/* its threads are I/O event loops: its own
+#define DB_DISP_USES_QUEUE	(1u << 0)	/* --queue applies */
+#define DB_DISP_GROWS	(1u << 1)	/* starts threads on demand: no bound is a width */
+#define DB_DISP_LOOPS	(1u << 3)	/* its threads are I/O event loops: its own
 					   I/O, and the I/O of any other design */
-#define DISP_NO_WIDTH	(1u << 4)	/* no threads of its own: one cell, 1 worker */
-#define DISP_SCHEDULER	(1u << 5)	/* on the CoroutineScheduler model:
-					   --pool-queue applies */
-#define DISP_PROGRAM	(1u << 6)	/* the suite's only: a program of its
+#define DB_DISP_NO_WIDTH	(1u << 4)	/* no threads of its own: one cell, 1 worker */
+#define DB_DISP_PROGRAM	(1u << 6)	/* the suite's only: a program of its
 					   own, with no functions */
 
-struct disp_ops {
+struct db_disp_ops {
 	unsigned int abi;		/* DB_DISP_ABI_VERSION */
-	unsigned int size;		/* sizeof(struct disp_ops) */
+	unsigned int size;		/* sizeof(struct db_disp_ops) */
 	const char *name;
 	const char *model;
 	/*
@@ -186,44 +137,44 @@ struct disp_ops {
 	const char *real;
 	const char *beside;
 	unsigned int flags;
-	unsigned int counts;		/* DISP_COUNT()s it keeps */
+	unsigned int counts;		/* DB_DISP_COUNT()s it keeps */
 
-	int (*create)(struct dispatcher **dp, const struct disp_config *cfg);
+	int (*create)(struct db_dispatcher **dp, const struct db_disp_config *cfg);
 	/* Callable from any thread, including the dispatcher's own. */
-	void (*dispatch)(struct dispatcher *d, struct disp_task *t);
+	void (*dispatch)(struct db_dispatcher *d, struct db_task *t);
 	/*
 	 * The task running on the calling thread, one of d's, continues as t
 	 * once it returns: a yield (Tokio yield_now, Go Gosched, kotlinx
 	 * dispatchYield). At most once per task run; NULL: dispatch.
 	 */
-	void (*yield)(struct dispatcher *d, struct disp_task *t);
+	void (*yield)(struct db_dispatcher *d, struct db_task *t);
 	/*
 	 * Runs what is queued, joins every thread, fills st and frees d. The
 	 * caller has stopped dispatching.
 	 */
-	void (*shutdown)(struct dispatcher *d, struct disp_stats *st);
+	void (*shutdown)(struct db_dispatcher *d, struct db_disp_stats *st);
 };
 
 static inline void
-disp_dispatch(struct dispatcher *d, struct disp_task *t)
+db_dispatch(struct db_dispatcher *d, struct db_task *t)
 {
 
 	d->ops->dispatch(d, t);
 }
 
 static inline void
-disp_yield(struct dispatcher *d, struct disp_task *t)
+db_yield(struct db_dispatcher *d, struct db_task *t)
 {
 
 	(d->ops->yield != NULL ? d->ops->yield : d->ops->dispatch)(d, t);
 }
 
 static inline void
-disp_shutdown(struct dispatcher *d, struct disp_stats *st)
+db_shutdown(struct db_dispatcher *d, struct db_disp_stats *st)
 {
 
 	if (st != NULL)
-		*st = (struct disp_stats){ .ran = 0 };
+		*st = (struct db_disp_stats){ .ran = 0 };
 	d->ops->shutdown(d, st);
 }
 

@@ -1,8 +1,8 @@
 /*
- * dispatchbench/queue.h - the queue interface of dispatchbench, version 2
- * (2 added real and beside).
+ * dispatchbench/queue.h - the queue interface of dispatchbench, version 3
+ * (2 added real and beside; 3 prefixes every name with db_).
  *
- * A queue is a const struct queue_ops: the suite's own queues are written
+ * A queue is a const struct db_queue_ops: the suite's own queues are written
  * against this header, and a queue of your own is one too, built as a
  * shared object that exports it (by default as `dispatchbench_queue`) and
  * run with `--queue ./libyours.so` or `--queue PATH:SYMBOL`. Start the
@@ -10,7 +10,7 @@
  * version or size. `dispatchbench verify --queue` checks that a queue does
  * what its flags promise before any number of it means anything.
  *
- * Any number of threads push and pop, except where Q_ONE_CONSUMER says one
+ * Any number of threads push and pop, except where DB_Q_ONE_CONSUMER says one
  * thread pops. Items are non-NULL pointers aligned to at least 2 bytes (a
  * queue may use the low bit, as lfseg marks an in-flight slot).
  */
@@ -21,37 +21,37 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define DB_QUEUE_ABI_VERSION	2
+#define DB_QUEUE_ABI_VERSION	3
 #define DB_QUEUE_OPS_HEAD						\
-	.abi = DB_QUEUE_ABI_VERSION, .size = sizeof(struct queue_ops)
+	.abi = DB_QUEUE_ABI_VERSION, .size = sizeof(struct db_queue_ops)
 
-#define Q_BOUNDED	(1u << 0)	/* push returns false when full */
-#define Q_FIFO		(1u << 1)	/* one producer's items leave in order */
-#define Q_SC_PUSH	(1u << 2)	/* push ends in a seq_cst read-modify-write */
+#define DB_Q_BOUNDED	(1u << 0)	/* push returns false when full */
+#define DB_Q_FIFO		(1u << 1)	/* one producer's items leave in order */
+#define DB_Q_SC_PUSH	(1u << 2)	/* push ends in a seq_cst read-modify-write */
 /*
  * A push publishes only after every earlier push has (ck_ring): with more
  * producers than cores, one preempted producer stalls all the others.
  */
-#define Q_PUSH_IN_TURN	(1u << 3)
+#define DB_Q_PUSH_IN_TURN	(1u << 3)
 /* One thread pops (an event loop's inbox): no design polls it from many. */
-#define Q_ONE_CONSUMER	(1u << 4)
+#define DB_Q_ONE_CONSUMER	(1u << 4)
 
-struct queue_ops;
+struct db_queue_ops;
 
 /* What a queue counts on its slow paths, over its whole life. */
-struct queue_counts {
+struct db_queue_counts {
 	uint64_t slot_waits;	/* pops that waited on a reserved, empty slot */
 	uint64_t freezes;	/* full rings frozen and copied to a larger one */
 };
 
 /* The head of every implementation's own struct. */
-struct queue {
-	const struct queue_ops *ops;
+struct db_queue {
+	const struct db_queue_ops *ops;
 };
 
-struct queue_ops {
+struct db_queue_ops {
 	unsigned int abi;		/* DB_QUEUE_ABI_VERSION */
-	unsigned int size;		/* sizeof(struct queue_ops) */
+	unsigned int size;		/* sizeof(struct db_queue_ops) */
 	const char *name;
 	const char *model;		/* one line: what it is, what it models */
 	/* A library's queue: its name and version; NULL: the suite's own. */
@@ -64,42 +64,42 @@ struct queue_ops {
 	 * a power of two); unbounded ones take it as a hint or ignore it.
 	 * Returns 0 or a negative errno.
 	 */
-	int (*create)(struct queue **qp, size_t capacity);
-	void (*destroy)(struct queue *q);
+	int (*create)(struct db_queue **qp, size_t capacity);
+	void (*destroy)(struct db_queue *q);
 
-	bool (*push)(struct queue *q, void *item);	/* false: full */
-	bool (*pop)(struct queue *q, void **item);	/* false: empty */
+	bool (*push)(struct db_queue *q, void *item);	/* false: full */
+	bool (*pop)(struct db_queue *q, void **item);	/* false: empty */
 
 	/* A snapshot that may be stale by the time it returns. */
-	bool (*empty)(struct queue *q);
+	bool (*empty)(struct db_queue *q);
 
 	/* NULL for a queue without slow paths worth counting. */
-	void (*counts)(struct queue *q, struct queue_counts *c);
+	void (*counts)(struct db_queue *q, struct db_queue_counts *c);
 };
 
 static inline bool
-queue_push(struct queue *q, void *item)
+db_queue_push(struct db_queue *q, void *item)
 {
 
 	return q->ops->push(q, item);
 }
 
 static inline bool
-queue_pop(struct queue *q, void **item)
+db_queue_pop(struct db_queue *q, void **item)
 {
 
 	return q->ops->pop(q, item);
 }
 
 static inline bool
-queue_empty(struct queue *q)
+db_queue_empty(struct db_queue *q)
 {
 
 	return q->ops->empty(q);
 }
 
 static inline void
-queue_destroy(struct queue *q)
+db_queue_destroy(struct db_queue *q)
 {
 
 	q->ops->destroy(q);

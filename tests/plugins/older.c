@@ -14,28 +14,28 @@
 #include <dispatchbench/queue.h>
 
 static int
-older_disp_create(struct dispatcher **dp, const struct disp_config *cfg)
+older_disp_create(struct db_dispatcher **dp, const struct db_disp_config *cfg)
 {
 
 	return -ENOSYS;
 }
 
 static void
-older_dispatch(struct dispatcher *d, struct disp_task *t)
+older_dispatch(struct db_dispatcher *d, struct db_task *t)
 {
 
 	abort();
 }
 
 static void
-older_shutdown(struct dispatcher *d, struct disp_stats *st)
+older_shutdown(struct db_dispatcher *d, struct db_disp_stats *st)
 {
 
 	abort();
 }
 
-const struct disp_ops dispatchbench_dispatcher = {
-	.abi = DB_DISP_ABI_VERSION - 1, .size = sizeof(struct disp_ops),
+const struct db_disp_ops dispatchbench_dispatcher = {
+	.abi = DB_DISP_ABI_VERSION - 1, .size = sizeof(struct db_disp_ops),
 	.name = "older",
 	.model = "a design built for the ABI before this one",
 	.create = older_disp_create,
@@ -44,42 +44,42 @@ const struct disp_ops dispatchbench_dispatcher = {
 };
 
 static int
-older_queue_create(struct queue **qp, size_t capacity)
+older_queue_create(struct db_queue **qp, size_t capacity)
 {
 
 	return -ENOSYS;
 }
 
 static void
-older_queue_destroy(struct queue *q)
+older_queue_destroy(struct db_queue *q)
 {
 
 	abort();
 }
 
 static bool
-older_push(struct queue *q, void *item)
+older_push(struct db_queue *q, void *item)
 {
 
 	abort();
 }
 
 static bool
-older_pop(struct queue *q, void **item)
+older_pop(struct db_queue *q, void **item)
 {
 
 	abort();
 }
 
 static bool
-older_empty(struct queue *q)
+older_empty(struct db_queue *q)
 {
 
 	abort();
 }
 
-const struct queue_ops dispatchbench_queue = {
-	.abi = DB_QUEUE_ABI_VERSION - 1, .size = sizeof(struct queue_ops),
+const struct db_queue_ops dispatchbench_queue = {
+	.abi = DB_QUEUE_ABI_VERSION - 1, .size = sizeof(struct db_queue_ops),
 	.name = "older",
 	.model = "a queue built for the ABI before this one",
 	.create = older_queue_create,

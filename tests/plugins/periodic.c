@@ -12,7 +12,7 @@
 
 #include "queue.h"
 
-extern const struct queue_ops periodic;
+extern const struct db_queue_ops periodic;
 
 static unsigned long made;		/* queues made in this process */
 static unsigned long spins;		/* the live queue's */
@@ -22,7 +22,7 @@ static unsigned long spins;		/* the live queue's */
  * they stop: plain statics, ordered by the threads' start and join.
  */
 static int
-periodic_create(struct queue **qp, size_t capacity)
+periodic_create(struct db_queue **qp, size_t capacity)
 {
 	const char *s = getenv("PERIOD_SPINS");
 	int error = queue_mutex.create(qp, capacity);
@@ -34,7 +34,7 @@ periodic_create(struct queue **qp, size_t capacity)
 }
 
 static bool
-periodic_push(struct queue *q, void *item)
+periodic_push(struct db_queue *q, void *item)
 {
 	unsigned long i;
 
@@ -44,32 +44,32 @@ periodic_push(struct queue *q, void *item)
 }
 
 static void
-periodic_destroy(struct queue *q)
+periodic_destroy(struct db_queue *q)
 {
 
 	queue_mutex.destroy(q);
 }
 
 static bool
-periodic_pop(struct queue *q, void **item)
+periodic_pop(struct db_queue *q, void **item)
 {
 
 	return queue_mutex.pop(q, item);
 }
 
 static bool
-periodic_empty(struct queue *q)
+periodic_empty(struct db_queue *q)
 {
 
 	return queue_mutex.empty(q);
 }
 
-const struct queue_ops periodic = {
+const struct db_queue_ops periodic = {
 	DB_QUEUE_OPS_HEAD,
 	.name = "periodic",
 	.model = "the mutex queue, PERIOD_SPINS turns slower a push in every "
 	    "second queue made (a control)",
-	.flags = Q_FIFO,
+	.flags = DB_Q_FIFO,
 	.create = periodic_create,
 	.destroy = periodic_destroy,
 	.push = periodic_push,

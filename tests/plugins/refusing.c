@@ -8,46 +8,46 @@
 #include <dispatchbench/queue.h>
 
 static int
-refusing_create(struct queue **qp, size_t capacity)
+refusing_create(struct db_queue **qp, size_t capacity)
 {
 
 	return -ENOMEM;
 }
 
 static bool
-refusing_push(struct queue *q, void *item)
+refusing_push(struct db_queue *q, void *item)
 {
 
 	return false;
 }
 
 static bool
-refusing_pop(struct queue *q, void **item)
+refusing_pop(struct db_queue *q, void **item)
 {
 
 	return false;
 }
 
 static bool
-refusing_empty(struct queue *q)
+refusing_empty(struct db_queue *q)
 {
 
 	return true;
 }
 
 static void
-refusing_destroy(struct queue *q)
+refusing_destroy(struct db_queue *q)
 {
 
 }
 
-const struct queue_ops dispatchbench_queue = {
-	.abi = DB_QUEUE_ABI_VERSION + 1, .size = sizeof(struct queue_ops),
+const struct db_queue_ops dispatchbench_queue = {
+	.abi = DB_QUEUE_ABI_VERSION + 1, .size = sizeof(struct db_queue_ops),
 	.name = "future",
 	.model = "a table of a later ABI",
 };
 
-const struct queue_ops refusing = {
+const struct db_queue_ops refusing = {
 	DB_QUEUE_OPS_HEAD,
 	.name = "refusing",
 	.model = "a queue that cannot be created",

@@ -15,7 +15,7 @@
 
 #include "queue.h"
 
-extern const struct queue_ops dispatchbench_queue, slow_a, slow_b;
+extern const struct db_queue_ops dispatchbench_queue, slow_a, slow_b;
 
 static _Atomic unsigned long pushes;
 static unsigned long drop_at = 1000000;
@@ -23,8 +23,8 @@ static unsigned long spins[2];		/* slow_a's, slow_b's */
 
 /* The mutex queue, seen through ops. */
 static int
-tampered_create(struct queue **qp, size_t capacity,
-    const struct queue_ops *ops)
+tampered_create(struct db_queue **qp, size_t capacity,
+    const struct db_queue_ops *ops)
 {
 	const char *at = getenv("DROPPING_AT"), *a = getenv("SLOW_A_SPINS"),
 	    *b = getenv("SLOW_B_SPINS");
@@ -40,14 +40,14 @@ tampered_create(struct queue **qp, size_t capacity,
 }
 
 static int
-dropping_create(struct queue **qp, size_t capacity)
+dropping_create(struct db_queue **qp, size_t capacity)
 {
 
 	return tampered_create(qp, capacity, &dispatchbench_queue);
 }
 
 static bool
-dropping_push(struct queue *q, void *item)
+dropping_push(struct db_queue *q, void *item)
 {
 
 	if (atomic_fetch_add(&pushes, 1) + 1 == drop_at)
@@ -56,21 +56,21 @@ dropping_push(struct queue *q, void *item)
 }
 
 static int
-slow_a_create(struct queue **qp, size_t capacity)
+slow_a_create(struct db_queue **qp, size_t capacity)
 {
 
 	return tampered_create(qp, capacity, &slow_a);
 }
 
 static int
-slow_b_create(struct queue **qp, size_t capacity)
+slow_b_create(struct db_queue **qp, size_t capacity)
 {
 
 	return tampered_create(qp, capacity, &slow_b);
 }
 
 static bool
-slow_push(struct queue *q, void *item)
+slow_push(struct db_queue *q, void *item)
 {
 	unsigned long i, n = spins[q->ops == &slow_b];
 
@@ -80,31 +80,31 @@ slow_push(struct queue *q, void *item)
 }
 
 static void
-dropping_destroy(struct queue *q)
+dropping_destroy(struct db_queue *q)
 {
 
 	queue_mutex.destroy(q);
 }
 
 static bool
-dropping_pop(struct queue *q, void **item)
+dropping_pop(struct db_queue *q, void **item)
 {
 
 	return queue_mutex.pop(q, item);
 }
 
 static bool
-dropping_empty(struct queue *q)
+dropping_empty(struct db_queue *q)
 {
 
 	return queue_mutex.empty(q);
 }
 
-const struct queue_ops dispatchbench_queue = {
+const struct db_queue_ops dispatchbench_queue = {
 	DB_QUEUE_OPS_HEAD,
 	.name = "dropping",
 	.model = "the mutex queue, dropping one push (a broken plugin)",
-	.flags = Q_FIFO,
+	.flags = DB_Q_FIFO,
 	.create = dropping_create,
 	.destroy = dropping_destroy,
 	.push = dropping_push,
@@ -112,11 +112,11 @@ const struct queue_ops dispatchbench_queue = {
 	.empty = dropping_empty,
 };
 
-const struct queue_ops slow_a = {
+const struct db_queue_ops slow_a = {
 	DB_QUEUE_OPS_HEAD,
 	.name = "slow_a",
 	.model = "the mutex queue, SLOW_A_SPINS turns slower a push (a control)",
-	.flags = Q_FIFO,
+	.flags = DB_Q_FIFO,
 	.create = slow_a_create,
 	.destroy = dropping_destroy,
 	.push = slow_push,
@@ -124,11 +124,11 @@ const struct queue_ops slow_a = {
 	.empty = dropping_empty,
 };
 
-const struct queue_ops slow_b = {
+const struct db_queue_ops slow_b = {
 	DB_QUEUE_OPS_HEAD,
 	.name = "slow_b",
 	.model = "the mutex queue, SLOW_B_SPINS turns slower a push (a control)",
-	.flags = Q_FIFO,
+	.flags = DB_Q_FIFO,
 	.create = slow_b_create,
 	.destroy = dropping_destroy,
 	.push = slow_push,
