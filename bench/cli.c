@@ -12,9 +12,8 @@
 #include "cli.h"
 #include "plugin.h"
 #include "table.h"
+#include "value.h"
 
-/* A P_AUTO count left to the workload kind. */
-#define CLI_AUTO	(~0u)
 /* Runs every cell gets before it may stop early (--precision). */
 #define CLI_REPS_MIN	3
 
@@ -45,173 +44,6 @@ cli_where(const struct param *p, struct sweep *s)
 	    p->off;
 }
 
-/*
- * The bytes of a kind's value: every member of union param_value starts
- * at its beginning, so a value is stored and loaded as its first size.
- */
-#define CLI_SIZE(m)	sizeof(((union param_value *)0)->m)
-static const size_t cli_size[] = {
-	[PARAM_DESIGN] = CLI_SIZE(p),	[PARAM_QUEUE] = CLI_SIZE(p),
-	[PARAM_WIDTH] = CLI_SIZE(u),	[PARAM_COUNT] = CLI_SIZE(u),
-	[PARAM_INT] = CLI_SIZE(i),	[PARAM_SECONDS] = CLI_SIZE(d),
-	[PARAM_NUMBER] = CLI_SIZE(d),	[PARAM_DURATION] = CLI_SIZE(d),
-	[PARAM_CHOICE] = CLI_SIZE(i),	[PARAM_TEXT] = CLI_SIZE(p),
-	[PARAM_PATH] = CLI_SIZE(p),	[PARAM_FORMAT] = CLI_SIZE(i),
-	[PARAM_SWITCH] = CLI_SIZE(i),	[PARAM_PROFILE] = CLI_SIZE(profile),
-};
-_Static_assert(sizeof(cli_size) / sizeof(cli_size[0]) == PARAM_SWITCH + 1,
-    "a size for every kind");
-
-static void
-cli_store(const struct param *p, void *at, const union param_value *v)
-{
-
-	memcpy(at, v, cli_size[p->kind]);
-	return;
-}
-
-static void
-cli_load(const struct param *p, const void *at, union param_value *v)
-{
-
-	memset(v, 0, sizeof(*v));
-	memcpy(v, at, cli_size[p->kind]);
-	return;
-}
-
-/* Kinds whose values are real numbers, negative ones included. */
-static bool
-cli_real(const struct param *p)
-{
-
-	return p->kind == PARAM_SECONDS || p->kind == PARAM_NUMBER ||
-	    p->kind == PARAM_DURATION;
-}
-
-static int
-cli_number(const struct param *p, const char *text, bool check, double *x,
-    char *err, size_t errlen)
-{
-	char *end;
-
-	errno = 0;
-	*x = strtod(text, &end);
-	if (p->kind == PARAM_DURATION && end != text && *end != '\0' &&
-	    end[1] == '\0' && strchr("smh", *end) != NULL)
-		*x *= *end == 'h' ? 3600 : *end == 'm' ? 60 : 1, end++;
-	if ((p->flags & P_POSITIVE) && !(end != text && *end == '\0' &&
-	    *x > 0 && isfinite(*x)))
-		return cli_error(err, errlen, "%s: '%s' is not a positive number",
-		    p->flag, text);
-	if (end == text || *end != '\0' || errno != 0 || !isfinite(*x) ||
-	    (!cli_real(p) && (*text == '-' ? check : false)) ||
-	    (!cli_real(p) && *x != floor(*x)))
-		return cli_error(err, errlen, "%s: '%s' is not a %s", p->flag,
-		    text, p->kind == PARAM_SECONDS ? "number of seconds" :
-		    p->kind == PARAM_DURATION ? "duration (90s, 2m, 1h)" :
-		    "number");
-	if (check && (*x < p->lo || *x > p->hi))
-		return cli_error(err, errlen, "%s: %s is out of range %g..%g",
-		    p->flag, text, p->lo, p->hi);
-	if (check && (p->flags & P_POW2) && *x != 0 &&
-	    ((unsigned long)*x & ((unsigned long)*x - 1)) != 0)
-		return cli_error(err, errlen, "%s: %s is not 0 or a power of two",
-		    p->flag, text);
-	return 0;
-}
-
-/* "on or off", "every or lazy". */
-static const char *
-cli_choices(const struct param *p, char *buf, size_t len)
-{
-	size_t i, used = 0;
-
-	buf[0] = '\0';
-	for (i = 0; p->names[i] != NULL && used < len; i++)
-		used += (size_t)snprintf(buf + used, len - used, "%s%s",
-		    i == 0 ? "" : p->names[i + 1] == NULL ? " or " : ", ",
-		    p->names[i]);
-	return buf;
-}
-
-int
-cli_value(const struct param *p, const char *text, union param_value *v,
-    bool check, char *err, size_t errlen)
-{
-	char why[PATH_MAX + 128];
-	double x;
-	int k;
-
-	memset(v, 0, sizeof(*v));
-	switch (p->kind) {
-	case PARAM_DESIGN:
-		if (plugin_is_program(text) && (v->p = plugin_program(text,
-		    why, sizeof(why))) == NULL)
-			return cli_error(err, errlen, "%s: %s", p->flag, why);
-		if (v->p == NULL && plugin_is_spec(text) &&
-		    (v->p = plugin_design(text, why, sizeof(why))) == NULL)
-			return cli_error(err, errlen, "%s: %s", p->flag, why);
-		if (v->p == NULL && (v->p = disp_find(text)) == NULL)
-			return cli_error(err, errlen, "%s: unknown dispatcher '%s' "
-			    "(see `dispatchbench list`)", p->flag, text);
-		return 0;
-	case PARAM_QUEUE:
-		if (plugin_is_spec(text) && (v->p = plugin_queue(text, why,
-		    sizeof(why))) == NULL)
-			return cli_error(err, errlen, "%s: %s", p->flag, why);
-		if (v->p == NULL)
-			v->p = strcmp(text, "first") == 0 ? queue_at(0) :
-			    queue_find(text);
-		if (v->p == NULL)
-			return cli_error(err, errlen, "%s: unknown queue '%s' "
-			    "(see `dispatchbench list`)", p->flag, text);
-		if (((const struct db_queue_ops *)v->p)->flags & DB_Q_ONE_CONSUMER)
-			return cli_error(err, errlen, "%s: queue '%s' has one "
-			    "consumer; shared and limited poll theirs from every "
-			    "worker", p->flag, text);
-		return 0;
-	case PARAM_WIDTH:
-		if (strcmp(text, "inf") == 0)
-			return v->u = 0, 0;
-		break;
-	case PARAM_CHOICE:
-		for (k = 0; p->names[k] != NULL; k++)
-			if (strcmp(text, p->names[k]) == 0)
-				return v->i = k, 0;
-		return cli_error(err, errlen, "%s: '%s' is not %s", p->flag, text,
-		    cli_choices(p, why, sizeof(why)));
-	case PARAM_TEXT:
-	case PARAM_PATH:
-		if (*text == '\0')
-			return cli_error(err, errlen, "%s: empty%s", p->flag,
-			    p->kind == PARAM_PATH ? " file name" : "");
-		v->p = text;
-		return 0;
-	case PARAM_PROFILE:
-		return workload_profile_parse(&v->profile, text, err, errlen);
-	case PARAM_FORMAT:
-		if ((v->i = table_format_parse(text)) < 0)
-			return cli_error(err, errlen, "%s: '%s' is not %s", p->flag,
-			    text, table_format_list());
-		return 0;
-	case PARAM_SWITCH:
-		return v->i = 1, 0;
-	default:
-		break;
-	}
-	if ((p->flags & P_AUTO) && strcmp(text, "auto") == 0)
-		return v->u = CLI_AUTO, 0;
-	if (cli_number(p, text, check, &x, err, errlen) != 0)
-		return -1;
-	if (cli_real(p))
-		v->d = x;
-	else if (p->kind == PARAM_INT)
-		v->i = (int)x;
-	else
-		v->u = (unsigned int)x;
-	return 0;
-}
-
 /* One item of a list: a value, a range A..B of powers of two, or all. */
 static int
 cli_item(struct sweep *s, const struct param *p, char *item, bool check,
@@ -230,8 +62,8 @@ cli_item(struct sweep *s, const struct param *p, char *item, bool check,
 	}
 	if (dots != NULL && (p->kind == PARAM_COUNT || p->kind == PARAM_WIDTH)) {
 		*dots = '\0';
-		if (cli_value(p, item, &a, check, err, errlen) != 0 ||
-		    cli_value(p, dots + 2, &b, check, err, errlen) != 0)
+		if (value_parse(p, item, &a, check, err, errlen) != 0 ||
+		    value_parse(p, dots + 2, &b, check, err, errlen) != 0)
 			return -1;
 		if (b.u < a.u || a.u == 0)
 			return cli_error(err, errlen, "%s: %s..%s is empty",
@@ -244,7 +76,7 @@ cli_item(struct sweep *s, const struct param *p, char *item, bool check,
 	if (*n == SWEEP_MAX_LIST)
 		return cli_error(err, errlen, "%s: more than %d values", p->flag,
 		    SWEEP_MAX_LIST);
-	if (cli_value(p, item, &v[*n], check, err, errlen) != 0)
+	if (value_parse(p, item, &v[*n], check, err, errlen) != 0)
 		return -1;
 	for (i = 0; p->kind == PARAM_CHOICE && i < *n; i++)
 		if (v[i].i == v[*n].i)
@@ -264,9 +96,9 @@ cli_set(struct sweep *s, const struct param *p, const char *text, bool check,
 	size_t len = strlen(text);
 
 	if (!(p->flags & P_LIST)) {
-		if (cli_value(p, text, &v, check, err, errlen) != 0)
+		if (value_parse(p, text, &v, check, err, errlen) != 0)
 			return -1;
-		cli_store(p, cli_where(p, s), &v);
+		value_store(p, cli_where(p, s), &v);
 		return 0;
 	}
 	if (len == 0 || len >= sizeof(buf) || text[0] == ',' ||
@@ -335,8 +167,8 @@ cli_sweep_differs(const struct sweep *a, const struct sweep *b)
 	for (i = 0; i < nparams; i++) {
 		if (!(params[i].flags & P_SWEEP))
 			continue;
-		cli_load(&params[i], (const char *)a + params[i].off, &va);
-		cli_load(&params[i], (const char *)b + params[i].off, &vb);
+		value_load(&params[i], (const char *)a + params[i].off, &va);
+		value_load(&params[i], (const char *)b + params[i].off, &vb);
 		if (memcmp(&va, &vb, sizeof(va)) != 0)
 			return params[i].flag;
 	}
@@ -395,9 +227,9 @@ cli_option_defaults(const struct param *opts, size_t nopts, void *base)
 	size_t i;
 
 	for (i = 0; i < nopts; i++)
-		if (opts[i].dflt != NULL && cli_value(&opts[i], opts[i].dflt, &v,
+		if (opts[i].dflt != NULL && value_parse(&opts[i], opts[i].dflt, &v,
 		    false, err, sizeof(err)) == 0)
-			cli_store(&opts[i], (char *)base + opts[i].off, &v);
+			value_store(&opts[i], (char *)base + opts[i].off, &v);
 	return;
 }
 
@@ -432,10 +264,10 @@ cli_options(const struct param *opts, size_t nopts, void *base, int argc,
 			    argv[i]);
 		if (p->kind != PARAM_SWITCH && i + 1 == argc)
 			return cli_error(err, errlen, "%s needs a value", argv[i]);
-		if (cli_value(p, p->kind == PARAM_SWITCH ? "" : argv[++i], &v, true,
+		if (value_parse(p, p->kind == PARAM_SWITCH ? "" : argv[++i], &v, true,
 		    err, errlen) != 0)
 			return -1;
-		cli_store(p, (char *)base + p->off, &v);
+		value_store(p, (char *)base + p->off, &v);
 	}
 	return 0;
 }
@@ -511,7 +343,7 @@ static void
 cli_settle(struct cell *c)
 {
 
-	if (c->latency_every == CLI_AUTO)
+	if (c->latency_every == VALUE_AUTO)
 		c->latency_every = c->profile.kind->sample_every;
 	return;
 }
@@ -547,10 +379,10 @@ cli_models_knob(const struct sweep *s)
 	for (i = 0; i < nparams; i++) {
 		if (!(params[i].flags & P_MODELS))
 			continue;
-		cli_load(&params[i], (const char *)&s->cell + params[i].off,
+		value_load(&params[i], (const char *)&s->cell + params[i].off,
 		    &now);
 		memset(&dflt, 0, sizeof(dflt));
-		if (cli_value(&params[i], params[i].dflt, &dflt, false, err,
+		if (value_parse(&params[i], params[i].dflt, &dflt, false, err,
 		    sizeof(err)) != 0)
 			abort();	/* the table's own default */
 		if (memcmp(&now, &dflt, sizeof(now)) != 0)
@@ -656,7 +488,7 @@ cli_design_cells(const struct sweep *s, const struct db_disp_ops *d,
 	do {
 		c = s->cell;
 		for (k = 0; k < o.nlists; k++)
-			cli_store(o.p[k], (char *)&c + o.p[k]->off,
+			value_store(o.p[k], (char *)&c + o.p[k]->off,
 			    &o.v[k][o.at[k]]);
 		if (!(d->flags & DB_DISP_USES_QUEUE))
 			c.cfg.queue = NULL;
@@ -709,35 +541,8 @@ cli_format(const struct param *p, const struct cell *c, char *buf, size_t len)
 {
 	union param_value v;
 
-	cli_load(p, (const char *)c + p->off, &v);
-	switch (p->kind) {
-	case PARAM_DESIGN:
-		return ((const struct db_disp_ops *)v.p)->name;
-	case PARAM_QUEUE:
-		return v.p != NULL ? ((const struct db_queue_ops *)v.p)->name : "-";
-	case PARAM_WIDTH:
-		if (v.u == CELL_UNBOUNDED)
-			return "inf";
-		snprintf(buf, len, "%u", v.u);
-		return buf;
-	case PARAM_INT:
-		snprintf(buf, len, "%d", v.i);
-		return buf;
-	case PARAM_SECONDS:
-		snprintf(buf, len, "%.17g", v.d);
-		return buf;
-	case PARAM_CHOICE:
-		return p->names[v.i];
-	case PARAM_TEXT:
-	case PARAM_PATH:
-		return v.p;
-	case PARAM_PROFILE:
-		workload_profile_format(&v.profile, buf, len);
-		return buf;
-	default:
-		snprintf(buf, len, "%u", v.u);
-		return buf;
-	}
+	value_load(p, (const char *)c + p->off, &v);
+	return value_format(p, &v, buf, len);
 }
 
 /* Whether c holds p's default: for an "auto" value, its kind's own. */
@@ -761,7 +566,7 @@ cli_arg(const struct param *p, const struct cell *c, char *buf, size_t len)
 	const char *spec;
 
 	if (p->kind == PARAM_DESIGN || p->kind == PARAM_QUEUE) {
-		cli_load(p, (const char *)c + p->off, &v);
+		value_load(p, (const char *)c + p->off, &v);
 		if (v.p != NULL && (spec = plugin_spec(v.p)) != NULL)
 			return spec;
 	}
@@ -820,7 +625,6 @@ cli_cell_json(const struct cell *c)
 	cJSON *o = cJSON_CreateObject();
 	const struct param *p;
 	union param_value v;
-	char buf[CLI_WORD];
 	size_t i;
 
 	for (i = 0; i < nparams; i++) {
@@ -829,23 +633,8 @@ cli_cell_json(const struct cell *c)
 		if (p->key == NULL || (!cli_applies(p, c->disp) &&
 		    !(p->kind == PARAM_QUEUE && (p->flags & P_SHOWN))))
 			continue;
-		cli_load(p, (const char *)c + p->off, &v);
-		switch (p->kind) {
-		case PARAM_WIDTH:
-		case PARAM_COUNT:
-			cJSON_AddNumberToObject(o, p->key, v.u);
-			break;
-		case PARAM_INT:
-			cJSON_AddNumberToObject(o, p->key, v.i);
-			break;
-		case PARAM_SECONDS:
-			cJSON_AddNumberToObject(o, p->key, v.d);
-			break;
-		default:
-			cJSON_AddStringToObject(o, p->key, cli_format(p, c, buf,
-			    sizeof(buf)));
-			break;
-		}
+		value_load(p, (const char *)c + p->off, &v);
+		value_json(o, p, &v);
 		cli_plugin_json(o, p, &v);
 	}
 	return o;

@@ -19,16 +19,10 @@
 
 #include "cell.h"
 #include "params.h"
+#include "value.h"
 
 #define SWEEP_MAX_LIST	64
 
-union param_value {
-	unsigned int u;
-	int i;
-	double d;
-	const void *p;			/* a design, a queue, a text */
-	struct workload_profile profile;
-};
 
 /*
  * A sweep: every option's value. A list's values are in lists[] by the
@@ -97,13 +91,6 @@ unsigned int cli_reps_min(const struct sweep *s);
  */
 int cli_parse(struct sweep *s, int argc, char **argv, char *err,
     size_t errlen);
-
-/*
- * One value of p from text, range-checked (default true) or not (a
- * default, or a value read back).
- */
-int cli_value(const struct param *p, const char *text, union param_value *v,
-    bool check, char *err, size_t errlen);
 
 /* A list option's values, or NULL for an option that is not a list. */
 const union param_value *cli_list(const struct sweep *s, const char *flag,

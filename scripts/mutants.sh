@@ -29,10 +29,10 @@ bound-one-off-plan | bench/measure/placement.c | s/\? index : 0\) % p->nsets\]/?
 placed-by-start-order | bench/measure/placement.c | s/want = place_want\(pl->plan, role, index\);/want = place_want(pl->plan, role, pl->n);/ | test_placement | */*
 older-abi-loaded | bench/measure/plugin.c | s/if \(abi != want_abi\)/if (abi > want_abi)/ | test_dispatcher | dispatcher/an_older_abi_plugin_is_refused
 mutex-grow-reorders | queues/mutex.c | s/slots\[i\] = q->slots\[\(q->head \+ i\) & q->mask\];/slots[i] = q->slots[(q->head + n - 1 - i) \& q->mask];/ | test_queue | queue/fifo_holds_through_growth
-eventloop-outside-ignored | dispatchers/eventloop.c | s/if \(home == el_current && e->cfg.from == DISP_FROM_HOME\)/if (home == el_current)/ | test_workload | workload/loop_paths_show_in_counters
-glib-invoke-outside-ignored | runtimes/glib_invoke.c | s/if \(g->cfg.from == DISP_FROM_OUTSIDE\) \{/if (0) {/ | test_workload | workload/loop_paths_show_in_counters
-uv-outside-ignored | runtimes/uv.c | s/if \(home == uvd_self && u->cfg.from == DISP_FROM_HOME\)/if (home == uvd_self)/ | test_workload | workload/loop_paths_show_in_counters
-stealing-yield-ignored | dispatchers/stealing.c | s/\tw->next = t;\n\tif \(s->cfg.yield_path == DISP_YIELD_SELF_WAKE\)/\tstealing_dispatch(d, t);\n\treturn;\n\tif (s->cfg.yield_path == DISP_YIELD_SELF_WAKE)/ | test_workload | workload/stealing_paths_show_in_counters
+eventloop-outside-ignored | dispatchers/eventloop.c | s/if \(home == el_current && e->k.from == DISP_FROM_HOME\)/if (home == el_current)/ | test_workload | workload/loop_paths_show_in_counters
+glib-invoke-outside-ignored | runtimes/glib_invoke.c | s/if \(g->k.from == DISP_FROM_OUTSIDE\) \{/if (0) {/ | test_workload | workload/loop_paths_show_in_counters
+uv-outside-ignored | runtimes/uv.c | s/if \(home == uvd_self && u->k.from == DISP_FROM_HOME\)/if (home == uvd_self)/ | test_workload | workload/loop_paths_show_in_counters
+stealing-yield-ignored | dispatchers/stealing.c | s/\tw->next = t;\n\tif \(s->k.yield_path == DISP_YIELD_SELF_WAKE\)/\tstealing_dispatch(d, t);\n\treturn;\n\tif (s->k.yield_path == DISP_YIELD_SELF_WAKE)/ | test_workload | workload/stealing_paths_show_in_counters
 payload-not-run | bench/measure/workload.c | s/workload_burn\(w->payload_iters\);\n\tif \(workload_blocks_some/(void)0;\n\tif (workload_blocks_some/ | test_workload | workload/a_known_payload_costs_its_cpu
 lost-not-counted | bench/measure/workload.c | s/c->lost \+= issued - runs;/(void)0;/ | test_workload | */*
 limited-above-k | dispatchers/limited.c | s/< l->parallelism;/< l->parallelism + 1;/; s/>= l->parallelism\)/>= l->parallelism + 1)/ | test_dispatcher | dispatcher/limited_never_exceeds_k

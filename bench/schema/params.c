@@ -173,6 +173,9 @@ const struct param params[] = {
 	    .dflt = "0", .off = CELL(stall_s), .metavar = "S",
 	    .help = "no resumption this long: hung; 0: 10, or twice a block "
 	    "and 1" },
+#ifdef PARAMS_EXTRA
+#include PARAMS_EXTRA	/* a test's knob added through this table alone */
+#endif
 	{ .flag = "--warmup", .kind = PARAM_SECONDS, .flags = P_SWEEP,
 	    .hi = 3600, .dflt = "0.3", .off = SWEEP(win.warmup_s),
 	    .metavar = "S", .help = "before each window" },
