@@ -146,6 +146,9 @@ extern const struct command command_store,
 extern const struct command command_bisect;		/* bisect.c */
 extern const struct command command_merge, command_fleet;	/* fleet.c */
 
+/* What main does: the command a command line names, run; its status. */
+int commands_main(int argc, char **argv);
+
 /*
  * The call a command line makes, and its command in *cmdp; or NULL when
  * there is none to run: *status is then the exit status, and the help,

@@ -548,6 +548,42 @@ cell_wedged(void *arg)
 }
 
 /*
+ * Creates c's dispatcher and the I/O side its workload needs; NULL, or
+ * why the run fails (nothing left created then).
+ */
+static const char *
+cell_create(const struct cell *c, struct cell_pin *pin, struct cell_stop *x,
+    struct db_disp_config *startcfg)
+{
+	struct db_disp_config cfg, iocfg;
+
+	cell_config(c, pin, &cfg, startcfg);
+	if (c->disp->create(&x->d, &cfg) != 0)
+		return "the dispatcher could not be created";
+	if (cell_io_create(c, pin, &iocfg, &x->io) != 0) {
+		db_shutdown(x->d, NULL);
+		return "the I/O loop could not be created";
+	}
+	return NULL;
+}
+
+/*
+ * The plan of c's threads: for a request on a design that is not its own
+ * I/O, the workers kept apart from the loop's PU.
+ */
+static int
+cell_plan(const struct cell *c, struct cell_pin *pin, char *err, size_t len)
+{
+
+	if (pin_plan_init(&pin->plan, c->pin, err, len) != 0)
+		return -1;
+	if (c->profile.kind->round_trip && !(c->disp->flags & DB_DISP_LOOPS))
+		pin_plan_apart(&pin->plan);
+	place_init(&pin->place, &pin->plan);
+	return 0;
+}
+
+/*
  * Stops the coroutines, then shuts down the design and the I/O loop, all
  * under the watchdog's guard; the count check follows if the run was
  * measured. Every thread the run started is joined when this returns.
@@ -585,8 +621,9 @@ cell_run(const struct cell *c, const struct cell_window *win)
 	    .stall_s = watchdog_stall_for(&c->profile, c->stall_s) };
 	struct cell_pin pin;
 	struct counters k = { .n = 0 };
-	struct db_disp_config cfg, startcfg, iocfg;
+	struct db_disp_config startcfg;
 	struct workload_opts wo;
+	const char *why;
 	struct cell_peaks warm;
 	struct watchdog wd;
 	struct workload w;
@@ -600,11 +637,8 @@ cell_run(const struct cell *c, const struct cell_window *win)
 	cJSON_AddStringToObject(x.run, "status", "ok");
 	cJSON_AddNumberToObject(x.run, "bare_loop_us_per_dispatch",
 	    floor_bare_us(CELL_FLOOR_S));
-	if (pin_plan_init(&pin.plan, c->pin, err, sizeof(err)) != 0)
+	if (cell_plan(c, &pin, err, sizeof(err)) != 0)
 		return cell_fail(x.run, err);
-	if (c->profile.kind->round_trip && !(c->disp->flags & DB_DISP_LOOPS))
-		pin_plan_apart(&pin.plan);
-	place_init(&pin.place, &pin.plan);
 	/* Before the first thread, which inherits them. */
 	if (counters_init(&k, c->counters != NULL ? c->counters : "none",
 	    err, sizeof(err)) != 0) {
@@ -612,22 +646,15 @@ cell_run(const struct cell *c, const struct cell_window *win)
 		goto out_pin;
 	}
 	counters_open(&k);
-	cell_config(c, &pin, &cfg, &startcfg);
-	if (c->disp->create(&x.d, &cfg) != 0) {
-		cell_fail(x.run, "the dispatcher could not be created");
+	if ((why = cell_create(c, &pin, &x, &startcfg)) != NULL) {
+		cell_fail(x.run, why);
 		goto out_pin;
-	}
-	if (cell_io_create(c, &pin, &iocfg, &x.io) != 0) {
-		cell_fail(x.run, "the I/O loop could not be created");
-		goto out_disp;
 	}
 	if (c->payload_ns > 0)
 		cJSON_AddNumberToObject(x.run, "payload_ns", c->payload_ns);
-	wo.profile = c->profile;
-	wo.spawn = c->spawn;
-	wo.payload_ns = c->payload_ns;
-	wo.latency_every = c->latency_every;
-	wo.io = x.io;
+	wo = (struct workload_opts){ .profile = c->profile, .spawn = c->spawn,
+	    .payload_ns = c->payload_ns, .latency_every = c->latency_every,
+	    .io = x.io };
 	if (workload_start(&w, x.d, c->coroutines, &wo, &startcfg) != 0) {
 		cell_fail(x.run, "the workload could not be started");
 		goto out_io;
@@ -652,7 +679,6 @@ out_workload:
 out_io:
 	if (x.io != NULL)
 		db_shutdown(x.io, NULL);
-out_disp:
 	db_shutdown(x.d, NULL);
 out_pin:
 	counters_close(&k);
