@@ -17,7 +17,7 @@
 /* Runs every cell gets before it may stop early (--precision). */
 #define CLI_REPS_MIN	3
 
-static int
+int
 cli_error(char *err, size_t errlen, const char *fmt, ...)
 {
 	va_list ap;

@@ -55,6 +55,10 @@ struct sweep {
 /* Cells of one sweep, at most: each run of each is a process of its own. */
 #define CLI_MAX_CELLS	100000
 
+/* Writes one line into err; returns -1, a bad option's status. */
+int cli_error(char *err, size_t errlen, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
 /*
  * Every option at its default: the default sweep. Its results file is
  * where cli_out_default puts results/sweep.json.

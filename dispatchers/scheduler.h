@@ -33,7 +33,8 @@ void ksched_shutdown(struct ksched *s, struct db_disp_stats *st);
 unsigned int ksched_core_pool_size(void);
 
 /* What the scheduler counts (DB_DISP_COUNT()s). */
-#define KSCHED_COUNTS	(DB_DISP_COUNT(injected) | DB_DISP_COUNT(steals) |	\
+#define KSCHED_COUNTS							\
+	(DB_DISP_COUNT(injected) | DB_DISP_COUNT(steals) |		\
 	DB_DISP_COUNT(lifo_hits) | DB_DISP_COUNT(unparks))
 
 #endif /* DISPATCHERS_SCHEDULER_H */

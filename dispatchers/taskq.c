@@ -6,7 +6,8 @@
 #include "taskq.h"
 
 int
-taskq_init(struct taskq *tq, const struct db_queue_ops *ops, unsigned int capacity)
+taskq_init(struct taskq *tq, const struct db_queue_ops *ops,
+    unsigned int capacity)
 {
 	int error;
 

@@ -35,7 +35,8 @@ queue_pow2(size_t n, size_t min)
 extern const struct db_queue_ops queue_mutex;
 extern const struct db_queue_ops queue_mpsc;
 
-const struct db_queue_ops *queue_find(const char *name);	/* NULL if unknown */
+/* NULL if unknown */
+const struct db_queue_ops *queue_find(const char *name);
 size_t queue_count(void);
 const struct db_queue_ops *queue_at(size_t i);
 

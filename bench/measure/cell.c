@@ -251,8 +251,8 @@ cell_figures(cJSON *run, const struct measure_sample *a,
 
 /* The design's threads placed as workers; the starter's its own way. */
 static void
-cell_config(const struct cell *c, struct cell_pin *pin, struct db_disp_config *cfg,
-    struct db_disp_config *starter)
+cell_config(const struct cell *c, struct cell_pin *pin,
+    struct db_disp_config *cfg, struct db_disp_config *starter)
 {
 
 	*cfg = c->cfg;

@@ -93,7 +93,9 @@ struct db_disp_config {
 	X(lock_wakes,	"futex wakes in runtime lock releases (Go unlock2)")
 
 #define DB_DISP_COUNTER_ENUM(n, what)	DB_DISP_C_##n,
-enum db_disp_counter { DB_DISP_COUNTERS(DB_DISP_COUNTER_ENUM) DB_DISP_NCOUNTERS };
+enum db_disp_counter {
+	DB_DISP_COUNTERS(DB_DISP_COUNTER_ENUM) DB_DISP_NCOUNTERS
+};
 #undef DB_DISP_COUNTER_ENUM
 
 #define DB_DISP_COUNT(n)	(1u << DB_DISP_C_##n)
@@ -117,12 +119,15 @@ struct db_dispatcher {
 };
 
 #define DB_DISP_USES_QUEUE	(1u << 0)	/* --queue applies */
-#define DB_DISP_GROWS	(1u << 1)	/* starts threads on demand: no bound is a width */
-#define DB_DISP_LOOPS	(1u << 3)	/* its threads are I/O event loops: its own
-					   I/O, and the I/O of any other design */
-#define DB_DISP_NO_WIDTH	(1u << 4)	/* no threads of its own: one cell, 1 worker */
-#define DB_DISP_PROGRAM	(1u << 6)	/* the suite's only: a program of its
-					   own, with no functions */
+#define DB_DISP_GROWS		(1u << 1)	/* starts threads on demand: no
+						   bound is a width */
+#define DB_DISP_LOOPS		(1u << 3)	/* its threads are I/O event
+						   loops: its own I/O, and the
+						   I/O of any other design */
+#define DB_DISP_NO_WIDTH	(1u << 4)	/* no threads of its own: one
+						   cell, 1 worker */
+#define DB_DISP_PROGRAM		(1u << 6)	/* the suite's only: a program
+						   of its own, no functions */
 
 struct db_disp_ops {
 	unsigned int abi;		/* DB_DISP_ABI_VERSION */

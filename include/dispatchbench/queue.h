@@ -26,8 +26,9 @@
 	.abi = DB_QUEUE_ABI_VERSION, .size = sizeof(struct db_queue_ops)
 
 #define DB_Q_BOUNDED	(1u << 0)	/* push returns false when full */
-#define DB_Q_FIFO		(1u << 1)	/* one producer's items leave in order */
-#define DB_Q_SC_PUSH	(1u << 2)	/* push ends in a seq_cst read-modify-write */
+#define DB_Q_FIFO	(1u << 1)	/* one producer's items leave in order */
+#define DB_Q_SC_PUSH	(1u << 2)	/* push ends in a seq_cst
+					   read-modify-write */
 /*
  * A push publishes only after every earlier push has (ck_ring): with more
  * producers than cores, one preempted producer stalls all the others.
