@@ -14,9 +14,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
+#include "child.h"
 #include "commands.h"
 #include "label.h"
 #include "measure.h"
@@ -78,44 +78,6 @@ struct bisect {
 	double started;
 };
 
-/*
- * Runs argv with its stdout into out (its stderr is the user's); returns
- * its exit status, or 128 + the signal that ended it.
- */
-static int
-bisect_spawn(char *const argv[], char *out, size_t len)
-{
-	char drop[512];
-	int fd[2], st;
-	size_t used = 0, room;
-	ssize_t r;
-	pid_t pid;
-
-	if (pipe(fd) != 0 || (pid = fork()) < 0)
-		abort();
-	if (pid == 0) {
-		dup2(fd[1], STDOUT_FILENO);
-		close(fd[0]);
-		close(fd[1]);
-		execvp(argv[0], argv);
-		_exit(127);
-	}
-	close(fd[1]);
-	/* Past len - 1 the rest is read and dropped: the child never blocks. */
-	for (;;) {
-		room = len - 1 - used;
-		if ((r = read(fd[0], room > 0 ? out + used : drop, room > 0 ?
-		    room : sizeof(drop))) <= 0)
-			break;
-		used += room > 0 ? (size_t)r : 0;
-	}
-	out[used] = '\0';
-	close(fd[0]);
-	while (waitpid(pid, &st, 0) < 0)
-		continue;
-	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
-}
-
 /* A git command's first line of output (up to four words); -1: it failed. */
 static int
 bisect_git(char *line, size_t len, const char *a, const char *b,
@@ -124,7 +86,7 @@ bisect_git(char *line, size_t len, const char *a, const char *b,
 	char *argv[] = { "git", (char *)a, (char *)b, (char *)c, (char *)d,
 	    NULL };
 
-	if (bisect_spawn(argv, line, len) != 0)
+	if (child_output(argv, line, len) != 0)
 		return -1;
 	line[strcspn(line, "\n")] = '\0';
 	return 0;
@@ -154,7 +116,7 @@ bisect_range(struct bisect *b, char *err, size_t errlen)
 		return snprintf(err, errlen, "BAD: '%s' is not a commit",
 		    b->c->words[1]), -1;
 	snprintf(range, sizeof(range), "%s..%s", b->good, bad);
-	if (bisect_spawn(argv, list, sizeof(list)) != 0 || *list == '\0')
+	if (child_output(argv, list, sizeof(list)) != 0 || *list == '\0')
 		return snprintf(err, errlen, "no commit from GOOD to BAD: is "
 		    "GOOD an ancestor of BAD?"), -1;
 	for (line = strtok_r(list, "\n", &save); line != NULL && b->n <
@@ -177,7 +139,7 @@ bisect_build(struct bisect *b, const char *sha, char *bin, size_t len)
 	snprintf(where, sizeof(where), "%s/%.12s", b->dir, sha);
 	snprintf(bin, len, "%s/" BISECT_BIN, where);
 	had = access(bin, X_OK) == 0;
-	rc = bisect_spawn(argv, line, sizeof(line));
+	rc = child_output(argv, line, sizeof(line));
 	b->built += !had;
 	if (rc == 0 && access(bin, X_OK) == 0)
 		return 0;
@@ -284,7 +246,7 @@ bisect_run(struct bisect *b, const char *const *fixed, size_t nfixed,
 		argv[n++] = (char *)command_bisect.sweep[i];
 	for (i = 0; i < b->c->nrest; i++)
 		argv[n++] = b->c->rest[i];
-	st->rc = bisect_spawn(argv, out, len);
+	st->rc = child_output(argv, out, len);
 	st->seconds = measure_now() - started;
 	free(argv);
 	return;
