@@ -254,7 +254,7 @@ matrix_save(const struct call *c, const cJSON *rows, const cJSON *groups)
 }
 
 static int
-matrix_queue(const char *spec, const struct queue_ops **q, char *err,
+matrix_queue(const char *spec, const struct db_queue_ops **q, char *err,
     size_t errlen)
 {
 

@@ -82,18 +82,18 @@ static int
 pair_arm(const char *flag, const char *spec, const struct cell *base,
     struct cell *arm, struct tally_arm *named, char *err, size_t errlen)
 {
-	const struct queue_ops *q = NULL;
-	const struct disp_ops *d = NULL;
+	const struct db_queue_ops *q = NULL;
+	const struct db_disp_ops *d = NULL;
 	char why[768];
 
 	*arm = *base;
 	if (plugin_find(spec, &q, &d, why, sizeof(why)) != 0)
 		return snprintf(err, errlen, "%s: %s", flag, why), -1;
-	if (q != NULL && !(base->disp->flags & DISP_USES_QUEUE))
+	if (q != NULL && !(base->disp->flags & DB_DISP_USES_QUEUE))
 		return snprintf(err, errlen, "%s: %s is a queue, and %s polls "
 		    "none: give --dispatcher shared or limited", flag, spec,
 		    base->disp->name), -1;
-	if (q != NULL && (q->flags & Q_ONE_CONSUMER))
+	if (q != NULL && (q->flags & DB_Q_ONE_CONSUMER))
 		return snprintf(err, errlen, "%s: queue %s has one consumer",
 		    flag, spec), -1;
 	if (q != NULL)

@@ -137,11 +137,11 @@ plugin_add(enum plugin_kind kind, const char *spec, const void *ops,
 	return ops;
 }
 
-const struct queue_ops *
+const struct db_queue_ops *
 plugin_queue(const char *spec, char *err, size_t errlen)
 {
 	const struct plugin *done = plugin_loaded(PLUGIN_QUEUE, spec);
-	const struct queue_ops *q;
+	const struct db_queue_ops *q;
 	char path[PATH_MAX];
 
 	if (done != NULL)
@@ -167,11 +167,11 @@ plugin_queue(const char *spec, char *err, size_t errlen)
 	    errlen);
 }
 
-const struct disp_ops *
+const struct db_disp_ops *
 plugin_design(const char *spec, char *err, size_t errlen)
 {
 	const struct plugin *done = plugin_loaded(PLUGIN_DESIGN, spec);
-	const struct disp_ops *d;
+	const struct db_disp_ops *d;
 	char path[PATH_MAX];
 
 	if (done != NULL)
@@ -207,7 +207,7 @@ plugin_is_program(const char *text)
  * exec:PATH, a program that answers the protocol (docs/external.md):
  * named by its file's name, real by what it says at its start.
  */
-const struct disp_ops *
+const struct db_disp_ops *
 plugin_program(const char *spec, char *err, size_t errlen)
 {
 	const struct plugin *done = plugin_loaded(PLUGIN_PROGRAM, spec);
@@ -243,13 +243,13 @@ plugin_program(const char *spec, char *err, size_t errlen)
 	p->prog = (struct program){ .ops = { DB_DISP_OPS_HEAD,
 	    .name = p->name, .model = "a program of its own "
 	    "(docs/external.md)", .real = "its own runtime",
-	    .flags = DISP_PROGRAM }, .argv = p->argv };
+	    .flags = DB_DISP_PROGRAM }, .argv = p->argv };
 	return p->ops;
 }
 
 int
-plugin_find(const char *spec, const struct queue_ops **q,
-    const struct disp_ops **d, char *err, size_t errlen)
+plugin_find(const char *spec, const struct db_queue_ops **q,
+    const struct db_disp_ops **d, char *err, size_t errlen)
 {
 	char why[512];
 

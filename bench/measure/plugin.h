@@ -24,9 +24,9 @@
 bool plugin_is_spec(const char *text);
 
 /* NULL, with one line in err, when it cannot be loaded or is refused. */
-const struct queue_ops *plugin_queue(const char *spec, char *err,
+const struct db_queue_ops *plugin_queue(const char *spec, char *err,
     size_t errlen);
-const struct disp_ops *plugin_design(const char *spec, char *err,
+const struct db_disp_ops *plugin_design(const char *spec, char *err,
     size_t errlen);
 
 /*
@@ -34,15 +34,15 @@ const struct disp_ops *plugin_design(const char *spec, char *err,
  * protocol (docs/external.md); NULL with err set if PATH is no program.
  */
 bool plugin_is_program(const char *text);
-const struct disp_ops *plugin_program(const char *spec, char *err,
+const struct db_disp_ops *plugin_program(const char *spec, char *err,
     size_t errlen);
 
 /*
  * A queue (into *q) or a design (into *d) by its name or its plugin's
  * spec; -1 with one line in err when it is neither.
  */
-int plugin_find(const char *spec, const struct queue_ops **q,
-    const struct disp_ops **d, char *err, size_t errlen);
+int plugin_find(const char *spec, const struct db_queue_ops **q,
+    const struct db_disp_ops **d, char *err, size_t errlen);
 
 /* The spec a table was loaded by; NULL for a built-in. */
 const char *plugin_spec(const void *ops);
@@ -50,7 +50,7 @@ const char *plugin_spec(const void *ops);
 /* Every plugin loaded: [{kind, name, spec, path, sha256, abi}]. */
 cJSON *plugin_json(void);
 
-/* The i-th plugin loaded (a struct queue_ops when *queue), or NULL. */
+/* The i-th plugin loaded (a struct db_queue_ops when *queue), or NULL. */
 const void *plugin_at(size_t i, bool *queue);
 
 #endif /* BENCH_PLUGIN_H */
