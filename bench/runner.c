@@ -7,9 +7,7 @@
  * run the results file is rewritten whole (temporary file, then rename),
  * so an interrupted sweep leaves every finished run in a valid file.
  */
-#include <errno.h>
 #include <math.h>
-#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,6 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "child.h"
 #include "context.h"
 #include "counters.h"
 #include "measure.h"
@@ -26,7 +25,6 @@
 #include "runner.h"
 #include "stats.h"
 #include "table.h"
-#include "watchdog.h"
 
 #define RUNNER_GRACE_S	30.0	/* start-up, and gdb, beyond cell_deadline */
 #define RUNNER_QUIET_S	60.0	/* --host quiet waits no longer for a run */
@@ -69,40 +67,6 @@ runner_status(const char *status, const char *error)
 	return run;
 }
 
-/* Reads the child's stdout until EOF or the deadline; 1 on EOF. */
-static int
-runner_collect(int fd, double deadline, char **out, size_t *len)
-{
-	struct pollfd pfd = { .fd = fd, .events = POLLIN };
-	size_t cap = 0;
-	ssize_t r;
-	int ms;
-
-	*out = NULL;
-	*len = 0;
-	for (;;) {
-		ms = (int)((deadline - measure_now()) * 1000);
-		if (ms <= 0 || runner_interrupted)
-			return 0;
-		if (poll(&pfd, 1, ms < 200 ? ms : 200) <= 0)
-			continue;
-		if (*len + 4096 + 1 > cap) {
-			cap = cap ? cap * 2 : 65536;
-			if ((*out = realloc(*out, cap)) == NULL)
-				abort();
-		}
-		r = read(fd, *out + *len, cap - *len - 1);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0)
-			break;
-		*len += (size_t)r;
-	}
-	if (*out != NULL)
-		(*out)[*len] = '\0';
-	return 1;
-}
-
 /*
  * A run that says ok but exited non-zero failed all the same (a sanitizer
  * reports after the result, and exits 66 or 1): its figures stay.
@@ -122,57 +86,88 @@ runner_exit_status(cJSON *run, int code)
 	return;
 }
 
+double
+runner_deadline(const struct sweep *o, const struct cell *c, size_t n,
+    unsigned int reps)
+{
+	double s = RUNNER_GRACE_S;
+	size_t i;
+
+	if (o->deadline_s > 0)
+		return o->deadline_s;
+	for (i = 0; i < n; i++)
+		s += reps * cell_deadline(&c[i], &o->win);
+	return s;
+}
+
 static cJSON *
 runner_child(const struct sweep *o, const struct cell *c,
     const struct runner_arm *arm)
 {
-	char buf[CLI_ARGS][CLI_WORD], *argv[CLI_ARGS + 1], *text = NULL;
-	char *stacks = NULL;
-	double deadline = measure_now() + (o->deadline_s > 0 ? o->deadline_s :
-	    cell_deadline(c, &o->win) + RUNNER_GRACE_S);
-	int fds[2], status = 0, eof;
-	cJSON *run = NULL;
-	size_t len;
-	pid_t pid;
+	char buf[CLI_ARGS][CLI_WORD], *argv[CLI_ARGS + 1];
+	double deadline = measure_now() + runner_deadline(o, c, 1, 1);
+	struct child ch;
+	cJSON *run;
 
 	cli_argv(o, c, buf, argv);
-	if (pipe(fds) != 0)
-		return runner_status("failed", strerror(errno));
-	if ((pid = fork()) == 0) {
-		dup2(fds[1], STDOUT_FILENO);
-		close(fds[0]);
-		close(fds[1]);
-		execv(arm->words[0], argv);
-		_exit(127);
-	}
-	close(fds[1]);
-	eof = pid > 0 && runner_collect(fds[0], deadline, &text, &len);
-	close(fds[0]);
-	/* Past its deadline: what its threads were doing, then kill it. */
-	if (pid > 0 && !eof && !runner_interrupted)
-		stacks = watchdog_stacks(pid);
-	if (pid > 0 && !eof)
-		kill(pid, SIGKILL);
-	if (pid > 0)
-		waitpid(pid, &status, 0);
-	if (pid < 0)
-		run = runner_status("failed", "fork failed");
-	else if (!eof)
-		run = runner_status(runner_interrupted ? "interrupted" : "hung",
-		    runner_interrupted ? "the sweep was interrupted" :
+	child_run(arm->words[0], argv, 0, deadline, runner_stopped, &ch);
+	if (ch.end == CHILD_UNSTARTED)
+		run = runner_status("failed", ch.why);
+	else if (ch.end != CHILD_EXITED)
+		run = ch.end == CHILD_STOPPED ? runner_status("interrupted",
+		    "the sweep was interrupted") : runner_status("hung",
 		    "the run passed its deadline and was killed");
-	else if (WIFSIGNALED(status))
-		run = runner_status("crashed", strsignal(WTERMSIG(status)));
-	else if ((run = cJSON_Parse(text != NULL ? text : "")) == NULL)
+	else if (WIFSIGNALED(ch.status))
+		run = runner_status("crashed", strsignal(WTERMSIG(ch.status)));
+	else if ((run = cJSON_Parse(ch.out)) == NULL)
 		run = runner_status("failed", "the run printed no result");
 	else
-		runner_exit_status(run, WEXITSTATUS(status));
-	if (stacks != NULL)
-		cJSON_AddStringToObject(run, "stacks", stacks);
-	free(stacks);
-	if (eof)
-		free(text);
+		runner_exit_status(run, WEXITSTATUS(ch.status));
+	if (ch.stacks != NULL)
+		cJSON_AddStringToObject(run, "stacks", ch.stacks);
+	child_free(&ch);
 	return run;
+}
+
+cJSON *
+runner_unit(int argc, char **argv, unsigned int k, double deadline,
+    cJSON *u, char *why, size_t len)
+{
+	char self[4096], unit[16], late[64], **args, *line, *save;
+	cJSON *lines = NULL, *w;
+	struct child ch;
+	ssize_t n;
+	int i;
+
+	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	self[n > 0 ? n : 0] = '\0';
+	snprintf(unit, sizeof(unit), "%u", k);
+	if ((args = calloc((size_t)argc + 3, sizeof(*args))) == NULL)
+		abort();
+	args[0] = self;
+	for (i = 1; i < argc; i++)
+		args[i] = argv[i];
+	args[argc] = (char *)"--unit";
+	args[argc + 1] = unit;
+	child_run(self, args, 0, measure_now() + deadline, NULL, &ch);
+	free(args);
+	snprintf(late, sizeof(late), "passed its deadline of %.0f s and was "
+	    "killed", deadline);
+	if (child_exit(&ch) != 0)
+		snprintf(why, len, "process %u %s", k, ch.end == CHILD_UNSTARTED ?
+		    "could not start" : ch.end == CHILD_LATE ? late :
+		    WIFSIGNALED(ch.status) ? strsignal(WTERMSIG(ch.status)) :
+		    "exited non-zero");
+	else
+		lines = cJSON_CreateArray();
+	for (line = strtok_r(ch.out, "\n", &save); lines != NULL &&
+	    line != NULL; line = strtok_r(NULL, "\n", &save))
+		if ((w = cJSON_Parse(line)) != NULL)
+			cJSON_AddItemToArray(lines, w);
+	if (ch.stacks != NULL)
+		cJSON_AddStringToObject(u, "stacks", ch.stacks);
+	child_free(&ch);
+	return lines;
 }
 
 /*

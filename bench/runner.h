@@ -79,6 +79,23 @@ bool runner_may_stop(const struct sweep *o, const cJSON *cell);
  */
 double runner_quiet(void);
 
+/*
+ * The seconds a child that runs each of the n cells c reps times may
+ * take before it is killed as hung: --deadline, or each run's deadline
+ * (cell_deadline) and a grace for its start and for gdb.
+ */
+double runner_deadline(const struct sweep *o, const struct cell *c, size_t n,
+    unsigned int reps);
+
+/*
+ * Process k of a campaign of processes: this binary again, with the
+ * command line argv and --unit K, killed past deadline seconds (its
+ * stacks then kept in u as "stacks"). Returns the JSON lines it printed,
+ * or NULL with why ("process K ...") when it did not exit 0.
+ */
+cJSON *runner_unit(int argc, char **argv, unsigned int k, double deadline,
+    cJSON *u, char *why, size_t len);
+
 /* True once SIGINT or SIGTERM has asked the sweep to end. */
 bool runner_stopped(void);
 

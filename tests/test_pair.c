@@ -9,7 +9,8 @@
  * campaign whose p cannot pass alpha is refused before it starts. Issue
  * 29's: the verdict line names the metric, its unit, the cell and both
  * arms (two builds of one plugin by their files), and --out records what
- * each arm really was.
+ * each arm really was. Issue 33's: a process past its deadline is killed,
+ * said so, and the campaign broken.
  */
 #include <math.h>
 #include <stdbool.h>
@@ -21,6 +22,7 @@
 #include <criterion/criterion.h>
 #include <criterion/parameterized.h>
 
+#include "binary.h"
 #include "paired.h"
 #include "results.h"
 #include "tmpdir.h"
@@ -511,5 +513,39 @@ Test(pair, the_line_names_metric_cell_and_both_arms, .timeout = 120)
 	cr_assert_eq(strlen(results_str(side, "sha256", "")), 64);
 	cr_assert_str_eq(results_str(cJSON_GetObjectItem(doc, "result"),
 	    "unit", "?"), "µs");
+	cJSON_Delete(doc);
+}
+
+/*
+ * Windows of 5 s under --deadline 1: each process is killed at 1 s, the
+ * line says so, --out keeps the failure (and the stacks, with gdb), and
+ * a campaign whose processes all failed is broken.
+ */
+Test(pair, a_process_past_its_deadline_is_killed, .timeout = 120)
+{
+	static char out[16384], text[1 << 20];
+	const cJSON *u;
+	cJSON *doc;
+	char cmd[1024];
+	size_t n;
+	FILE *p;
+
+	snprintf(cmd, sizeof(cmd), "%s pair --a lfseg --b vyukov --dispatcher "
+	    "shared --workers 1 --processes 6 --pairs 2 --warmup 0.01 --time 5 "
+	    "--deadline 1 --out %s 2>/dev/null", DB_BINARY, tmp("late.json"));
+	cr_assert_eq(shell_output(cmd, out, sizeof(out)), 1, "%s", out);
+	cr_assert_not_null(strstr(out, "\nprocess 0 passed its deadline of 1 "
+	    "s and was killed\nverdict: broken"), "%s", out);
+	cr_assert_not_null(p = fopen(tmp("late.json"), "r"));
+	n = fread(text, 1, sizeof(text) - 1, p);
+	text[n] = '\0';
+	fclose(p);
+	cr_assert_not_null(doc = cJSON_Parse(text));
+	cr_assert_eq(cJSON_GetArraySize(results_arr(doc, "processes")), 6);
+	cJSON_ArrayForEach(u, results_arr(doc, "processes"))
+		cr_assert_null(cJSON_GetObjectItem(u, "windows"));
+	u = cJSON_GetArrayItem(results_arr(doc, "processes"), 5);
+	cr_assert_str_eq(results_str(u, "failed", "?"), "process 5 passed its "
+	    "deadline of 1 s and was killed");
 	cJSON_Delete(doc);
 }

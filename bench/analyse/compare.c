@@ -602,3 +602,23 @@ compare_look(const cJSON *base_cell, const cJSON *new_cell,
 	return strcmp(v, "inconclusive") == 0 || strcmp(v, "undecided") == 0 ?
 	    NULL : v;
 }
+
+size_t
+compare_look_open(const cJSON *base, const cJSON *new, const struct
+    compare_opts *o, double level, bool *done, double *levels)
+{
+	const cJSON *ca, *cb;
+	size_t ci, n = (size_t)cJSON_GetArraySize(results_arr(base, "cells")),
+	    open = 0;
+
+	for (ci = 0; ci < n; ci++) {
+		if (done[ci])
+			continue;
+		ca = cJSON_GetArrayItem(results_arr(base, "cells"), (int)ci);
+		cb = cJSON_GetArrayItem(results_arr(new, "cells"), (int)ci);
+		levels[ci] = level;
+		done[ci] = compare_look(ca, cb, o, level) != NULL;
+		open += !done[ci];
+	}
+	return open;
+}

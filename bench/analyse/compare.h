@@ -79,4 +79,12 @@ size_t compare_min_runs(double level);
 const char *compare_look(const cJSON *base_cell, const cJSON *new_cell,
     const struct compare_opts *o, double level);
 
+/*
+ * A look at every cell of base and new (the same cells, one for one) not
+ * yet done, at level: done[i] once decided, levels[i] the level it was
+ * looked at. Returns how many are still undecided.
+ */
+size_t compare_look_open(const cJSON *base, const cJSON *new, const struct
+    compare_opts *o, double level, bool *done, double *levels);
+
 #endif /* BENCH_COMPARE_H */

@@ -144,3 +144,18 @@ seq_levels(const double *t, size_t k, double alpha, bool final,
 	}
 	return;
 }
+
+void
+seq_round_levels(size_t reps, size_t looks, double alpha, bool last,
+    double *level)
+{
+	double t[SEQ_MAX_LOOKS];
+	size_t k;
+
+	for (k = 0; k < looks; k++)
+		t[k] = seq_information(reps + 2 * k, reps + 2 * k) /
+		    seq_information(reps + 2 * (looks - 1), reps + 2 *
+		    (looks - 1));
+	seq_levels(t, looks, alpha, last, level);
+	return;
+}

@@ -33,4 +33,13 @@ double seq_spent(double t, double alpha);
 void seq_levels(const double *t, size_t k, double alpha, bool final,
     double *level);
 
+/*
+ * The nominal level of each look of a design that spends alpha on looks
+ * looks, the first after reps runs a side and each next after one more
+ * A B B A round (2 runs a side); with last, the design is cut to its
+ * first looks looks, the last spending what is left.
+ */
+void seq_round_levels(size_t reps, size_t looks, double alpha, bool last,
+    double *level);
+
 #endif /* BENCH_SEQ_H */

@@ -14,13 +14,13 @@
 
 #include "commands.h"
 #include "context.h"
+#include "handoff.h"
 #include "heatmap.h"
 #include "matrix.h"
 #include "pin.h"
 #include "plugin.h"
 #include "queue.h"
 #include "results.h"
-#include "stats.h"
 #include "table.h"
 
 static int
@@ -212,54 +212,6 @@ matrix_rows(const struct matrix_cell *cells, int n)
 	return rows;
 }
 
-/* The median of field over the rows that share what shares names. */
-static double
-matrix_group_median(const cJSON *rows, const char *shares, const char *field,
-    int *count)
-{
-	struct stats_summary st;
-	double v[4096];
-	const cJSON *r;
-	int n = 0;
-
-	cJSON_ArrayForEach(r, rows)
-		if (n < 4096 && strcmp(results_str(r, "shares", ""), shares) ==
-		    0 && isfinite(results_num(r, field)))
-			v[n++] = results_num(r, field);
-	*count = n;
-	if (n == 0)
-		return NAN;
-	stats_summarize(v, (size_t)n, &st);
-	return st.median;
-}
-
-/* One row per kind of sharing, closest first. */
-static cJSON *
-matrix_groups(const cJSON *rows)
-{
-	static const char *const kinds[] = { "PU", "core", "L1", "L2", "L3",
-	    "L4", "NUMA", "package", "machine" };
-	cJSON *groups = cJSON_CreateArray(), *g;
-	double line, queue;
-	size_t i;
-	int n, m;
-
-	for (i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++) {
-		line = matrix_group_median(rows, kinds[i], "line_ns", &n);
-		queue = matrix_group_median(rows, kinds[i], "queue_ns", &m);
-		if (n == 0)
-			continue;
-		g = cJSON_CreateObject();
-		cJSON_AddStringToObject(g, "shares", kinds[i]);
-		cJSON_AddNumberToObject(g, "pairs", n);
-		cJSON_AddNumberToObject(g, "line_ns", line);
-		if (m > 0)
-			cJSON_AddNumberToObject(g, "queue_ns", queue);
-		cJSON_AddItemToArray(groups, g);
-	}
-	return groups;
-}
-
 /* The matrix as people read one: a row a PU, from it to each. */
 static void
 matrix_grid(const struct matrix_cell *cells, int n, bool queue)
@@ -345,7 +297,7 @@ cmd_matrix(struct call *c)
 		goto out;
 	}
 	rows = matrix_rows(cells, n);
-	groups = matrix_groups(rows);
+	groups = handoff_groups(rows);
 	if (table_for_people(a->format)) {
 		matrix_grid(cells, n, false);
 		if (o.queue != NULL)

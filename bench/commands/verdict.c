@@ -182,47 +182,6 @@ ab_arms(struct call *c, struct runner_arm *arms, char outs[2][4096],
 }
 
 /*
- * The nominal level of each look of a group-sequential design (seq.h) that
- * spends alpha on `looks` looks, the first after reps runs a side and each
- * next after one more A B B A round; with last, the design is cut to its
- * first `looks` looks, the last spending what is left.
- */
-static void
-ab_levels(size_t reps, size_t looks, double alpha, bool last, double *level)
-{
-	double t[SEQ_MAX_LOOKS];
-	size_t k;
-
-	for (k = 0; k < looks; k++)
-		t[k] = seq_information(reps + 2 * k, reps + 2 * k) /
-		    seq_information(reps + 2 * (looks - 1), reps + 2 * (looks - 1));
-	seq_levels(t, looks, alpha, last, level);
-	return;
-}
-
-/* Looks at every undecided cell at level; returns how many still are. */
-static size_t
-ab_look(struct runner_arm *arms, const struct compare_opts *co, size_t n,
-    double level, bool *done, double *levels)
-{
-	const cJSON *ca, *cb;
-	size_t ci, open = 0;
-
-	for (ci = 0; ci < n; ci++) {
-		if (done[ci])
-			continue;
-		ca = cJSON_GetArrayItem(results_arr(arms[0].doc, "cells"),
-		    (int)ci);
-		cb = cJSON_GetArrayItem(results_arr(arms[1].doc, "cells"),
-		    (int)ci);
-		levels[ci] = level;
-		done[ci] = compare_look(ca, cb, co, level) != NULL;
-		open += !done[ci];
-	}
-	return open;
-}
-
-/*
  * `ab --budget`: the sweep's repetitions, then A B B A rounds of every
  * cell still undecided, each cell looked at after each round at the
  * nominal level of a group-sequential design that spends alpha / M on each
@@ -249,13 +208,14 @@ ab_sequential(struct call *c, const struct compare_opts *co,
 	looks = 1 + (size_t)fmax(0, (budget - (measure_now() - started)) /
 	    (round_s * (double)n));
 	looks = looks > SEQ_MAX_LOOKS ? SEQ_MAX_LOOKS : looks;
-	ab_levels(reps, looks, alpha, false, level);
+	seq_round_levels(reps, looks, alpha, false, level);
 	for (k = 0;; k++) {
 		last = k + 1 == looks || budget - (measure_now() - started) <
 		    round_s * (double)open;
 		if (last && k + 1 < looks)
-			ab_levels(reps, k + 1, alpha, true, level);
-		open = ab_look(arms, co, n, level[k], done, levels);
+			seq_round_levels(reps, k + 1, alpha, true, level);
+		open = compare_look_open(arms[0].doc, arms[1].doc, co, level[k],
+		    done, levels);
 		if (open == 0 || last || runner_stopped())
 			break;
 		for (ci = 0; ci < n && !runner_stopped(); ci++)

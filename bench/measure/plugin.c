@@ -247,6 +247,27 @@ plugin_program(const char *spec, char *err, size_t errlen)
 	return p->ops;
 }
 
+int
+plugin_find(const char *spec, const struct db_queue_ops **q,
+    const struct db_disp_ops **d, char *err, size_t errlen)
+{
+	char why[512];
+
+	*q = NULL;
+	*d = NULL;
+	if (plugin_is_spec(spec)) {
+		if ((*q = plugin_queue(spec, why, sizeof(why))) == NULL &&
+		    (*d = plugin_design(spec, why, sizeof(why))) == NULL)
+			return snprintf(err, errlen, "%s is neither a queue nor "
+			    "a dispatcher plugin: %s", spec, why), -1;
+	} else if ((*q = queue_find(spec)) == NULL &&
+	    (*d = disp_find(spec)) == NULL) {
+		return snprintf(err, errlen, "'%s' is neither a queue nor a "
+		    "dispatcher (see `dispatchbench list`)", spec), -1;
+	}
+	return 0;
+}
+
 const char *
 plugin_spec(const void *ops)
 {

@@ -29,7 +29,6 @@ const struct db_queue_ops *plugin_queue(const char *spec, char *err,
 const struct db_disp_ops *plugin_design(const char *spec, char *err,
     size_t errlen);
 
-/* The spec a table was loaded by; NULL for a built-in. */
 /*
  * A program of the user's (exec:PATH), run through the external-program
  * protocol (docs/external.md); NULL with err set if PATH is no program.
@@ -38,6 +37,14 @@ bool plugin_is_program(const char *text);
 const struct db_disp_ops *plugin_program(const char *spec, char *err,
     size_t errlen);
 
+/*
+ * A queue (into *q) or a design (into *d) by its name or its plugin's
+ * spec; -1 with one line in err when it is neither.
+ */
+int plugin_find(const char *spec, const struct db_queue_ops **q,
+    const struct db_disp_ops **d, char *err, size_t errlen);
+
+/* The spec a table was loaded by; NULL for a built-in. */
 const char *plugin_spec(const void *ops);
 
 /* Every plugin loaded: [{kind, name, spec, path, sha256, abi}]. */

@@ -1,0 +1,420 @@
+/*
+ * tally.c - what pair's processes gave, and the verdict told from it
+ * (see tally.h).
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "label.h"
+#include "metric.h"
+#include "paired.h"
+#include "results.h"
+#include "stats.h"
+#include "tally.h"
+
+void
+tally_init(struct tally *t, const char *metric, double threshold_pct,
+    double alpha, size_t units, unsigned int pairs)
+{
+	int k;
+
+	*t = (struct tally){ .metric = metric, .threshold_pct = threshold_pct,
+	    .alpha = alpha, .pairs = pairs };
+	t->delta = calloc(units, sizeof(*t->delta));
+	for (k = 0; k < 2; k++)
+		t->values[k] = calloc(units * pairs, sizeof(double));
+	if (t->delta == NULL || t->values[0] == NULL || t->values[1] == NULL)
+		abort();
+	return;
+}
+
+void
+tally_free(struct tally *t)
+{
+
+	free(t->delta);
+	free(t->values[0]);
+	free(t->values[1]);
+	return;
+}
+
+cJSON *
+tally_window(const cJSON *run, unsigned int pair, bool b,
+    unsigned int position, const char *metric)
+{
+	cJSON *line = cJSON_CreateObject();
+
+	cJSON_AddNumberToObject(line, "pair", pair);
+	cJSON_AddStringToObject(line, "arm", b ? "b" : "a");
+	cJSON_AddNumberToObject(line, "position", position);
+	cJSON_AddStringToObject(line, "status", results_str(run, "status",
+	    "?"));
+	if (results_str(run, "error", NULL) != NULL)
+		cJSON_AddStringToObject(line, "error", results_str(run, "error",
+		    ""));
+	cJSON_AddNumberToObject(line, "value", results_num(run, metric));
+	cJSON_AddBoolToObject(line, "host_busy", cJSON_IsTrue(
+	    cJSON_GetObjectItem(run, "host_busy")));
+	return line;
+}
+
+/*
+ * How window w of an arm ended: ok with a positive figure, stalled (no
+ * progress: the machine's, counted apart), or failed, its first reason
+ * kept.
+ */
+static bool
+tally_window_end(const cJSON *w, unsigned int arm, double v,
+    struct tally *t)
+{
+	const char *st = results_str(w, "status", "?");
+
+	t->busy[arm] += cJSON_IsTrue(cJSON_GetObjectItem(w, "host_busy"));
+	if (strcmp(st, "ok") == 0 && v > 0) {
+		t->ends.ok[arm]++;
+		t->values[arm][t->nvalues[arm]++] = v;
+		return true;
+	}
+	if (strcmp(st, "stalled") == 0)
+		t->ends.stalled[arm]++;
+	else
+		t->ends.failed[arm]++;
+	if (t->reason[arm][0] == '\0')
+		snprintf(t->reason[arm], sizeof(t->reason[arm]), "%s: %s", st,
+		    results_str(w, "error", strcmp(st, "ok") == 0 ? "its figure "
+		    "is not positive" : "no reason given"));
+	return false;
+}
+
+/* A process's windows into its crossover estimate; false if it has none. */
+static bool
+tally_process(struct tally *t, cJSON *windows)
+{
+	unsigned int pairs = t->pairs;
+	double (*v)[2] = calloc(pairs, sizeof(*v));
+	double *g_ab = calloc(pairs, sizeof(*g_ab));
+	double *g_ba = calloc(pairs, sizeof(*g_ba));
+	bool (*ok)[3] = calloc(pairs, sizeof(*ok));	/* a, b; a went first */
+	bool (*seen)[2] = calloc(pairs, sizeof(*seen));
+	size_t nab = 0, nba = 0;
+	unsigned int i, arm;
+	double pair;
+	bool some;
+	cJSON *w;
+
+	if (v == NULL || g_ab == NULL || g_ba == NULL || ok == NULL ||
+	    seen == NULL)
+		abort();
+	cJSON_ArrayForEach(w, windows) {
+		pair = results_num(w, "pair");
+		arm = strcmp(results_str(w, "arm", "a"), "b") == 0;
+		/* A line not a window (a plugin's print), or a window twice. */
+		if (!(pair >= 0 && pair < pairs) || seen[(size_t)pair][arm])
+			continue;
+		i = (unsigned int)pair;
+		seen[i][arm] = true;
+		if (results_num(w, "position") == 0)
+			ok[i][2] = arm == 0;
+		v[i][arm] = results_num(w, "value");
+		ok[i][arm] = tally_window_end(w, arm, v[i][arm], t);
+	}
+	for (i = 0; i < pairs; i++) {
+		if (!ok[i][0] || !ok[i][1])
+			continue;
+		if (ok[i][2])
+			g_ab[nab++] = log(v[i][1] / v[i][0]);
+		else
+			g_ba[nba++] = log(v[i][0] / v[i][1]);
+	}
+	if ((some = nab > 0 && nba > 0))
+		t->delta[t->n++] = paired_crossover(g_ab, nab, g_ba, nba);
+	free(v);
+	free(g_ab);
+	free(g_ba);
+	free(ok);
+	free(seen);
+	return some;
+}
+
+static double
+tally_median(double *v, size_t n)
+{
+	struct stats_summary s;
+
+	if (n == 0)
+		return NAN;
+	stats_summarize(v, n, &s);
+	return s.median;
+}
+
+/* The change the verdict catches 80 % of the time, as a ratio - 1. */
+static double
+tally_sees(const struct tally *t, const struct paired_test *r)
+{
+	double thr = t->threshold_pct / 100, t_log;
+
+	if (r->n < paired_min_units(t->alpha))
+		return INFINITY;
+	t_log = metric_higher_is_better(t->metric) ? -log1p(-thr) : log1p(thr);
+	return exp(paired_verdict_mde(r->n, t->alpha, paired_spread(t->delta,
+	    t->n), t_log)) - 1;
+}
+
+/* Each arm's windows, on stderr; an arm's failures on stdout too. */
+static void
+tally_arms(const struct tally *t)
+{
+	int k;
+
+	for (k = 0; k < 2; k++) {
+		fprintf(stderr, "%s: %u windows ok, %u failed, %u stalled%s%s; "
+		    "median %.4g\n", k ? "B" : "A", t->ends.ok[k],
+		    t->ends.failed[k], t->ends.stalled[k], t->reason[k][0] ?
+		    ", the first " : "", t->reason[k],
+		    tally_median(t->values[k], t->nvalues[k]));
+		if (t->busy[k] > 0)
+			printf("%s: %u of %u windows shared a busy machine "
+			    "(host_busy): the verdict rests on figures other "
+			    "processes shared\n", k ? "B" : "A", t->busy[k],
+			    t->ends.ok[k] + t->ends.failed[k] +
+			    t->ends.stalled[k]);
+		if (t->reason[k][0] != '\0')
+			printf("%s: %u of %u windows failed, %u stalled; the "
+			    "first %s\n", k ? "B" : "A", t->ends.failed[k],
+			    t->ends.ok[k] + t->ends.failed[k] + t->ends.stalled[k],
+			    t->ends.stalled[k], t->reason[k]);
+	}
+	return;
+}
+
+/*
+ * The lines above the verdict: the metric and its better side, the cell,
+ * and each arm by its name and, a plugin, its file and checksum.
+ */
+static void
+tally_header(const struct tally *t, const cJSON *doc)
+{
+	const char *metric = t->metric;
+	struct metric m;
+	const cJSON *side;
+	int k;
+
+	metric_of(metric, &m);
+	printf("pair: B against A, %s (%s), %s is better\n  cell: %s\n",
+	    m.quantity, metric, m.higher_is_better ? "higher" : "lower",
+	    t->cell);
+	for (k = 0; k < 2; k++) {
+		side = results_obj(doc, k ? "b_side" : "a_side");
+		printf("  %s: %s %s", k ? "B" : "A", results_str(side, "kind",
+		    "?"), results_str(side, "name", "?"));
+		if (results_str(side, "spec", NULL) != NULL)
+			printf(", %s (sha256 %.12s)", results_str(side, "path",
+			    "?"), results_str(side, "sha256", "unknown"));
+		printf("\n");
+	}
+	return;
+}
+
+/*
+ * The verdict line: B/A with its interval, then what it judged (the
+ * metric, the cell, each arm), the change signed with its interval, both
+ * medians with their unit, and what the p is.
+ */
+static void
+tally_line(const struct tally *t, const struct paired_test *r, double sees)
+{
+	struct metric m;
+	char change[96];
+	double med[2];
+
+	metric_of(t->metric, &m);
+	med[0] = tally_median(t->values[0], t->nvalues[0]);
+	med[1] = tally_median(t->values[1], t->nvalues[1]);
+	metric_signed(exp(r->shift) - 1, exp(r->lo) - 1, exp(r->hi) - 1,
+	    false, change, sizeof(change));
+	printf("B/A %.4f [%.4f, %.4f] (%.1f %%), %s%s%s, B %s against A %s: "
+	    "%s; medians A %.3g, B %.3g%s%s; p %.3g (exact signed rank over "
+	    "%zu processes, one test: not adjusted); could see changes of "
+	    "%.3g %%\n", exp(r->shift), exp(r->lo), exp(r->hi), 100 * r->conf,
+	    m.quantity, t->brief[0] ? " in " : "", t->brief, t->side[1],
+	    t->side[0], change, med[0], med[1], m.unit[0] ? " " : "", m.unit,
+	    r->p, r->n, 100 * sees);
+	return;
+}
+
+/* The result's labels for programs: what the text lines say. */
+static void
+tally_result_labels(const struct tally *t, const struct paired_test *r,
+    cJSON *o)
+{
+	struct metric m;
+	char buf[200];
+	bool some = r->n > 0;
+
+	metric_of(t->metric, &m);
+	cJSON_AddStringToObject(o, "metric", t->metric);
+	cJSON_AddStringToObject(o, "metric_words", m.quantity);
+	cJSON_AddStringToObject(o, "unit", m.unit);
+	cJSON_AddStringToObject(o, "better", m.higher_is_better ? "higher" :
+	    "lower");
+	cJSON_AddStringToObject(o, "cell_shown", t->cell);
+	cJSON_AddStringToObject(o, "a_shown", t->side[0]);
+	cJSON_AddStringToObject(o, "b_shown", t->side[1]);
+	cJSON_AddNumberToObject(o, "median_a", tally_median(t->values[0],
+	    t->nvalues[0]));
+	cJSON_AddNumberToObject(o, "median_b", tally_median(t->values[1],
+	    t->nvalues[1]));
+	cJSON_AddNumberToObject(o, "change_pct", some ? 100 * (exp(r->shift) -
+	    1) : NAN);
+	cJSON_AddNumberToObject(o, "change_pct_lo", some ? 100 * (exp(r->lo) -
+	    1) : NAN);
+	cJSON_AddNumberToObject(o, "change_pct_hi", some ? 100 * (exp(r->hi) -
+	    1) : NAN);
+	cJSON_AddStringToObject(o, "p_kind", "exact signed rank over the "
+	    "processes, one test: not adjusted");
+	cJSON_AddStringToObject(o, "in_words", some ? metric_in_words(
+	    t->metric, "B", exp(r->shift) - 1, false, buf, sizeof(buf)) : "-");
+	return;
+}
+
+cJSON *
+tally_report(struct tally *t, const cJSON *doc, bool interrupted,
+    const char **verdict)
+{
+	struct paired_test r;
+	cJSON *o = cJSON_CreateObject();
+	char why[256], words[160];
+	double sees;
+
+	t->ends.crashed = t->crashed[0] != '\0';
+	t->ends.interrupted = interrupted;
+	*verdict = paired_verdict(t->delta, t->n, &t->ends, t->threshold_pct /
+	    100, t->alpha, metric_higher_is_better(t->metric), &r, why,
+	    sizeof(why));
+	sees = tally_sees(t, &r);
+	tally_arms(t);
+	tally_header(t, doc);
+	if (r.n == 0)
+		printf("B/A: no process gave an estimate (each pair needs both "
+		    "windows ok)\n");
+	else
+		tally_line(t, &r, sees);
+	if (t->crashed[0] != '\0')
+		printf("%s\n", t->crashed);
+	metric_verdict_words(t->metric, *verdict, "B", r.n > 0 ? exp(r.shift) -
+	    1 : NAN, false, words, sizeof(words));
+	printf("verdict: %s%s%s%s%s (threshold %g %%, alpha %g)\n", *verdict,
+	    words[0] || why[0] ? ": " : "", words, words[0] && why[0] ? "; " :
+	    "", why, t->threshold_pct, t->alpha);
+	cJSON_AddStringToObject(o, "verdict", *verdict);
+	cJSON_AddStringToObject(o, "why", why);
+	cJSON_AddNumberToObject(o, "ratio", exp(r.shift));
+	cJSON_AddNumberToObject(o, "lo", exp(r.lo));
+	cJSON_AddNumberToObject(o, "hi", exp(r.hi));
+	cJSON_AddNumberToObject(o, "conf", r.conf);
+	cJSON_AddNumberToObject(o, "p", r.p);
+	cJSON_AddNumberToObject(o, "processes", (double)r.n);
+	if (isfinite(sees))
+		cJSON_AddNumberToObject(o, "could_see", sees);
+	tally_result_labels(t, &r, o);
+	return o;
+}
+
+void
+tally_unit(struct tally *t, cJSON *u, cJSON *windows, const char *why)
+{
+
+	if (windows == NULL) {
+		if (t->crashed[0] == '\0')
+			snprintf(t->crashed, sizeof(t->crashed), "%s", why);
+		cJSON_AddStringToObject(u, "failed", why);
+		return;
+	}
+	if (tally_process(t, windows))
+		cJSON_AddNumberToObject(u, "ratio", exp(t->delta[t->n - 1]));
+	cJSON_AddItemToObject(u, "windows", windows);
+	return;
+}
+
+/*
+ * Arm k as the files record it: its kind and name and, a plugin, the
+ * spec it was loaded by, its file and checksum (the context's entry);
+ * into shown, as the verdict line names it.
+ */
+static cJSON *
+tally_side(const cJSON *doc, const struct tally_arm *arm, char *shown,
+    size_t len)
+{
+	cJSON *o = cJSON_CreateObject();
+	const cJSON *p;
+
+	cJSON_AddStringToObject(o, "kind", arm->design ? "dispatcher" :
+	    "queue");
+	cJSON_AddStringToObject(o, "name", arm->name);
+	snprintf(shown, len, "%s", arm->spec != NULL ? arm->spec : arm->name);
+	if (arm->spec == NULL)
+		return o;
+	cJSON_AddStringToObject(o, "spec", arm->spec);
+	cJSON_ArrayForEach(p, results_arr(results_obj(doc, "context"),
+	    "plugins"))
+		if (strcmp(results_str(p, "spec", ""), arm->spec) == 0) {
+			cJSON_AddStringToObject(o, "path", results_str(p,
+			    "path", "?"));
+			cJSON_AddStringToObject(o, "sha256", results_str(p,
+			    "sha256", "unknown"));
+		}
+	return o;
+}
+
+/*
+ * The cell as the verdict line names it beside the arms: the design two
+ * queues share and the width ("shared w=2"); the width of two designs.
+ */
+static void
+tally_brief(const char *cell, int design, char *buf, size_t len)
+{
+	const char *w = strstr(cell, " w=");
+	size_t used = 0;
+
+	buf[0] = '\0';
+	if (!design)
+		used = (size_t)snprintf(buf, len, "%.*s", (int)strcspn(cell,
+		    "/ "), cell);
+	if (w != NULL && used < len)
+		snprintf(buf + used, len - used, "%s%.*s", used ? " " : "",
+		    (int)strcspn(w + 1, " "), w + 1);
+	return;
+}
+
+/*
+ * What each arm really was: its side (a plugin by its file and checksum)
+ * and its cell, and the cell they share, without the fields in which
+ * they differ (the queue or the design).
+ */
+void
+tally_sides(struct tally *t, cJSON *doc, const struct tally_arm arms[2],
+    cJSON *cells[2])
+{
+	cJSON *shared, *f, *next;
+	int k;
+
+	for (k = 0; k < 2; k++)
+		cJSON_AddItemToObject(doc, k ? "b_side" : "a_side",
+		    tally_side(doc, &arms[k], t->side[k], sizeof(t->side[k])));
+	label_cells(cells[0], cells[1], t->cell, sizeof(t->cell));
+	tally_brief(t->cell, arms[0].design, t->brief, sizeof(t->brief));
+	shared = cJSON_Duplicate(cells[0], 1);
+	for (f = shared->child; f != NULL; f = next) {
+		next = f->next;
+		if (!cJSON_Compare(f, cJSON_GetObjectItemCaseSensitive(cells[1],
+		    f->string), true))
+			cJSON_Delete(cJSON_DetachItemViaPointer(shared, f));
+	}
+	cJSON_AddItemToObject(doc, "cell", shared);
+	cJSON_AddItemToObject(doc, "a_cell", cells[0]);
+	cJSON_AddItemToObject(doc, "b_cell", cells[1]);
+	return;
+}
+
