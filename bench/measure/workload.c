@@ -21,8 +21,14 @@ coro_bump(_Atomic uint64_t *c)
 	return;
 }
 
-/* Work the optimizer cannot remove and no other thread can see. */
-static void
+/*
+ * Work the optimizer cannot remove and no other thread can see. One copy,
+ * never inlined: the calibration and the payload must run the same loop
+ * at the same address, or its alignment can make one twice the other (a
+ * ThreadSanitizer build of unchanged workload code paid 2.0x the payload
+ * it was calibrated for, inlined copies laid out apart).
+ */
+static __attribute__((noinline)) void
 workload_burn(uint64_t iters)
 {
 	uint64_t i;
