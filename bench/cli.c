@@ -183,6 +183,17 @@ cli_given(const struct sweep *s, const char *flag)
 	return p != NULL && (s->given & (uint64_t)1 << (p - params)) != 0;
 }
 
+bool
+cli_named(char *const *opts, int n, const char *flag)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (strcmp(opts[i], flag) == 0)
+			return true;
+	return false;
+}
+
 unsigned int
 cli_reps_min(const struct sweep *s)
 {

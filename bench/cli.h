@@ -83,6 +83,12 @@ const char *cli_sweep_differs(const struct sweep *a, const struct sweep *b);
 bool cli_given(const struct sweep *s, const char *flag);
 
 /*
+ * Whether flag is among opts[0..n), options as the user wrote them:
+ * cli_given counts too those a command gives its own sweep.
+ */
+bool cli_named(char *const *opts, int n, const char *flag);
+
+/*
  * The runs every cell of s gets before it may stop early: 3 (or --reps
  * if fewer) while --precision is on; all --reps when it is 0, or when
  * --reps was given without it.

@@ -41,7 +41,7 @@ no-bare-loop-in-run | bench/measure/cell.c | s/cJSON_AddNumberToObject\(x.run, "
 within-regime-ignored | bench/analyse/judge.c | s/if \(r->t.p_strat <= fmin\(r->t.p_shift, r->t.p_share\) &&/if (0 \&\&/ | test_compare | compare/a_shift_inside_both_regimes_regresses
 slow-minority-equivalent | bench/analyse/judge.c | s/if \(up != hb && excess > band\) \{/if (0) {/ | test_compare | compare/a_slow_minority_is_never_equivalent
 undecided-passes | bench/analyse/compare.c | s/\t\t\trc = COMPARE_UNDECIDED;/\t\t\t(void)0;/ | test_compare | compare/undecided_exits_3_unless_accepted
-advise-from-defaults | bench/commands/advise.c | s/bool from = c->args.a.from != NULL;/bool from = false;/ | test_cli | cli/advise_from_names_what_the_file_measured
+advise-from-defaults | bench/commands/advise.c | s/c->nrest, c->args.a.from != NULL, s\);/c->nrest, false, s);/ | test_cli | cli/advise_from_names_what_the_file_measured
 advise-aside-denied | bench/analyse/advise.c | s/if \(p->aside_meets < 0 && advise_meets\(&rows\[i\], t\)\)/if (0)/ | test_advise | advise/a_width_set_aside_that_meets_is_named_not_denied
 split-dearer-recommended | bench/analyse/advise.c | s/return sp->cpu_us < one->cpu_us &&\n\t    !\(sp->load_cpu_us_op > one->load_cpu_us_op\);/return sp->cpu_us < one->cpu_us;/ | test_advise | advise/a_split_that_meets_it_for_less_is_recommended
 split-by-resumptions | bench/measure/workload.c | s/c->phase \+ runs - 2 \* hops/c->phase + runs/ | test_workload | workload/a_split_hops_its_blocking_steps_to_a_view

@@ -888,6 +888,21 @@ advise_rows(const cJSON *doc, const struct advise_sel *s,
 	return 0;
 }
 
+int
+advise_record(cJSON *doc, const char *out, const struct advise_target *t,
+    const struct advise_load *load)
+{
+	cJSON *a = cJSON_CreateObject();
+
+	cJSON_AddStringToObject(a, "load", load != NULL ? load->name :
+	    "resume");
+	cJSON_AddNumberToObject(a, "rate_ops_per_s", t->rate);
+	cJSON_AddNumberToObject(a, "p99_ms", t->p99_us * 1e-3);
+	cJSON_DeleteItemFromObjectCaseSensitive(doc, "advise");
+	cJSON_AddItemToObject(doc, "advise", a);
+	return results_write(doc, out);
+}
+
 /*
  * Little's law beside the measured pick: the threads a rate keeps busy on
  * average, against the width recommended; or where the ceiling stops

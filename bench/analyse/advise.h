@@ -169,6 +169,15 @@ int advise_from_check(const cJSON *doc, const char *path,
     const struct advise_sel *s, const char *load, char *err, size_t errlen);
 
 /*
+ * The target t beside the results doc it was advised on, under load
+ * (NULL: resume-only), for plot and report to draw; doc is then written
+ * to out through a rename, as every results file is. 0, or -errno if it
+ * could not be.
+ */
+int advise_record(cJSON *doc, const char *out, const struct advise_target *t,
+    const struct advise_load *load);
+
+/*
  * The advice in format f (table.h): the rows, then the recommendation,
  * its price, the split and Little's law in words (CSV: the rows alone,
  * each with its part in the advice; JSON: one object of both).

@@ -4,13 +4,12 @@
  */
 #include <stdbool.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "advise.h"
 #include "commands.h"
 #include "export.h"
-#include "measure.h"
+#include "pool.h"
 #include "results.h"
 #include "table.h"
 #include "workload.h"
@@ -52,106 +51,6 @@ advise_profile(const char *text, struct workload_profile *p, char *err,
 	return 0;
 }
 
-/* Whether the user gave flag among the sweep's options. */
-static bool
-advise_given(const struct call *c, const char *flag)
-{
-	int i;
-
-	for (i = 0; i < c->nrest; i++)
-		if (strcmp(c->rest[i], flag) == 0)
-			return true;
-	return false;
-}
-
-/*
- * The narrow pool of a split: Dispatchers.Default's width, the CPUs and
- * at least 2 (kotlinx CORE_POOL_SIZE).
- */
-static unsigned int
-advise_narrow(void)
-{
-	unsigned int cpus = measure_cpus();
-
-	return cpus > 2 ? cpus : 2;
-}
-
-/* The widths as a list, the narrow pool's among them: "8,16,2". */
-static void
-advise_widths(const struct sweep *s, unsigned int narrow, char *all,
-    size_t alen, char *views, size_t vlen)
-{
-	const union param_value *w;
-	size_t n, i, ka = 0, kv = 0;
-	bool has = false;
-
-	w = cli_list(s, "--workers", &n);
-	all[0] = views[0] = '\0';
-	for (i = 0; i < n; i++) {
-		ka += (size_t)snprintf(all + ka, ka < alen ? alen - ka : 0,
-		    w[i].u == CELL_UNBOUNDED ? "%sinf" : "%s%u", ka ? "," : "",
-		    w[i].u);
-		has |= w[i].u == narrow;
-		if (w[i].u > narrow)
-			kv += (size_t)snprintf(views + kv, kv < vlen ? vlen - kv :
-			    0, "%s%u", kv ? "," : "", w[i].u);
-	}
-	if (!has)
-		snprintf(all + ka, ka < alen ? alen - ka : 0, ",%u", narrow);
-	return;
-}
-
-/* a's cells, then b's, into c's. */
-static void
-advise_cells(struct call *c, struct cell *a, size_t na, struct cell *b,
-    size_t nb)
-{
-
-	free(c->cells);
-	if ((c->cells = realloc(a, (na + nb) * sizeof(*a))) == NULL)
-		abort();
-	memcpy(c->cells + na, b, nb * sizeof(*b));
-	free(b);
-	c->ncells = na + nb;
-	return;
-}
-
-/*
- * The sweep that measures a load: each width resume-only and under the
- * load, the narrow pool's among them; then the split, the narrow pool
- * with the blocking call on a view of each wider width.
- */
-static int
-advise_sweep_cells(struct call *c, const char *name, char *err,
-    size_t errlen)
-{
-	unsigned int narrow = advise_narrow();
-	char all[512], views[512], both[96], nw[16];
-	char *one[] = { (char *)"--workload", both, (char *)"--workers", all };
-	char *two[] = { (char *)"--workers", nw, (char *)"--workload",
-	    (char *)name, (char *)"--split", views };
-	struct sweep split;
-	struct cell *a, *b = NULL;
-	size_t na, nb = 0;
-
-	advise_widths(&c->sweep, narrow, all, sizeof(all), views,
-	    sizeof(views));
-	snprintf(both, sizeof(both), "resume,%s", name);
-	snprintf(nw, sizeof(nw), "%u", narrow);
-	if (cli_parse(&c->sweep, 4, one, err, errlen) != 0 ||
-	    (a = cli_cells(&c->sweep, &na, err, errlen)) == NULL)
-		return -1;
-	split = c->sweep;
-	if (views[0] != '\0' && !(a[0].disp->flags & DB_DISP_NO_WIDTH) &&
-	    (cli_parse(&split, 6, two, err, errlen) != 0 ||
-	    (b = cli_cells(&split, &nb, err, errlen)) == NULL)) {
-		free(a);
-		return -1;
-	}
-	advise_cells(c, a, na, b, nb);
-	return 0;
-}
-
 /*
  * The load advise weighs, and the sweep that measures it beside
  * resume-only. load is NULL without one.
@@ -162,10 +61,10 @@ advise_load(struct call *c, struct advise_load *load, char *name,
 {
 	struct workload_profile p;
 
-	if (advise_given(c, "--workload"))
+	if (cli_named(c->rest, c->nrest, "--workload"))
 		return snprintf(err, errlen, "advise: give the profile with "
 		    "--blocking, not --workload"), -1;
-	if (advise_given(c, "--split"))
+	if (cli_named(c->rest, c->nrest, "--split"))
 		return snprintf(err, errlen, "advise: it measures the split "
 		    "itself, at every width above the CPUs; leave out --split"),
 		    -1;
@@ -177,38 +76,10 @@ advise_load(struct call *c, struct advise_load *load, char *name,
 	load->name = name;
 	load->hold_s = workload_hold_s(&p);
 	load->cpu_bound = p.kind->cpu_bound;
-	if (c->args.a.from == NULL && advise_sweep_cells(c, name, err,
-	    errlen) != 0)
+	if (c->args.a.from == NULL && pool_cells(&c->sweep, name, &c->cells,
+	    &c->ncells, err, errlen) != 0)
 		return -1;
 	return 1;
-}
-
-/*
- * What the advice is about: the design, queue and coroutines the user
- * named, the rest as the file holds them (a file read back names its own);
- * a live sweep measured just what it names.
- */
-static void
-advise_named(const struct call *c, struct advise_sel *s)
-{
-	const union param_value *d, *q, *co;
-	bool from = c->args.a.from != NULL;
-
-	d = cli_list(&c->sweep, "--dispatcher", &(size_t){ 0 });
-	q = cli_list(&c->sweep, "--queue", &(size_t){ 0 });
-	co = cli_list(&c->sweep, "--coroutines", &(size_t){ 0 });
-	*s = (struct advise_sel){ .coroutines = co->u };
-	if (!from || advise_given(c, "--dispatcher"))
-		s->dispatcher = ((const struct db_disp_ops *)d->p)->name;
-	if ((!from || advise_given(c, "--queue")) && s->dispatcher != NULL)
-		s->queue = ((const struct db_disp_ops *)d->p)->flags &
-		    DB_DISP_USES_QUEUE ? ((const struct db_queue_ops *)q->p)->name :
-		    "-";
-	else if (advise_given(c, "--queue"))
-		s->queue = ((const struct db_queue_ops *)q->p)->name;
-	if (from && !advise_given(c, "--coroutines"))
-		s->coroutines = 0;
-	return;
 }
 
 /* Measures (or reads) the rows of one dispatcher, queue and count. */
@@ -229,7 +100,7 @@ advise_measure(struct call *c, const struct advise_load *load,
 	if (nd != 1 || nq != 1 || nc != 1)
 		return snprintf(err, errlen, "advise: give one dispatcher, one "
 		    "queue and one coroutine count"), EXIT_USAGE;
-	advise_named(c, s);
+	pool_sel(&c->sweep, c->rest, c->nrest, c->args.a.from != NULL, s);
 	if (c->args.a.from != NULL && results_read(c->args.a.from, &arm.doc,
 	    err, errlen) != 0)
 		return EXIT_USAGE;
@@ -251,28 +122,6 @@ advise_measure(struct call *c, const struct advise_load *load,
 	return rc;
 }
 
-/*
- * The target beside the results it was advised on, for plot and report
- * to draw; through a rename, as every results file is written.
- */
-static void
-advise_record(cJSON *doc, const char *out, const struct advise_target *t,
-    const struct advise_load *load)
-{
-	cJSON *a = cJSON_CreateObject();
-
-	cJSON_AddStringToObject(a, "load", load != NULL ? load->name :
-	    "resume");
-	cJSON_AddNumberToObject(a, "rate_ops_per_s", t->rate);
-	cJSON_AddNumberToObject(a, "p99_ms", t->p99_us * 1e-3);
-	cJSON_DeleteItemFromObjectCaseSensitive(doc, "advise");
-	cJSON_AddItemToObject(doc, "advise", a);
-	if (results_write(doc, out) != 0)
-		fprintf(stderr, "dispatchbench: advise: could not add the target "
-		    "to %s\n", out);
-	return;
-}
-
 static int
 cmd_advise(struct call *c)
 {
@@ -287,7 +136,7 @@ cmd_advise(struct call *c)
 	int rc, loaded;
 
 	/* As run's: from the source tree, under build/. */
-	if (!advise_given(c, "--out"))
+	if (!cli_named(c->rest, c->nrest, "--out"))
 		c->sweep.out = cli_out_default(c->sweep.out, out, sizeof(out));
 	if (c->sweep.format == TABLE_GBENCH)
 		return command_bad("advise: --format gbench is for a sweep's "
@@ -301,8 +150,10 @@ cmd_advise(struct call *c)
 		cJSON_Delete(doc);
 		return rc == EXIT_USAGE ? command_bad("%s", err) : rc;
 	}
-	if (c->args.a.from == NULL)
-		advise_record(doc, c->sweep.out, &target, loaded ? &load : NULL);
+	if (c->args.a.from == NULL && advise_record(doc, c->sweep.out, &target,
+	    loaded ? &load : NULL) != 0)
+		fprintf(stderr, "dispatchbench: advise: could not add the "
+		    "target to %s\n", c->sweep.out);
 	advise_choose_all(&rows, &target, &pick);
 	advise_write(stdout, c->sweep.format, &rows, &target, &pick,
 	    loaded ? &load : NULL, &sel);

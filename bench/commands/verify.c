@@ -7,7 +7,6 @@
  * exact count on D. Widths, coroutines and windows are the sweep's.
  */
 #include <stdio.h>
-#include <string.h>
 
 #include "commands.h"
 #include "verify.h"
@@ -41,17 +40,6 @@ verify_count(struct tally *t, const struct verify_result *r)
 	return;
 }
 
-static bool
-verify_given(const struct call *c, const char *flag)
-{
-	int i;
-
-	for (i = 0; i < c->nrest; i++)
-		if (strcmp(c->rest[i], flag) == 0)
-			return true;
-	return false;
-}
-
 /* The queue's own checks, once per queue of the sweep. */
 static void
 verify_queues(const struct call *c, const struct verify_sizes *sz,
@@ -82,14 +70,14 @@ verify_queues(const struct call *c, const struct verify_sizes *sz,
 static int
 cmd_verify(struct call *c)
 {
-	bool queue = verify_given(c, "--queue");
+	bool queue = cli_named(c->rest, c->nrest, "--queue");
 	struct verify_sizes sz;
 	struct verify_result r;
 	struct tally t = { 0, 0 };
 	char name[256], err[256];
 	size_t i;
 
-	if (!queue && !verify_given(c, "--dispatcher"))
+	if (!queue && !cli_named(c->rest, c->nrest, "--dispatcher"))
 		return command_bad("verify: name a --queue or a --dispatcher");
 	for (i = 0; i < c->ncells; i++)
 		if (c->cells[i].cfg.queue != NULL &&
