@@ -1,6 +1,6 @@
 /*
- * handoff.c - matrix's pairs of PUs grouped by what they share (see
- * handoff.h).
+ * handoff.c - matrix's pairs of PUs grouped by what they share, and as a
+ * grid (see handoff.h).
  */
 #include <math.h>
 #include <string.h>
@@ -54,4 +54,25 @@ handoff_groups(const cJSON *rows)
 		cJSON_AddItemToArray(groups, g);
 	}
 	return groups;
+}
+
+void
+handoff_grid(FILE *out, const cJSON *rows, int n, bool queue)
+{
+	const char *field = queue ? "queue_ns" : "line_ns";
+	const cJSON *r;
+	int i = 0;
+
+	fprintf(out, "\none way, ns, %s (rows: from; columns: to)\n%6s",
+	    queue ? "through the queue" : "a cache line", "");
+	for (r = rows->child; r != NULL && i < n; r = r->next, i++)
+		fprintf(out, " %7d", results_int(r, "to", 0));
+	i = 0;
+	cJSON_ArrayForEach(r, rows) {
+		if (i++ % n == 0)
+			fprintf(out, "\n%6d", results_int(r, "from", 0));
+		fprintf(out, " %7.0f", results_num(r, field));
+	}
+	fprintf(out, "\n");
+	return;
 }

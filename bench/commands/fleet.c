@@ -6,18 +6,12 @@
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "commands.h"
-#include "context.h"
 #include "fleet.h"
-#include "merge.h"
 #include "results.h"
-#include "table.h"
 
 static const struct param merge_opts[] = {
 	{ .flag = "-o", .kind = PARAM_PATH, ARG(fl.out),
@@ -56,15 +50,6 @@ static const struct param fleet_opts[] = {
 	    .help = "status, collect: the tasks' rows" },
 };
 
-static void
-fleet_now(char *buf, size_t len)
-{
-	time_t t = time(NULL);
-
-	strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", gmtime(&t));
-	return;
-}
-
 /* Writes doc to path and says what it holds. */
 static int
 fleet_write(const cJSON *doc, const char *path)
@@ -82,58 +67,18 @@ fleet_write(const cJSON *doc, const char *path)
 static int
 cmd_merge(struct call *c)
 {
-	struct merge_input in[CALL_MAX_WORDS];
-	char sha[CALL_MAX_WORDS][80], err[512], now[32];
-	cJSON *docs[CALL_MAX_WORDS] = { NULL }, *out = NULL;
-	int i, n = 0, rc;
+	char err[512];
+	cJSON *out;
+	int rc;
 
 	if (c->args.fl.out == NULL)
 		return command_bad("merge: give -o MERGED.json");
-	for (i = 0; i < c->nwords; i++, n++) {
-		if (results_read(c->words[i], &docs[i], err, sizeof(err)) != 0)
-			break;
-		context_sha256(c->words[i], sha[i], sizeof(sha[i]));
-		in[i] = (struct merge_input){ docs[i], c->words[i], sha[i] };
-	}
-	fleet_now(now, sizeof(now));
-	if (n == c->nwords)
-		out = merge_docs(in, (size_t)n, now, err, sizeof(err));
-	rc = out != NULL ? fleet_write(out, c->args.fl.out) :
-	    command_bad("%s", err);
+	if ((out = fleet_merge_files(c->words, c->nwords, err,
+	    sizeof(err))) == NULL)
+		return command_bad("%s", err);
+	rc = fleet_write(out, c->args.fl.out);
 	cJSON_Delete(out);
-	for (i = 0; i < n; i++)
-		cJSON_Delete(docs[i]);
 	return rc;
-}
-
-/*
- * #SBATCH --output= takes the folder unquoted, and % as a pattern; sbatch
- * and the checksums take it in single quotes.
- */
-static int
-fleet_dir_named(const char *dir)
-{
-
-	if (strpbrk(dir, " \t\n%'\"\\") == NULL)
-		return 0;
-	return command_bad("--dir %s: Slurm's #SBATCH lines cannot name a "
-	    "folder with a space, a quote, a backslash or a %%", dir);
-}
-
-/* The shared folder, made if missing, as every node names it. */
-static int
-fleet_dir(const char *dir, char *abs, size_t len)
-{
-	char buf[PATH_MAX];
-
-	if (fleet_dir_named(dir) != 0)
-		return EXIT_USAGE;
-	if (mkdir(dir, 0777) != 0 && errno != EEXIST)
-		return command_bad("cannot make %s: %s", dir, strerror(errno));
-	if (realpath(dir, buf) == NULL)
-		return command_bad("%s: %s", dir, strerror(errno));
-	snprintf(abs, len, "%s", buf);
-	return fleet_dir_named(abs) != 0 ? EXIT_USAGE : 0;
 }
 
 /* The array of script and submit: this binary, run's options as given. */
@@ -141,6 +86,7 @@ static int
 fleet_array(struct call *c, struct slurm_array *a, char *dir, size_t dirlen,
     char *bin, size_t binlen)
 {
+	char err[PATH_MAX + 128];
 	ssize_t n;
 	int i;
 
@@ -148,8 +94,8 @@ fleet_array(struct call *c, struct slurm_array *a, char *dir, size_t dirlen,
 		if (strcmp(c->rest[i], "--out") == 0)
 			return command_bad("fleet: each task names its results "
 			    "(SHARED/HOST-JOB-TASK.json): drop --out");
-	if (fleet_dir(c->args.fl.dir, dir, dirlen) != 0)
-		return EXIT_USAGE;
+	if (fleet_dir(c->args.fl.dir, dir, dirlen, err, sizeof(err)) != 0)
+		return command_bad("%s", err);
 	if ((n = readlink("/proc/self/exe", bin, binlen - 1)) < 0)
 		return command_bad("cannot read /proc/self/exe: %s",
 		    strerror(errno));
@@ -161,7 +107,7 @@ fleet_array(struct call *c, struct slurm_array *a, char *dir, size_t dirlen,
 }
 
 static int
-fleet_script(struct call *c)
+fleet_cmd_script(struct call *c)
 {
 	char dir[PATH_MAX], bin[PATH_MAX];
 	struct slurm_array a;
@@ -173,29 +119,15 @@ fleet_script(struct call *c)
 }
 
 static int
-fleet_submit(struct call *c)
+fleet_cmd_submit(struct call *c)
 {
-	char dir[PATH_MAX], bin[PATH_MAX], tmp[PATH_MAX + 64];
-	char path[PATH_MAX + 64], job[SLURM_JOB], err[1024], now[32];
+	char dir[PATH_MAX], bin[PATH_MAX], job[SLURM_JOB];
+	char err[PATH_MAX + 128];
 	struct slurm_array a;
-	FILE *f;
 
 	if (fleet_array(c, &a, dir, sizeof(dir), bin, sizeof(bin)) != 0)
 		return EXIT_USAGE;
-	snprintf(tmp, sizeof(tmp), "%s/.fleet-submit-%ld.sh", dir,
-	    (long)getpid());
-	if ((f = fopen(tmp, "w")) == NULL)
-		return command_bad("cannot write %s: %s", tmp, strerror(errno));
-	slurm_script(f, &a);
-	fclose(f);
-	if (slurm_submit(tmp, job, sizeof(job), err, sizeof(err)) != 0) {
-		unlink(tmp);
-		return command_bad("sbatch: %s", err);
-	}
-	snprintf(path, sizeof(path), "%s/fleet-%s.sh", dir, job);
-	rename(tmp, path);
-	fleet_now(now, sizeof(now));
-	if (fleet_manifest(dir, job, a.tasks, now, c->argc, c->argv, err,
+	if (fleet_submit(&a, c->argc, c->argv, job, sizeof(job), err,
 	    sizeof(err)) != 0)
 		return command_bad("%s", err);
 	printf("%s\nsubmitted job %s: %u task%s, each on a node of its own, "
@@ -207,7 +139,7 @@ fleet_submit(struct call *c)
 }
 
 static int
-fleet_status(struct call *c)
+fleet_cmd_status(struct call *c)
 {
 	struct fleet f;
 	char err[1024];
@@ -228,36 +160,14 @@ fleet_status(struct call *c)
 }
 
 /*
- * Polls until no task can change or the timeout; the tasks still live.
- * Then a task Slurm says completed may wait for its files: a shared file
- * system can show them late (NFS caches a folder's listing up to 60 s).
- */
-static int
-fleet_wait(struct fleet *f, double timeout_s, char *err, size_t errlen)
-{
-	time_t end = time(NULL) + (time_t)timeout_s, grace;
-	int live;
-
-	while ((live = fleet_poll(f, err, errlen)) > 0 &&
-	    (timeout_s == 0 || time(NULL) < end))
-		sleep(2);
-	for (grace = time(NULL) + FLEET_GRACE_S; live == 0 &&
-	    fleet_unseen(f) > 0 && time(NULL) < grace; ) {
-		sleep(2);
-		live = fleet_poll(f, err, errlen);
-	}
-	return live;
-}
-
-/*
  * Waits for the array, then merges what its tasks wrote; a failed task
  * never costs another's results. 0: every task completed whole; 1: some
  * did not (named, with Slurm's state); 3: the timeout came first.
  */
 static int
-fleet_collect(struct call *c)
+fleet_cmd_collect(struct call *c)
 {
-	char err[1024], now[32], out[PATH_MAX + 64];
+	char err[1024], out[PATH_MAX + 64];
 	unsigned int failed;
 	cJSON *doc = NULL;
 	struct fleet f;
@@ -271,8 +181,7 @@ fleet_collect(struct call *c)
 		fleet_close(&f);
 		return command_bad("%s", err);
 	}
-	fleet_now(now, sizeof(now));
-	doc = fleet_merge(&f, now, err, sizeof(err));
+	doc = fleet_merge(&f, err, sizeof(err));
 	failed = fleet_failed(&f);
 	printf("job %s: %u task%s, %u completed whole, %u not%s\n", f.job, f.n,
 	    f.n == 1 ? "" : "s", f.n - failed, failed, live > 0 ?
@@ -299,8 +208,10 @@ cmd_fleet(struct call *c)
 		int (*fn)(struct call *);
 		int sweep;		/* takes run's options */
 	} verbs[] = {
-		{ "script", fleet_script, 1 }, { "submit", fleet_submit, 1 },
-		{ "status", fleet_status, 0 }, { "collect", fleet_collect, 0 },
+		{ "script", fleet_cmd_script, 1 },
+		{ "submit", fleet_cmd_submit, 1 },
+		{ "status", fleet_cmd_status, 0 },
+		{ "collect", fleet_cmd_collect, 0 },
 	};
 	size_t i;
 

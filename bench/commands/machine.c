@@ -5,12 +5,10 @@
  * matrix (what a handoff costs between each pair of its PUs).
  */
 #include <errno.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 #include "commands.h"
 #include "context.h"
@@ -64,54 +62,6 @@ static const struct table_col plan_cols[] = {
 	{ "package", "package" },
 };
 
-/* hwloc reads the machine from its environment: a file, or a description. */
-static void
-plan_topology(const char *spec)
-{
-
-	if (spec == NULL)
-		return;
-	if (access(spec, R_OK) == 0)
-		setenv("HWLOC_XMLFILE", spec, 1);
-	else
-		setenv("HWLOC_SYNTHETIC", spec, 1);
-	return;
-}
-
-static void
-plan_row(cJSON *rows, unsigned int i, const struct pin_where *w)
-{
-	cJSON *r = cJSON_CreateObject();
-
-	cJSON_AddNumberToObject(r, "thread", i);
-	cJSON_AddNumberToObject(r, "pu", w->pu);
-	cJSON_AddNumberToObject(r, "os_index", w->os);
-	cJSON_AddNumberToObject(r, "core", w->core);
-	cJSON_AddNumberToObject(r, "numa", w->numa);
-	cJSON_AddNumberToObject(r, "package", w->package);
-	cJSON_AddItemToArray(rows, r);
-	return;
-}
-
-static void
-plan_header(const struct pin_plan *p, const char *pin, unsigned int n)
-{
-	char *cpus = NULL;
-
-	hwloc_bitmap_list_asprintf(&cpus, p->usable);
-	printf("--pin %s, %u threads: %d packages, %d NUMA nodes, %d cores, "
-	    "%d PUs, within CPUs %s\n", pin, n,
-	    hwloc_get_nbobjs_by_type(p->topo, HWLOC_OBJ_PACKAGE),
-	    hwloc_get_nbobjs_by_type(p->topo, HWLOC_OBJ_NUMANODE),
-	    hwloc_get_nbobjs_by_type(p->topo, HWLOC_OBJ_CORE),
-	    hwloc_get_nbobjs_by_type(p->topo, HWLOC_OBJ_PU),
-	    cpus != NULL ? cpus : "?");
-	if (p->sets == NULL)
-		printf("no binding: the kernel places every thread\n");
-	free(cpus);
-	return;
-}
-
 static int
 cmd_plan(struct call *c)
 {
@@ -119,22 +69,19 @@ cmd_plan(struct call *c)
 	const struct table t = { "plan", plan_cols,
 	    sizeof(plan_cols) / sizeof(plan_cols[0]) };
 	struct pin_plan plan;
-	struct pin_where w;
-	unsigned int i, n;
+	unsigned int n;
 	char err[256];
 	cJSON *rows;
 
-	plan_topology(a->topology);
+	pin_topology_use(a->topology);
 	if (pin_plan_init_within(&plan, a->pin, a->cpuset, err,
 	    sizeof(err)) != 0)
 		return command_bad("%s", err);
 	n = a->workers > 0 ? a->workers :
 	    (unsigned int)hwloc_bitmap_weight(plan.usable);
 	if (table_for_people(a->format))
-		plan_header(&plan, a->pin, n);
-	rows = cJSON_CreateArray();
-	for (i = 0; i < n && pin_plan_where(&plan, i, &w) == 0; i++)
-		plan_row(rows, i, &w);
+		pin_plan_print(&plan, a->pin, n, stdout);
+	rows = pin_plan_rows(&plan, n);
 	table_write(stdout, a->format, &t, rows);
 	cJSON_Delete(rows);
 	pin_plan_fini(&plan);
@@ -191,46 +138,6 @@ static const struct table_col matrix_group_cols[] = {
 	{ "line_ns", "cache line, ns (median)" },
 	{ "queue_ns", "queue, ns (median)" },
 };
-
-static cJSON *
-matrix_rows(const struct matrix_cell *cells, int n)
-{
-	cJSON *rows = cJSON_CreateArray(), *r;
-	int i;
-
-	for (i = 0; i < n * n; i++) {
-		r = cJSON_CreateObject();
-		cJSON_AddNumberToObject(r, "from", cells[i].from);
-		cJSON_AddNumberToObject(r, "to", cells[i].to);
-		cJSON_AddStringToObject(r, "shares", cells[i].shares);
-		cJSON_AddNumberToObject(r, "line_ns", cells[i].line_ns);
-		if (isfinite(cells[i].queue_ns))
-			cJSON_AddNumberToObject(r, "queue_ns",
-			    cells[i].queue_ns);
-		cJSON_AddItemToArray(rows, r);
-	}
-	return rows;
-}
-
-/* The matrix as people read one: a row a PU, from it to each. */
-static void
-matrix_grid(const struct matrix_cell *cells, int n, bool queue)
-{
-	int i, j;
-
-	printf("\none way, ns, %s (rows: from; columns: to)\n%6s",
-	    queue ? "through the queue" : "a cache line", "");
-	for (j = 0; j < n; j++)
-		printf(" %7d", cells[j].to);
-	for (i = 0; i < n; i++) {
-		printf("\n%6d", cells[i * n].from);
-		for (j = 0; j < n; j++)
-			printf(" %7.0f", queue ? cells[i * n + j].queue_ns :
-			    cells[i * n + j].line_ns);
-	}
-	printf("\n");
-	return;
-}
 
 static int
 matrix_save(const struct call *c, const cJSON *rows, const cJSON *groups)
@@ -299,9 +206,9 @@ cmd_matrix(struct call *c)
 	rows = matrix_rows(cells, n);
 	groups = handoff_groups(rows);
 	if (table_for_people(a->format)) {
-		matrix_grid(cells, n, false);
+		handoff_grid(stdout, rows, n, false);
 		if (o.queue != NULL)
-			matrix_grid(cells, n, true);
+			handoff_grid(stdout, rows, n, true);
 		printf("\nby what the two PUs share\n");
 		table_write(stdout, a->format, &tg, groups);
 	} else {

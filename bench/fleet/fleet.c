@@ -4,9 +4,12 @@
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "context.h"
 #include "fleet.h"
@@ -14,7 +17,50 @@
 #include "results.h"
 #include "table.h"
 
+/* A manifest's and a merge's date: 2026-12-06T06:58:00Z. */
+static void
+fleet_now(char *buf, size_t len)
+{
+	time_t t = time(NULL);
+
+	strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", gmtime(&t));
+	return;
+}
+
+/*
+ * #SBATCH --output= takes the folder unquoted, and % as a pattern; sbatch
+ * and the checksums take it in single quotes.
+ */
+static int
+fleet_dir_named(const char *dir, char *err, size_t errlen)
+{
+
+	if (strpbrk(dir, " \t\n%'\"\\") == NULL)
+		return 0;
+	return snprintf(err, errlen, "--dir %s: Slurm's #SBATCH lines cannot "
+	    "name a folder with a space, a quote, a backslash or a %%", dir),
+	    -1;
+}
+
 int
+fleet_dir(const char *dir, char *abs, size_t len, char *err, size_t errlen)
+{
+	char buf[PATH_MAX];
+
+	if (fleet_dir_named(dir, err, errlen) != 0)
+		return -1;
+	if (mkdir(dir, 0777) != 0 && errno != EEXIST)
+		return snprintf(err, errlen, "cannot make %s: %s", dir,
+		    strerror(errno)), -1;
+	if (realpath(dir, buf) == NULL)
+		return snprintf(err, errlen, "%s: %s", dir, strerror(errno)),
+		    -1;
+	snprintf(abs, len, "%s", buf);
+	return fleet_dir_named(abs, err, errlen);
+}
+
+/* Writes dir/fleet-JOB.json for a job of n tasks submitted at date. */
+static int
 fleet_manifest(const char *dir, const char *job, unsigned int n,
     const char *date, int argc, char **argv, char *err, size_t errlen)
 {
@@ -34,6 +80,32 @@ fleet_manifest(const char *dir, const char *job, unsigned int n,
 		    strerror(-rc));
 	cJSON_Delete(m);
 	return rc != 0 ? -1 : 0;
+}
+
+/* The script has a name of its own until sbatch names the job. */
+int
+fleet_submit(const struct slurm_array *a, int argc, char **argv, char *job,
+    size_t len, char *err, size_t errlen)
+{
+	char tmp[4400], path[4400], why[1024], now[32];
+	FILE *f;
+
+	snprintf(tmp, sizeof(tmp), "%s/.fleet-submit-%ld.sh", a->dir,
+	    (long)getpid());
+	if ((f = fopen(tmp, "w")) == NULL)
+		return snprintf(err, errlen, "cannot write %s: %s", tmp,
+		    strerror(errno)), -1;
+	slurm_script(f, a);
+	fclose(f);
+	if (slurm_submit(tmp, job, len, why, sizeof(why)) != 0) {
+		unlink(tmp);
+		return snprintf(err, errlen, "sbatch: %s", why), -1;
+	}
+	snprintf(path, sizeof(path), "%s/fleet-%s.sh", a->dir, job);
+	rename(tmp, path);
+	fleet_now(now, sizeof(now));
+	return fleet_manifest(a->dir, job, a->tasks, now, argc, argv, err,
+	    errlen);
 }
 
 /* The job of dir's newest manifest (fleet-JOB.json). */
@@ -223,6 +295,27 @@ fleet_poll(struct fleet *f, char *err, size_t errlen)
 }
 
 /*
+ * A task Slurm says completed may wait for its files: a shared file
+ * system can show them late (NFS caches a folder's listing up to 60 s).
+ */
+int
+fleet_wait(struct fleet *f, double timeout_s, char *err, size_t errlen)
+{
+	time_t end = time(NULL) + (time_t)timeout_s, grace;
+	int live;
+
+	while ((live = fleet_poll(f, err, errlen)) > 0 &&
+	    (timeout_s == 0 || time(NULL) < end))
+		sleep(2);
+	for (grace = time(NULL) + FLEET_GRACE_S; live == 0 &&
+	    fleet_unseen(f) > 0 && time(NULL) < grace; ) {
+		sleep(2);
+		live = fleet_poll(f, err, errlen);
+	}
+	return live;
+}
+
+/*
  * Whether doc was run by task k of job: a folder used again after the job
  * ids started over may hold another job's file of the same name.
  */
@@ -263,35 +356,74 @@ fleet_read(struct fleet_task *t, const char *job, unsigned int k)
 	return doc;
 }
 
+/*
+ * in[0..n) merged, dated now, each with its file's sha256; their
+ * documents are freed.
+ */
+static cJSON *
+fleet_merge_in(struct merge_input *in, size_t n, char *err, size_t errlen)
+{
+	char (*sha)[80] = calloc(n, sizeof(*sha)), now[32];
+	cJSON *out;
+	size_t i;
+
+	if (sha == NULL)
+		abort();
+	for (i = 0; i < n; i++) {
+		context_sha256(in[i].path, sha[i], sizeof(sha[i]));
+		in[i].sha256 = sha[i];
+	}
+	fleet_now(now, sizeof(now));
+	out = merge_docs(in, n, now, err, errlen);
+	for (i = 0; i < n; i++)
+		cJSON_Delete((cJSON *)in[i].doc);
+	free(sha);
+	return out;
+}
+
 cJSON *
-fleet_merge(struct fleet *f, const char *date, char *err, size_t errlen)
+fleet_merge(struct fleet *f, char *err, size_t errlen)
 {
 	struct merge_input *in = calloc(f->n, sizeof(*in));
-	char (*sha)[80] = calloc(f->n, sizeof(*sha));
 	cJSON *out = NULL;
 	size_t n = 0, i;
 
-	if (in == NULL || sha == NULL)
+	if (in == NULL)
 		abort();
 	for (i = 0; i < f->n; i++) {
 		if ((in[n].doc = fleet_read(&f->t[i], f->job,
 		    (unsigned int)i)) == NULL)
 			continue;
 		f->t[i].merged = true;
-		context_sha256(f->t[i].results, sha[n], sizeof(sha[n]));
-		in[n].path = f->t[i].results;
-		in[n].sha256 = sha[n];
-		n++;
+		in[n++].path = f->t[i].results;
 	}
 	if (n == 0)
 		snprintf(err, errlen, "no task of job %s wrote results to "
 		    "merge", f->job);
 	else
-		out = merge_docs(in, n, date, err, errlen);
-	for (i = 0; i < n; i++)
-		cJSON_Delete((cJSON *)in[i].doc);
+		out = fleet_merge_in(in, n, err, errlen);
 	free(in);
-	free(sha);
+	return out;
+}
+
+cJSON *
+fleet_merge_files(char *const *paths, int n, char *err, size_t errlen)
+{
+	struct merge_input *in = calloc((size_t)n, sizeof(*in));
+	cJSON *doc, *out = NULL;
+	int i;
+
+	if (in == NULL)
+		abort();
+	for (i = 0; i < n && results_read(paths[i], &doc, err, errlen) == 0;
+	    i++)
+		in[i] = (struct merge_input){ doc, paths[i], NULL };
+	if (i == n)
+		out = fleet_merge_in(in, (size_t)n, err, errlen);
+	else
+		while (i-- > 0)
+			cJSON_Delete((cJSON *)in[i].doc);
+	free(in);
 	return out;
 }
 

@@ -34,9 +34,21 @@ struct fleet {
 	struct fleet_task *t;
 };
 
-/* Writes dir/fleet-JOB.json for a job of n tasks submitted at date. */
-int fleet_manifest(const char *dir, const char *job, unsigned int n,
-    const char *date, int argc, char **argv, char *err, size_t errlen);
+/*
+ * The shared folder dir, made if missing, as every node names it: its
+ * absolute path into abs; -1 with err when it cannot be made or Slurm's
+ * #SBATCH lines cannot name it.
+ */
+int fleet_dir(const char *dir, char *abs, size_t len, char *err,
+    size_t errlen);
+
+/*
+ * Submits a, its script kept in the shared folder as fleet-JOB.sh, and
+ * writes the manifest there (fleet-JOB.json: the job, its size, now and
+ * the command argv); the job's id into job, or -1 with err.
+ */
+int fleet_submit(const struct slurm_array *a, int argc, char **argv,
+    char *job, size_t len, char *err, size_t errlen);
 
 /* The fleet of job in dir (NULL: the newest manifest there). */
 int fleet_open(struct fleet *f, const char *dir, const char *job, char *err,
@@ -49,10 +61,24 @@ int fleet_open(struct fleet *f, const char *dir, const char *job, char *err,
 int fleet_poll(struct fleet *f, char *err, size_t errlen);
 
 /*
- * The merged results of every task that wrote a readable file (a partial
- * one too, said so in its note), or NULL when none did.
+ * Polls until no task can change or timeout_s passes (0: no timeout),
+ * then up to FLEET_GRACE_S more while a completed task's results are not
+ * seen; the tasks still live, or -1 with err.
  */
-cJSON *fleet_merge(struct fleet *f, const char *date, char *err,
+int fleet_wait(struct fleet *f, double timeout_s, char *err, size_t errlen);
+
+/*
+ * The merged results of every task that wrote a readable file (a partial
+ * one too, said so in its note), dated now; or NULL when none did.
+ */
+cJSON *fleet_merge(struct fleet *f, char *err, size_t errlen);
+
+/*
+ * The results files at paths[0..n) merged as one document dated now (the
+ * merge command's: several machines' results), or NULL with err: the
+ * first file that cannot be read, or why they do not merge.
+ */
+cJSON *fleet_merge_files(char *const *paths, int n, char *err,
     size_t errlen);
 
 /* The tasks Slurm says completed whose results file is not seen (yet). */

@@ -271,3 +271,23 @@ matrix_measure(const struct pin_plan *p, const struct matrix_opts *o,
 	free(m);
 	return i == n * n ? (int)n : -1;
 }
+
+cJSON *
+matrix_rows(const struct matrix_cell *cells, int n)
+{
+	cJSON *rows = cJSON_CreateArray(), *r;
+	int i;
+
+	for (i = 0; i < n * n; i++) {
+		r = cJSON_CreateObject();
+		cJSON_AddNumberToObject(r, "from", cells[i].from);
+		cJSON_AddNumberToObject(r, "to", cells[i].to);
+		cJSON_AddStringToObject(r, "shares", cells[i].shares);
+		cJSON_AddNumberToObject(r, "line_ns", cells[i].line_ns);
+		if (isfinite(cells[i].queue_ns))
+			cJSON_AddNumberToObject(r, "queue_ns",
+			    cells[i].queue_ns);
+		cJSON_AddItemToArray(rows, r);
+	}
+	return rows;
+}

@@ -16,6 +16,8 @@
 
 #include <stddef.h>
 
+#include <cjson/cJSON.h>
+
 #include "pin.h"
 #include "queue.h"
 
@@ -38,5 +40,11 @@ struct matrix_cell {
  */
 int matrix_measure(const struct pin_plan *p, const struct matrix_opts *o,
     struct matrix_cell *cells, char *err, size_t errlen);
+
+/*
+ * The n by n cells as rows of from, to, shares, line_ns and, where a
+ * queue was timed, queue_ns: what the results file and analyse/ read.
+ */
+cJSON *matrix_rows(const struct matrix_cell *cells, int n);
 
 #endif /* BENCH_MATRIX_H */

@@ -4,6 +4,7 @@
 #include <dirent.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <hwloc/linux.h>
 
@@ -379,6 +380,46 @@ pin_plan_where(const struct pin_plan *p, unsigned int index,
 	return 0;
 }
 
+cJSON *
+pin_plan_rows(const struct pin_plan *p, unsigned int n)
+{
+	cJSON *rows = cJSON_CreateArray(), *r;
+	struct pin_where w;
+	unsigned int i;
+
+	for (i = 0; i < n && pin_plan_where(p, i, &w) == 0; i++) {
+		r = cJSON_CreateObject();
+		cJSON_AddNumberToObject(r, "thread", i);
+		cJSON_AddNumberToObject(r, "pu", w.pu);
+		cJSON_AddNumberToObject(r, "os_index", w.os);
+		cJSON_AddNumberToObject(r, "core", w.core);
+		cJSON_AddNumberToObject(r, "numa", w.numa);
+		cJSON_AddNumberToObject(r, "package", w.package);
+		cJSON_AddItemToArray(rows, r);
+	}
+	return rows;
+}
+
+void
+pin_plan_print(const struct pin_plan *p, const char *spec, unsigned int n,
+    FILE *out)
+{
+	char *cpus = NULL;
+
+	hwloc_bitmap_list_asprintf(&cpus, p->usable);
+	fprintf(out, "--pin %s, %u threads: %d packages, %d NUMA nodes, %d "
+	    "cores, %d PUs, within CPUs %s\n", spec, n,
+	    hwloc_get_nbobjs_by_type(p->topo, HWLOC_OBJ_PACKAGE),
+	    hwloc_get_nbobjs_by_type(p->topo, HWLOC_OBJ_NUMANODE),
+	    hwloc_get_nbobjs_by_type(p->topo, HWLOC_OBJ_CORE),
+	    hwloc_get_nbobjs_by_type(p->topo, HWLOC_OBJ_PU),
+	    cpus != NULL ? cpus : "?");
+	if (p->sets == NULL)
+		fprintf(out, "no binding: the kernel places every thread\n");
+	free(cpus);
+	return;
+}
+
 void
 pin_plan_apart(struct pin_plan *p)
 {
@@ -424,6 +465,20 @@ pin_readback(const struct pin_plan *p, pid_t pid)
 		closedir(dir);
 	hwloc_bitmap_free(set);
 	return hist;
+}
+
+/* hwloc reads the machine from its environment: a file, or a description. */
+void
+pin_topology_use(const char *spec)
+{
+
+	if (spec == NULL)
+		return;
+	if (access(spec, R_OK) == 0)
+		setenv("HWLOC_XMLFILE", spec, 1);
+	else
+		setenv("HWLOC_SYNTHETIC", spec, 1);
+	return;
 }
 
 void

@@ -67,6 +67,19 @@ int pin_plan_where(const struct pin_plan *p, unsigned int index,
     struct pin_where *w);
 
 /*
+ * The first n threads' places as rows of thread, pu, os_index, core, numa
+ * and package; no row for a plan that binds nothing.
+ */
+cJSON *pin_plan_rows(const struct pin_plan *p, unsigned int n);
+
+/*
+ * The plan for people: the policy spec, n threads and the machine within
+ * the usable CPUs, on one line; a second when it binds nothing.
+ */
+void pin_plan_print(const struct pin_plan *p, const char *spec,
+    unsigned int n, FILE *out);
+
+/*
  * Sets the plan's last PU aside for one thread (a request's I/O loop), so
  * the numbered threads share the others; nothing when the plan has fewer
  * than two, and that thread then takes set 0.
@@ -85,6 +98,13 @@ cJSON *pin_readback(const struct pin_plan *p, pid_t pid);
  */
 bool pin_plan_union(const struct pin_plan *p, unsigned int n,
     hwloc_bitmap_t set);
+
+/*
+ * The plans made after this describe another machine: spec is the path
+ * of an XML file (lstopo --of xml) or hwloc's synthetic description
+ * ("pack:2 numa:2 core:16 pu:2"); NULL leaves them as they are.
+ */
+void pin_topology_use(const char *spec);
 
 /* A one-line summary of the topology, and the full listing for `topo`. */
 void pin_topology_summary(hwloc_topology_t topo, char *buf, size_t len);
