@@ -130,3 +130,12 @@ child_output(char *const argv[], char *out, size_t len)
 	child_free(&ch);
 	return rc;
 }
+
+int
+child_self(char *buf, size_t len)
+{
+	ssize_t n = readlink("/proc/self/exe", buf, len - 1);
+
+	buf[n > 0 ? n : 0] = '\0';
+	return n > 0 ? 0 : -1;
+}

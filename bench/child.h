@@ -52,4 +52,10 @@ void child_free(struct child *ch);
  */
 int child_output(char *const argv[], char *out, size_t len);
 
+/*
+ * This binary's path, what the tool's children run, into buf: 0, or -1
+ * with errno and buf empty.
+ */
+int child_self(char *buf, size_t len);
+
 #endif /* BENCH_CHILD_H */

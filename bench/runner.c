@@ -136,11 +136,9 @@ runner_unit(int argc, char **argv, unsigned int k, double deadline,
 	char self[4096], unit[16], late[64], **args, *line, *save;
 	cJSON *lines = NULL, *w;
 	struct child ch;
-	ssize_t n;
 	int i;
 
-	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
-	self[n > 0 ? n : 0] = '\0';
+	(void)child_self(self, sizeof(self));
 	snprintf(unit, sizeof(unit), "%u", k);
 	if ((args = calloc((size_t)argc + 3, sizeof(*args))) == NULL)
 		abort();

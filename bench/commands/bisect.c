@@ -175,7 +175,6 @@ cmd_bisect(struct call *c)
 	char err[1024], options[4096], dbpath[4096];
 	int good, bad, rc = 0;
 	const char *why;
-	ssize_t n;
 
 	if (s == NULL)
 		abort();
@@ -191,8 +190,7 @@ cmd_bisect(struct call *c)
 	snprintf(s->threshold, sizeof(s->threshold), "%g",
 	    c->args.h.threshold_pct);
 	snprintf(s->budget, sizeof(s->budget), "%g", c->args.h.budget_s);
-	if ((n = readlink("/proc/self/exe", s->self, sizeof(s->self) - 1)) > 0)
-		s->self[n] = '\0';
+	(void)child_self(s->self, sizeof(s->self));
 	if (strcmp(c->args.h.db, "results/history.db") == 0)
 		c->args.h.db = cli_out_default(c->args.h.db, dbpath,
 		    sizeof(dbpath));

@@ -7,8 +7,8 @@
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
-#include <unistd.h>
 
+#include "child.h"
 #include "commands.h"
 #include "fleet.h"
 #include "results.h"
@@ -87,19 +87,15 @@ fleet_array(struct call *c, struct slurm_array *a, char *dir, size_t dirlen,
     char *bin, size_t binlen)
 {
 	char err[PATH_MAX + 128];
-	ssize_t n;
-	int i;
 
-	for (i = 0; i < c->nrest; i++)
-		if (strcmp(c->rest[i], "--out") == 0)
-			return command_bad("fleet: each task names its results "
-			    "(SHARED/HOST-JOB-TASK.json): drop --out");
+	if (cli_named(c->rest, c->nrest, "--out"))
+		return command_bad("fleet: each task names its results "
+		    "(SHARED/HOST-JOB-TASK.json): drop --out");
 	if (fleet_dir(c->args.fl.dir, dir, dirlen, err, sizeof(err)) != 0)
 		return command_bad("%s", err);
-	if ((n = readlink("/proc/self/exe", bin, binlen - 1)) < 0)
+	if (child_self(bin, binlen) != 0)
 		return command_bad("cannot read /proc/self/exe: %s",
 		    strerror(errno));
-	bin[n] = '\0';
 	*a = (struct slurm_array){ dir, bin, c->args.fl.partition,
 	    c->args.fl.constraint, c->args.fl.nodes, c->args.fl.minutes,
 	    c->rest, c->nrest };

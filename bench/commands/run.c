@@ -5,8 +5,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
+#include "child.h"
 #include "commands.h"
 #include "export.h"
 #include "measure.h"
@@ -31,10 +31,8 @@ int
 command_sweep_self(struct call *c, struct runner_arm *arm)
 {
 	static char self[4096];
-	ssize_t len;
 
-	len = readlink("/proc/self/exe", self, sizeof(self) - 1);
-	self[len > 0 ? len : 0] = '\0';
+	(void)child_self(self, sizeof(self));
 	memset(arm, 0, sizeof(*arm));
 	arm->words[0] = self;
 	arm->nwords = 1;
