@@ -431,39 +431,6 @@ runner_cell(const struct runner_arm *arm, size_t ci)
 	    (int)ci);
 }
 
-static int
-runner_cmp(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
-/*
- * The distribution-free interval of the median of sorted v[0..n): the
- * order statistics k and n + 1 - k for the largest k whose coverage,
- * 1 - 2 P(B < k) with B binomial (n, 1/2), stays at RUNNER_COVERAGE.
- * Below 6 runs none does: it is then the lowest and the highest, which
- * cover 1 - 2^(1 - n) (75 % of 3 runs, 94 % of 5). Returns the coverage.
- */
-static double
-runner_interval(const double *v, size_t n, double *lo, double *hi)
-{
-	double pmf = ldexp(1, -(int)n), below = pmf;
-	size_t k = 1;
-
-	while (k < (n + 1) / 2) {
-		pmf *= (double)(n - k + 1) / (double)k;
-		if (1 - 2 * (below + pmf) < RUNNER_COVERAGE)
-			break;
-		below += pmf;
-		k++;
-	}
-	*lo = v[k - 1];
-	*hi = v[n - k];
-	return 1 - 2 * below;
-}
-
 /*
  * A cell's runs so far: how many, how many ok and how many of those
  * starved a coroutine, its median's interval.
@@ -494,9 +461,10 @@ runner_spread(const cJSON *cell, struct runner_spread *sp)
 		sp->starved += results_num(run, "starved") > 0;
 	}
 	if (sp->ok > 0) {
-		qsort(v, sp->ok, sizeof(*v), runner_cmp);
+		stats_sort(v, sp->ok);
 		sp->median = stats_quantile(v, sp->ok, 0.5);
-		sp->cover = runner_interval(v, sp->ok, &sp->lo, &sp->hi);
+		sp->cover = stats_median_interval(v, sp->ok, RUNNER_COVERAGE,
+		    &sp->lo, &sp->hi);
 	}
 	free(v);
 	return;

@@ -571,3 +571,26 @@ Test(stats, signed_rank_with_ties_and_zeros)
 	cr_assert_eq(r.v, 13.5);
 	cr_assert(CLOSE(r.p, 0.1875, 1e-12), "p %.8g", r.p);
 }
+
+/*
+ * The median's interval is the widest pair of order statistics whose
+ * binomial coverage holds the level asked: of 12 runs, the 3rd and the
+ * 10th (96.1 %); of 3 and of 5, the lowest and the highest (75 %, 93.75 %).
+ */
+Test(stats, a_median_interval_covers_what_it_says)
+{
+	double v[12], lo, hi;
+	int i;
+
+	for (i = 0; i < 12; i++)
+		v[i] = i;
+	cr_assert_float_eq(stats_median_interval(v, 12, 0.95, &lo, &hi),
+	    1 - 2 * 79.0 / 4096, 1e-12);
+	cr_assert(lo == 2 && hi == 9, "12 runs: %g..%g", lo, hi);
+	cr_assert_float_eq(stats_median_interval(v, 5, 0.95, &lo, &hi),
+	    0.9375, 1e-12);
+	cr_assert(lo == 0 && hi == 4, "5 runs: %g..%g", lo, hi);
+	cr_assert_float_eq(stats_median_interval(v, 3, 0.95, &lo, &hi), 0.75,
+	    1e-12);
+	cr_assert(lo == 0 && hi == 2, "3 runs: %g..%g", lo, hi);
+}

@@ -36,6 +36,33 @@ stats_sorted(const double *v, size_t n)
 	return s;
 }
 
+void
+stats_sort(double *v, size_t n)
+{
+
+	qsort(v, n, sizeof(*v), stats_cmp);
+	return;
+}
+
+double
+stats_median_interval(const double *v, size_t n, double coverage, double *lo,
+    double *hi)
+{
+	double pmf = ldexp(1, -(int)n), below = pmf;
+	size_t k = 1;
+
+	while (k < (n + 1) / 2) {
+		pmf *= (double)(n - k + 1) / (double)k;
+		if (1 - 2 * (below + pmf) < coverage)
+			break;
+		below += pmf;
+		k++;
+	}
+	*lo = v[k - 1];
+	*hi = v[n - k];
+	return 1 - 2 * below;
+}
+
 double
 stats_quantile(const double *sorted, size_t n, double p)
 {
