@@ -22,10 +22,10 @@ mutants() {
 	cat <<'EOF'
 holm-removed | bench/analyse/compare.c | s/stats_holm\(p, m, adj\);/memcpy(adj, p, m * sizeof(*p));/ | test_compare | compare/holm_holds_back_six_cells_each_significant_alone
 hung-crashed-not-broken | bench/analyse/judge.c | s/return arm->failed \+ arm->hung \+ arm->crashed;/return arm->failed;/ | test_compare | compare/hung_or_crashed
-pair-period-left-in | bench/commands/pair.c | s/t->delta\[t->n\+\+\] = paired_crossover\(g_ab, nab, g_ba, nba\);/t->delta[t->n++] = g_ab[nab \/ 2];/ | test_pair | pair/a_penalty_for_going_second_is_no_change
+pair-period-left-in | bench/analyse/tally.c | s/t->delta\[t->n\+\+\] = paired_crossover\(g_ab, nab, g_ba, nba\);/t->delta[t->n++] = g_ab[nab \/ 2];/ | test_pair | pair/a_penalty_for_going_second_is_no_change
 crossover-ab-only | bench/analyse/paired.c | s/rank_compare\(g_ba, nba, g_ab, nab, NAN, 0.05, &t\);\n\treturn t.shift \/ 2;/(void)g_ba; (void)nba; (void)t;\n\treturn g_ab[nab \/ 2];/ | test_pair | pair/crossover
 no-system-time | bench/measure/measure.c | s/s->cpu_s = tv_s\(&ru.ru_utime\) \+ tv_s\(&ru.ru_stime\);/s->cpu_s = tv_s(&ru.ru_utime);/ | test_workload | workload/cpu_time_counts_system_time
-bound-one-off-plan | bench/measure/placement.c | s/\? index : 0\) % p->nsets\]/? index + 1 : 1) % p->nsets]/ | test_placement | */*
+bound-one-off-plan | bench/measure/placement.c | s/\? index :\n\t    0\) % p->nsets\]/? index + 1 :\n\t    1) % p->nsets]/ | test_placement | */*
 placed-by-start-order | bench/measure/placement.c | s/want = place_want\(pl->plan, role, index\);/want = place_want(pl->plan, role, pl->n);/ | test_placement | */*
 older-abi-loaded | bench/measure/plugin.c | s/if \(abi != want_abi\)/if (abi > want_abi)/ | test_dispatcher | dispatcher/an_older_abi_plugin_is_refused
 mutex-grow-reorders | queues/mutex.c | s/slots\[i\] = q->slots\[\(q->head \+ i\) & q->mask\];/slots[i] = q->slots[(q->head + n - 1 - i) \& q->mask];/ | test_queue | queue/fifo_holds_through_growth
@@ -52,7 +52,7 @@ busy-apart-judged | bench/analyse/judge.c | s/\t    COMPARE_BUSY_APART;/\t    1;
 summary-busy-uncounted | bench/analyse/results.c | s/busy \+= cJSON_IsTrue/busy -= 0 * cJSON_IsTrue/ | test_workload | workload/a_window_beside_other_load_is_marked
 summary-stalls-uncounted | bench/analyse/results.c | s/stalled \+= cJSON_IsString/stalled -= 0 * cJSON_IsString/ | test_workload | workload/a_window_with_no_dispatch_is_stalled
 stall-fails-sweep | bench/runner.c | s/\t    strcmp\(results_str\(run, "status", "\?"\), "stalled"\) != 0;/\t    1;/ | test_cli | cli/a_stalled_window_is_said_not_failed
-export-no-reference | bench/analyse/export.c | s/\tif \(table_for_people\(f\)\)\n\t\texport_reference\(rows, doc\);\n// | test_cli | cli/export_states_the_harness_cost_beside_the_designs
+export-no-reference | bench/analyse/export.c | s/\tif \(table_for_people\(f\)\)\n\t\texport_each_machine\(doc, export_reference, rows\);\n// | test_cli | cli/export_states_the_harness_cost_beside_the_designs
 words-unbounded | bench/cli.c | s/ && out->nwords < out->maxwords\)/)/ | test_cli | cli/every_command_refuses_a_word_more_than_a_call_holds
 summary-unchecked | bench/analyse/results.c | s/\t\treturn 0;\n\tfor \(i = 0; names\[i\].type != want; i\+\+\)/\t\treturn 0;\n\treturn 0;\n\tfor (i = 0; names[i].type != want; i++)/ | test_cli | cli/a_summary_without_its_median_is_named_by_every_reader
 cost-sweep-vetoes | bench/analyse/advise.c | s/return r->starving == 0 && r->failed == 0;/return r->starving + r->cost_starving == 0 \&\& r->failed == 0;/ | test_advise | advise/starving_in_the_cost_sweep_is_a_caution_not_a_veto
@@ -69,7 +69,7 @@ recipe-plugin-path-stale | README.md | s/\.\/build\/examples\/libtwolock\.so/.\/
 report-never-flat | bench/analyse/findings.c | s/#define FINDINGS_FLAT\t1.2/#define FINDINGS_FLAT\t1.0/ | test_report | report/each_design_says_its_cost_at_1_the_cpus_and_the_widest
 report-rise-unsaid | bench/analyse/findings.c | s/if \(last >= FINDINGS_FLAT \* first\)/if (0)/ | test_report | report/each_design_says_its_cost_at_1_the_cpus_and_the_widest
 report-one-workers | bench/analyse/series.c | s/workers == 1 \?/workers == 0 ?/ | test_report | report/each_design_says_its_cost_at_1_the_cpus_and_the_widest
-report-cpus-ignored | bench/analyse/findings.c | s/series_cell_at\(s, d->cpus\)/series_cell_at(s, -1)/ | test_report | report/each_design_says_its_cost_at_1_the_cpus_and_the_widest
+report-cpus-ignored | bench/analyse/findings.c | s/series_cell_at\(s, s->cpus\)/series_cell_at(s, -1)/ | test_report | report/each_design_says_its_cost_at_1_the_cpus_and_the_widest
 report-loops-cross | bench/analyse/series.c | s/return strcmp\(results_str\(cell, "from", ""\), "home"\) == 0 \&\&/return 0 \&\&/ | test_report | report/event_loops_resuming_at_home_never_cross_a_thread
 report-outside-stays-home | bench/analyse/series.c | s/"from", ""\), "home"\) == 0/"from", ""), "") != 0/ | test_report | report/event_loops_resuming_at_home_never_cross_a_thread
 report-floor-ranked | bench/analyse/findings.c | s/if \(!d->s\[k\]\.floor \&\& !d->s\[k\]\.local \&\&/if (/ | test_report | report/the_floor_is_named_and_never_ranked
@@ -88,8 +88,8 @@ plugins-unnamed | bench/analyse/compare.c | s/\t\tcompare_plugins\(\&rows\[i\], 
 words-reversed | bench/analyse/metric.c | s/change > 0 \? m\.more : m\.less/change < 0 ? m.more : m.less/g | test_compare | compare/a_verdict_names_its_metric_unit_and_direction
 p-kind-always-holm | bench/analyse/outcome.c | s/\telse if \(o->levels != NULL\)\n\t\tsnprintf\(buf, len, "unadjusted,/\telse if (0)\n\t\tsnprintf(buf, len, "unadjusted,/ | test_compare | compare/a_p_says_whether_holm_or_a_look_made_it
 ab-arms-unnamed | bench/commands/verdict.c | s/\tco\.sides\[0\] = ab_side\(\&arms\[0\], sides\[0\], sizeof\(sides\[0\]\)\);\n// | test_compare | compare/ab_names_each_arm_and_its_plugin_file
-pair-cell-keeps-a-plugin | bench/commands/pair.c | s/\t\t\tcJSON_Delete\(cJSON_DetachItemViaPointer\(shared, f\)\);/\t\t\t(void)0;/ | test_pair | pair/the_line_names_metric_cell_and_both_arms
-pair-line-without-arms | bench/commands/pair.c | s/t->brief, t->side\[1\],\n\t    t->side\[0\], change/t->brief, "", "", change/ | test_pair | pair/the_line_names_metric_cell_and_both_arms
+pair-cell-keeps-a-plugin | bench/analyse/tally.c | s/\t\t\tcJSON_Delete\(cJSON_DetachItemViaPointer\(shared, f\)\);/\t\t\t(void)0;/ | test_pair | pair/the_line_names_metric_cell_and_both_arms
+pair-line-without-arms | bench/analyse/tally.c | s/t->brief, t->side\[1\],\n\t    t->side\[0\], change/t->brief, "", "", change/ | test_pair | pair/the_line_names_metric_cell_and_both_arms
 key-beside | bench/analyse/plot.c | s/"set key bmargin center horizontal Left reverse "/"set key outside right vertical Left reverse "/ | test_pictures | pictures/the_key_leaves_the_plot_most_of_the_width
 key-beside-in-report | bench/analyse/plot.c | s/"set key bmargin center horizontal Left reverse "/"set key outside right vertical Left reverse "/ | test_pictures | pictures/report_figures_render_inside_their_boxes
 title-on-one-line | bench/analyse/figure.c | s/bars min to max\\\\n"/bars min to max; "/ | test_pictures | pictures/plot_text_stays_inside_the_canvas_and_apart
@@ -105,15 +105,15 @@ log-axis-foot-unlabelled | bench/analyse/plot.c | s/t\[0\] \* \(1 - 1e-6\), t\[n
 precision-never-met | bench/runner.c | s/sp->lo \* f >= sp->median &&\n\t    sp->hi <= sp->median \* f;/0;/ | test_sweep | sweep/a_cell_stops_once_its_runs_agree
 precision-as-plus-minus | bench/runner.c | s/sp->lo \* f >= sp->median &&/sp->lo >= sp->median * (2 - f) \&\&/ | test_sweep | sweep/a_cell_stops_once_its_runs_agree
 starved-cell-stops | bench/runner.c | s/sp->ok == sp->runs && sp->starved == 0 &&/sp->ok == sp->runs \&\&/ | test_sweep | sweep/a_cell_stops_once_its_runs_agree
-reps-given-ignored | bench/cli.c | s/s->reps_given \x7c= /s->reps_given &= / | test_sweep | sweep/a_cell_stops_once_its_runs_agree
+reps-given-ignored | bench/cli.c | s/\(cli_given\(s, "--reps"\) &&/(0 \&\&/ | test_sweep | sweep/a_cell_stops_once_its_runs_agree
 stopped-cell-runs-on | bench/runner.c | s/\t\t\tif \(adapts && cJSON_GetObjectItem\(runner_cell\(&arms\[0\],\n\t\t\t    ci\), "stop"\) != NULL\)\n\t\t\t\tcontinue;\n// | test_cli | cli/a_cell_stops_once_its_median_is_known_within_the_precision
-interval-always-range | bench/runner.c | s/\twhile \(k < \(n \+ 1\) \/ 2\) \{/\twhile (0) {/ | test_cli | cli/a_cell_stops_once_its_median_is_known_within_the_precision
+interval-always-range | bench/analyse/stats.c | s/\twhile \(k < \(n \+ 1\) \/ 2\) \{/\twhile (0) {/ | test_cli | cli/a_cell_stops_once_its_median_is_known_within_the_precision
 ab-arms-stop-early | bench/runner.c | s/return narms == 1 && cli_reps_min\(o\) < o->reps;/return cli_reps_min(o) < o->reps;/ | test_cli | cli/default_outputs_land_in_the_current_folder
 default-out-in-source | bench/cli.c | s/\tif \(!cli_in_source\(\)\)\n\t\treturn rel;\n/\treturn rel;\n/ | test_sweep | sweep/a_default_output_never_lands_in_the_source_tree
 default-out-everywhere | bench/cli.c | s/\tif \(!cli_in_source\(\)\)\n/\tif (0)\n/ | test_sweep | sweep/a_default_output_never_lands_in_the_source_tree
 advise-out-under-build | bench/commands/advise.c | s/c->sweep.out = cli_out_default\(c->sweep.out, out, sizeof\(out\)\);/c->sweep.out = "build\/results\/advise.json";/ | test_cli | cli/default_outputs_land_in_the_current_folder
 mkdir-one-level | bench/runner.c | s/\tfor \(slash = strchr\(dir \+ 1, '\/'\); slash != NULL;\n\t    slash = strchr\(slash \+ 1, '\/'\)\) \{/\tfor (slash = strrchr(dir, '\/'); slash != NULL; slash = NULL) {/ | test_cli | cli/a_results_file_gets_every_folder_it_needs
-pair-writes-default | bench/commands/pair.c | s/if \(!cli_given\(&c->sweep, "--out"\)\)/if (0)/ | test_cli | cli/pair_and_ab_keep_to_their_own_files
+pair-writes-default | bench/commands/pair.c | s/if \(cli_given\(&c->sweep, "--out"\) &&/if (1 &&/ | test_cli | cli/pair_and_ab_keep_to_their_own_files
 ab-precision-taken | bench/commands/verdict.c | s/if \(cli_given\(&c->sweep, "--precision"\)\) \{/if (0) {/ | test_cli | cli/pair_and_ab_keep_to_their_own_files
 report-kept-ranked | bench/analyse/series.c | s/\t\ts->kept &= series_keeps_local\(cell\);/\t\ts->kept = false;/ | test_report | report/a_design_that_keeps_its_work_local_is_said_to
 merge-no-machine-in-series | bench/analyse/params.c | s/\tif \(m != NULL && used < len\)/\tif (0)/ | test_fleet | merge/plot_report_and_export_give_a_series_per_machine
