@@ -1,8 +1,9 @@
 /*
  * dispatchbench/dispatcher.h - the dispatcher interface of dispatchbench,
- * version 4 (2 added real and beside; 3 passes thread_start the thread's
+ * version 5 (2 added real and beside; 3 passes thread_start the thread's
  * index; 4 adds the lock counters and epoll_waits, so struct db_disp_stats
- * grows).
+ * grows; 5 puts db_ before every name and keeps the suite's own designs'
+ * knobs behind db_disp_config.knobs).
  *
  * A dispatcher is a long-lived handle; a dispatch is a request to run one
  * task on one of its threads. A design is a const struct db_disp_ops: the
