@@ -166,14 +166,16 @@ tally_sees(const struct tally *t, const struct paired_test *r)
 static void
 tally_arms(const struct tally *t)
 {
+	const char *unit = metric_unit(t->metric);
 	int k;
 
 	for (k = 0; k < 2; k++) {
 		fprintf(stderr, "%s: %u windows ok, %u failed, %u stalled%s%s; "
-		    "median %.4g\n", k ? "B" : "A", t->ends.ok[k],
+		    "median %.4g%s%s\n", k ? "B" : "A", t->ends.ok[k],
 		    t->ends.failed[k], t->ends.stalled[k], t->reason[k][0] ?
 		    ", the first " : "", t->reason[k],
-		    tally_median(t->values[k], t->nvalues[k]));
+		    tally_median(t->values[k], t->nvalues[k]), unit[0] ? " " :
+		    "", unit);
 		if (t->busy[k] > 0)
 			printf("%s: %u of %u windows shared a busy machine "
 			    "(host_busy): the verdict rests on figures other "
