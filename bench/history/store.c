@@ -594,7 +594,7 @@ store_values(struct store *s, const char *metric,
 	sqlite3_stmt *st = store_prepare(s, "SELECT m.id, m.host || ' (' || "
 	    "m.cpu_model || ', ' || m.online_cpus || ' CPUs)', c.key, "
 	    "i.build_type, r.name, COALESCE(r.committed_at, i.date), v.value, "
-	    "COALESCE(r.ord, -1) "
+	    "COALESCE(r.ord, -1), i.id "
 	    "FROM value v JOIN run u ON u.id = v.run_id JOIN import i ON i.id ="
 	    " u.import_id JOIN machine m ON m.id = i.machine_id JOIN revision r"
 	    " ON r.id = i.revision_id JOIN cell c ON c.id = u.cell_id WHERE "
@@ -616,6 +616,7 @@ store_values(struct store *s, const char *metric,
 		v.date = (const char *)sqlite3_column_text(st, 5);
 		v.value = sqlite3_column_double(st, 6);
 		v.ord = sqlite3_column_int64(st, 7);
+		v.sitting = sqlite3_column_int64(st, 8);
 		n++;
 		if (fn(&v, arg) != 0)
 			break;

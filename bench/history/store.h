@@ -48,6 +48,7 @@ struct store_value {
 	const char *revision;		/* as the build named it ("80f8a6b") */
 	const char *date;		/* the commit's date, else the run's */
 	long long ord;			/* its first-parent depth; -1: unknown */
+	long long sitting;		/* the import the run came in: a sitting */
 	double value;
 };
 
