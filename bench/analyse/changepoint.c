@@ -19,7 +19,13 @@ struct cp_series {
 	size_t *rev;		/* each one's index in the input */
 	size_t *off;		/* n + 1 offsets into x */
 	double *x;		/* the logs of the runs */
+	long long *sid;		/* each run's sitting, as x */
 	double *tmp;		/* scratch as long as x: a median, or runs */
+	size_t *soff;		/* n + 1 offsets into y */
+	double *y;		/* each sitting's level: its runs' median log */
+	double *gap;		/* scratch as long as y */
+	double floor;		/* the least sd of a level (cp_level_floor) */
+	double borrowed_var, borrowed_df; /* cp_opts' sitting sd, squared */
 };
 
 /* The cuts (the first revision of each new level), in order. */
@@ -41,6 +47,8 @@ cp_opts_default(struct cp_opts *o)
 	o->threshold = 0.05;
 	o->alpha = 0.01;
 	o->min_size = 2;
+	o->sitting_sd = NAN;
+	o->sitting_df = 0;
 	return;
 }
 
@@ -51,29 +59,154 @@ cp_valid(double v)
 	return isfinite(v) && v > 0;
 }
 
+/*
+ * Revision k's sittings: the runs of one sitting, next to each other, are
+ * one level, the median of their logs, appended to y; at[i] is run i's.
+ */
 static void
-cp_series_init(struct cp_series *ser, const struct cp_point *pts, size_t n)
+cp_sittings_of(struct cp_series *ser, size_t k, size_t *at, size_t *ns)
 {
-	size_t i, j, runs = 0;
+	size_t i, j, e = ser->off[k + 1];
+
+	ser->soff[k] = *ns;
+	for (i = ser->off[k]; i < e; i = j) {
+		for (j = i; j < e && ser->sid[j] == ser->sid[i]; j++) {
+			ser->tmp[j - i] = ser->x[j];
+			at[j] = *ns;
+		}
+		ser->y[(*ns)++] = stats_select_median(ser->tmp, j - i);
+	}
+	ser->soff[k + 1] = *ns;
+	return;
+}
+
+/*
+ * The least a sitting's level varies: the median of its runs, each as far
+ * from it as the runs of every sitting are from theirs (1.4826 MAD), has
+ * 1.2533 / sqrt(runs a sitting) of their sd. Sittings that happen to
+ * agree never make a step out of a run-to-run wobble.
+ */
+static double
+cp_level_floor(const struct cp_series *ser, const size_t *at)
+{
+	size_t i, runs = ser->off[ser->n], ns = ser->soff[ser->n];
+
+	for (i = 0; i < runs; i++)
+		ser->tmp[i] = fabs(ser->x[i] - ser->y[at[i]]);
+	return 1.4826 * stats_select_median(ser->tmp, runs) * 1.2533 /
+	    sqrt((double)runs / (double)ns);
+}
+
+/*
+ * The sd of normal gaps from the smallest keep of n of their absolute
+ * values (sorted): their mean square over E[Z^2; |Z| < c] / q, where q =
+ * keep / n and c its two-sided quantile. The largest fifth left out are
+ * where steps and single noisy sittings sit.
+ */
+static double
+cp_trimmed_sd(const double *sorted, size_t n, size_t *keep)
+{
+	double ss = 0, q, c, e;
+	size_t i;
+
+	*keep = n - n / 5;
+	for (i = 0; i < *keep; i++)
+		ss += sorted[i] * sorted[i];
+	q = (double)*keep / (double)n;
+	if (*keep == n)
+		return sqrt(ss / (double)n);
+	c = stats_norm_quantile((1 + q) / 2);
+	e = q - 2 * c * exp(-c * c / 2) / sqrt(2 * M_PI);
+	return sqrt(ss / (double)*keep * q / e);
+}
+
+void
+cp_sitting_spread(double *d, size_t n, double *sd, double *df)
+{
+	size_t i, keep;
+
+	for (i = 0; i < n; i++)
+		d[i] = fabs(d[i]);
+	stats_sort(d, n);
+	/* A gap of two sittings has twice a level's variance. */
+	*sd = n > 0 ? cp_trimmed_sd(d, n, &keep) / sqrt(2) : NAN;
+	*df = n > 0 ? 2 * (double)keep / 3 : 0;
+	return;
+}
+
+/*
+ * The sd of a sitting's level, and its degrees of freedom, that a test
+ * of [s, t) against [t, e) uses: from the series' own gaps between
+ * consecutive sittings but the one across t (the step being judged),
+ * pooled with the sd borrowed from the machine's other series, weighed by
+ * their degrees of freedom; never under the runs' own floor.
+ */
+static double
+cp_sd(const struct cp_series *ser, size_t t, double *df)
+{
+	size_t i, k = 0, b = ser->soff[t], ns = ser->soff[ser->n];
+	double own = 0, own_df = 0, var;
+
+	for (i = 1; i < ns; i++)
+		if (i != b)
+			ser->gap[k++] = ser->y[i] - ser->y[i - 1];
+	if (k > 0)
+		cp_sitting_spread(ser->gap, k, &own, &own_df);
+	*df = own_df + ser->borrowed_df;
+	if (*df <= 0)
+		return NAN;
+	var = own * own * own_df + ser->borrowed_var * ser->borrowed_df;
+	return fmax(sqrt(var / *df), ser->floor);
+}
+
+static void
+cp_series_alloc(struct cp_series *ser, size_t n, size_t runs)
+{
+
+	ser->rev = rank_alloc(n, sizeof(*ser->rev));
+	ser->off = rank_alloc(n + 1, sizeof(*ser->off));
+	ser->soff = rank_alloc(n + 1, sizeof(*ser->soff));
+	ser->x = rank_alloc(runs, sizeof(*ser->x));
+	ser->sid = rank_alloc(runs, sizeof(*ser->sid));
+	ser->y = rank_alloc(runs, sizeof(*ser->y));
+	ser->gap = rank_alloc(runs, sizeof(*ser->gap));
+	ser->tmp = rank_alloc(runs, sizeof(*ser->tmp));
+	ser->n = 0;
+	return;
+}
+
+static void
+cp_series_init(struct cp_series *ser, const struct cp_point *pts, size_t n,
+    double sd, double df)
+{
+	size_t i, j, runs = 0, ns = 0, *at;
 
 	for (i = 0; i < n; i++)
 		for (j = 0; j < pts[i].n; j++)
 			runs += cp_valid(pts[i].v[j]);
-	ser->rev = rank_alloc(n, sizeof(*ser->rev));
-	ser->off = rank_alloc(n + 1, sizeof(*ser->off));
-	ser->x = rank_alloc(runs, sizeof(*ser->x));
-	ser->tmp = rank_alloc(runs, sizeof(*ser->tmp));
-	ser->n = 0;
+	cp_series_alloc(ser, n, runs);
+	at = rank_alloc(runs, sizeof(*at));
 	runs = 0;
 	for (i = 0; i < n; i++) {
 		ser->off[ser->n] = runs;
-		for (j = 0; j < pts[i].n; j++)
-			if (cp_valid(pts[i].v[j]))
-				ser->x[runs++] = log(pts[i].v[j]);
-		if (runs > ser->off[ser->n])
-			ser->rev[ser->n++] = i;
+		for (j = 0; j < pts[i].n; j++) {
+			if (!cp_valid(pts[i].v[j]))
+				continue;
+			ser->sid[runs] = pts[i].sitting ? pts[i].sitting[j] : 0;
+			ser->x[runs++] = log(pts[i].v[j]);
+		}
+		ser->off[ser->n + 1] = runs;
+		if (runs == ser->off[ser->n])
+			continue;
+		cp_sittings_of(ser, ser->n, at, &ns);
+		ser->rev[ser->n++] = i;
 	}
 	ser->off[ser->n] = runs;
+	ser->soff[ser->n] = ns;
+	ser->floor = ns > 0 ? cp_level_floor(ser, at) : 0;
+	ser->borrowed_var = isfinite(sd) ? sd * sd : 0;
+	ser->borrowed_df = isfinite(sd) ? df : 0;
+	free(at);
 	return;
 }
 
@@ -83,9 +216,26 @@ cp_series_fini(struct cp_series *ser)
 
 	free(ser->rev);
 	free(ser->off);
+	free(ser->soff);
 	free(ser->x);
+	free(ser->sid);
+	free(ser->y);
+	free(ser->gap);
 	free(ser->tmp);
 	return;
+}
+
+size_t
+cp_sitting_diffs(const struct cp_point *pts, size_t n, double *d)
+{
+	struct cp_series ser;
+	size_t i, k = 0;
+
+	cp_series_init(&ser, pts, n, NAN, 0);
+	for (i = 0; i + 1 < ser.soff[ser.n]; i++)
+		d[k++] = fabs(ser.y[i + 1] - ser.y[i]);
+	cp_series_fini(&ser);
+	return k;
 }
 
 /* The median of the pooled runs of revisions [s, e), as a value. */
@@ -114,15 +264,57 @@ cp_test(const double *a, size_t na, const double *b, size_t nb, double alpha,
 	return;
 }
 
-/* The runs of revisions [t, e) against those of [s, t): a step at t. */
+/*
+ * The sittings of revisions [t, e) against those of [s, t): the
+ * difference of their mean levels, its standard error by the series'
+ * sitting sd, and the two-sided normal p of it. Runs of one sitting share
+ * what moved the machine that day, so a step must stand out from the
+ * spread between sittings, not only from the runs'.
+ */
+static double
+cp_sitting_p(const struct cp_series *ser, size_t s, size_t t, size_t e,
+    double *d, double *se)
+{
+	size_t i, a = ser->soff[s], b = ser->soff[t], c = ser->soff[e];
+	double ma = 0, mb = 0, df;
+
+	for (i = a; i < b; i++)
+		ma += ser->y[i] / (double)(b - a);
+	for (i = b; i < c; i++)
+		mb += ser->y[i] / (double)(c - b);
+	*d = mb - ma;
+	*se = cp_sd(ser, t, &df) * sqrt(1.0 / (double)(b - a) +
+	    1.0 / (double)(c - b));
+	if (!isfinite(*se))
+		return 1;
+	if (*se == 0)
+		return *d == 0 ? 1 : 0;
+	return 2 * stats_t_upper(fabs(*d) / *se, df);
+}
+
+/*
+ * The runs of revisions [t, e) against those of [s, t): a step at t. Its
+ * p is the larger of the runs' rank-sum p and the sittings' (each must
+ * hold), its interval the runs' widened to the sittings' where that is
+ * wider.
+ */
 static void
 cp_judge(const struct cp_series *ser, size_t s, size_t t, size_t e,
     double alpha, struct cp_step *st)
 {
 	const double *x = ser->x;
 	size_t a = ser->off[s], b = ser->off[t], c = ser->off[e];
+	double d, se, p = cp_sitting_p(ser, s, t, e, &d, &se), z;
 
 	cp_test(x + a, b - a, x + b, c - b, alpha, st);
+	st->p = fmax(st->p, p);
+	if (isfinite(se)) {
+		z = stats_norm_quantile(1 - alpha / 2);
+		st->lo = fmin(st->lo, exp(d - z * se));
+		st->hi = fmax(st->hi, exp(d + z * se));
+	}
+	st->s_before = ser->soff[t] - ser->soff[s];
+	st->s_after = ser->soff[e] - ser->soff[t];
 	st->at = t;
 	st->before = cp_median(ser, s, t);
 	st->after = cp_median(ser, t, e);
@@ -143,9 +335,10 @@ cp_p(const struct cp_series *ser, size_t s, size_t t, size_t e)
 	const double *x = ser->x;
 	size_t a = ser->off[s], b = ser->off[t], c = ser->off[e];
 	struct rank_test r;
+	double d, se;
 
 	rank_test_p(x + a, b - a, x + b, c - b, NAN, &r);
-	return r.p;
+	return fmax(r.p, cp_sitting_p(ser, s, t, e, &d, &se));
 }
 
 /* Smaller p, then the larger shift; an equal one keeps the earlier. */
@@ -458,7 +651,7 @@ cp_find(const struct cp_point *pts, size_t n, const struct cp_opts *o,
 
 	/* Longer than the series finds nothing, and s + m cannot wrap. */
 	m = m > n ? n + 1 : m;
-	cp_series_init(&ser, pts, n);
+	cp_series_init(&ser, pts, n, o->sitting_sd, o->sitting_df);
 	c.at = rank_alloc(ser.n, sizeof(*c.at));
 	c.n = 0;
 	st = rank_alloc(ser.n + 1, sizeof(*st));

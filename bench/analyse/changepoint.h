@@ -78,12 +78,25 @@
 struct cp_point {		/* one revision's runs, in commit order */
 	const double *v;
 	size_t n;
+	/*
+	 * The sitting each run was measured in (an import: one process of
+	 * one sweep), runs of one sitting next to each other; NULL: the
+	 * revision's runs are one sitting.
+	 */
+	const long long *sitting;
 };
 
 struct cp_opts {
 	double threshold;	/* the smallest change a step is (0.05) */
 	double alpha;		/* false steps allowed per series (0.01) */
 	size_t min_size;	/* revisions each side of a step (2); 0 is 1 */
+	/*
+	 * The sd (of logs) of a sitting's level on the series' machine and
+	 * its degrees of freedom, from its other series (cp_sitting_spread):
+	 * pooled with the series' own, which a history of a few sittings
+	 * hardly knows. NAN and 0: none.
+	 */
+	double sitting_sd, sitting_df;
 };
 
 /*
@@ -98,10 +111,28 @@ struct cp_step {
 	double p;		/* rank-sum p of the two segments' runs */
 	double before, after;	/* each segment's median of its runs */
 	size_t n_before, n_after; /* revisions with runs in each */
+	size_t s_before, s_after; /* sittings in each */
 	bool confirmed;		/* false: under min_size revisions after */
 };
 
-void cp_opts_default(struct cp_opts *o);	/* 0.05, 0.01, 2 */
+void cp_opts_default(struct cp_opts *o);	/* 0.05, 0.01, 2, NAN, 0 */
+
+/*
+ * The absolute differences between consecutive sittings' levels (the
+ * median of a sitting's logs) of pts[0..n), into d, which holds one per
+ * run at least; how many. What cp_sitting_spread pools over the series
+ * of one machine.
+ */
+size_t cp_sitting_diffs(const struct cp_point *pts, size_t n, double *d);
+
+/*
+ * The sd of a sitting's level from n such differences (d is made their
+ * absolute values, sorted), and its degrees of freedom: the root mean
+ * square of the smallest four fifths, scaled to the normal's, over the
+ * root of 2; 2 / 3 of the differences kept, as consecutive ones share a
+ * sitting. A step or a noisy sitting among them is left out.
+ */
+void cp_sitting_spread(double *d, size_t n, double *sd, double *df);
 
 /*
  * Steps of pts[0..n), in order of at; returns how many it wrote, at most

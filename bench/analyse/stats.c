@@ -103,6 +103,58 @@ stats_norm_upper(double z)
 	return 0.5 * erfc(z / sqrt(2.0));
 }
 
+/*
+ * The continued fraction of the regularized incomplete beta I_x(a, b),
+ * by the modified Lentz method, for x < (a + 1) / (a + b + 2).
+ */
+static double
+stats_betacf(double a, double b, double x)
+{
+	double c = 1, d = 1 - (a + b) * x / (a + 1), h, num;
+	int m;
+
+	d = 1 / (fabs(d) < 1e-300 ? 1e-300 : d);
+	h = d;
+	for (m = 1; m <= 300; m++) {
+		num = m * (b - m) * x / ((a + 2 * m - 1) * (a + 2 * m));
+		d = 1 / (fabs(1 + num * d) < 1e-300 ? 1e-300 : 1 + num * d);
+		c = 1 + num / c;
+		h *= d * (fabs(c) < 1e-300 ? 1e-300 : c);
+		num = -(a + m) * (a + b + m) * x / ((a + 2 * m) *
+		    (a + 2 * m + 1));
+		d = 1 / (fabs(1 + num * d) < 1e-300 ? 1e-300 : 1 + num * d);
+		c = 1 + num / c;
+		c = fabs(c) < 1e-300 ? 1e-300 : c;
+		h *= d * c;
+		if (fabs(d * c - 1) < 1e-15)
+			break;
+	}
+	return h;
+}
+
+/* I_x(a, b), as Numerical Recipes' betai. */
+static double
+stats_ibeta(double a, double b, double x)
+{
+	double front;
+
+	if (x <= 0 || x >= 1)
+		return x <= 0 ? 0 : 1;
+	front = exp(lgamma(a + b) - lgamma(a) - lgamma(b) + a * log(x) +
+	    b * log1p(-x));
+	if (x < (a + 1) / (a + b + 2))
+		return front * stats_betacf(a, b, x) / a;
+	return 1 - front * stats_betacf(b, a, 1 - x) / b;
+}
+
+double
+stats_t_upper(double t, double df)
+{
+	double tail = 0.5 * stats_ibeta(df / 2, 0.5, df / (df + t * t));
+
+	return t >= 0 ? tail : 1 - tail;
+}
+
 /* By bisection on erfc: slow, exact to the last bits, called rarely. */
 double
 stats_norm_quantile(double p)

@@ -48,6 +48,9 @@ void stats_summarize(const double *v, size_t n, struct stats_summary *s);
 double stats_norm_upper(double z);
 double stats_norm_quantile(double p);
 
+/* Student's t with df degrees of freedom (df > 0): its upper tail. */
+double stats_t_upper(double t, double df);
+
 /*
  * Holm's step-down adjustment of n p-values (R's p.adjust "holm"): a cell
  * is flagged when its adjusted p is below alpha, and the chance of
