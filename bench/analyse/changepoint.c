@@ -25,7 +25,9 @@ struct cp_series {
 	double *y;		/* each sitting's level: its runs' median log */
 	double *gap;		/* scratch as long as y */
 	double floor;		/* the least sd of a level (cp_level_floor) */
-	double borrowed_var, borrowed_df; /* cp_opts' sitting sd, squared */
+	long long *ysid;	/* each sitting's id, as y */
+	const struct cp_gap *other; /* cp_opts' gaps of the machine */
+	size_t nother;
 };
 
 /* The cuts (the first revision of each new level), in order. */
@@ -47,8 +49,8 @@ cp_opts_default(struct cp_opts *o)
 	o->threshold = 0.05;
 	o->alpha = 0.01;
 	o->min_size = 2;
-	o->sitting_sd = NAN;
-	o->sitting_df = 0;
+	o->gaps = NULL;
+	o->ngaps = 0;
 	return;
 }
 
@@ -74,6 +76,7 @@ cp_sittings_of(struct cp_series *ser, size_t k, size_t *at, size_t *ns)
 			ser->tmp[j - i] = ser->x[j];
 			at[j] = *ns;
 		}
+		ser->ysid[*ns] = ser->sid[i];
 		ser->y[(*ns)++] = stats_select_median(ser->tmp, j - i);
 	}
 	ser->soff[k + 1] = *ns;
@@ -120,47 +123,59 @@ cp_trimmed_sd(const double *sorted, size_t n, size_t *keep)
 	return sqrt(ss / (double)*keep * q / e);
 }
 
-void
-cp_sitting_spread(double *d, size_t n, double *sd, double *df)
+/*
+ * The sd of a sitting's level from n gaps between consecutive sittings (d
+ * is made their absolute values, sorted), and its degrees of freedom.
+ */
+static double
+cp_sitting_spread(double *d, size_t n, double *df)
 {
 	size_t i, keep;
+	double sd;
 
+	if (n == 0)
+		return *df = 0, NAN;
 	for (i = 0; i < n; i++)
 		d[i] = fabs(d[i]);
 	stats_sort(d, n);
 	/* A gap of two sittings has twice a level's variance. */
-	*sd = n > 0 ? cp_trimmed_sd(d, n, &keep) / sqrt(2) : NAN;
-	*df = n > 0 ? 2 * (double)keep / 3 : 0;
-	return;
+	sd = cp_trimmed_sd(d, n, &keep) / sqrt(2);
+	/* Consecutive gaps share a sitting: two thirds of them are free. */
+	*df = 2 * (double)keep / 3;
+	return sd;
 }
 
 /*
  * The sd of a sitting's level, and its degrees of freedom, that a test
- * of [s, t) against [t, e) uses: from the series' own gaps between
- * consecutive sittings but the one across t (the step being judged),
- * pooled with the sd borrowed from the machine's other series, weighed by
- * their degrees of freedom; never under the runs' own floor.
+ * of [s, t) against [t, e) uses: from the gaps between consecutive
+ * sittings of the series and of its machine's other series (cp_opts'),
+ * but those that end where the new level begins: that is the step being
+ * judged, and a change of the harness moves every cell of that sitting
+ * at once. Never under the runs' own floor, which then has their degrees
+ * of freedom.
  */
 static double
 cp_sd(const struct cp_series *ser, size_t t, double *df)
 {
 	size_t i, k = 0, b = ser->soff[t], ns = ser->soff[ser->n];
-	double own = 0, own_df = 0, var;
+	double sd;
 
 	for (i = 1; i < ns; i++)
 		if (i != b)
 			ser->gap[k++] = ser->y[i] - ser->y[i - 1];
-	if (k > 0)
-		cp_sitting_spread(ser->gap, k, &own, &own_df);
-	*df = own_df + ser->borrowed_df;
-	if (*df <= 0)
-		return NAN;
-	var = own * own * own_df + ser->borrowed_var * ser->borrowed_df;
-	return fmax(sqrt(var / *df), ser->floor);
+	for (i = 0; i < ser->nother; i++)
+		if (ser->other[i].to != ser->ysid[b])
+			ser->gap[k++] = ser->other[i].d;
+	sd = cp_sitting_spread(ser->gap, k, df);
+	if (*df > 0 && sd >= ser->floor)
+		return sd;
+	/* The runs' floor binds: it is as sure as their MAD (37 %). */
+	*df = fmax(*df, 0.37 * (double)(ser->off[ser->n] - ns));
+	return *df > 0 ? ser->floor : NAN;
 }
 
 static void
-cp_series_alloc(struct cp_series *ser, size_t n, size_t runs)
+cp_series_alloc(struct cp_series *ser, size_t n, size_t runs, size_t other)
 {
 
 	ser->rev = rank_alloc(n, sizeof(*ser->rev));
@@ -169,7 +184,8 @@ cp_series_alloc(struct cp_series *ser, size_t n, size_t runs)
 	ser->x = rank_alloc(runs, sizeof(*ser->x));
 	ser->sid = rank_alloc(runs, sizeof(*ser->sid));
 	ser->y = rank_alloc(runs, sizeof(*ser->y));
-	ser->gap = rank_alloc(runs, sizeof(*ser->gap));
+	ser->ysid = rank_alloc(runs, sizeof(*ser->ysid));
+	ser->gap = rank_alloc(runs + other, sizeof(*ser->gap));
 	ser->tmp = rank_alloc(runs, sizeof(*ser->tmp));
 	ser->n = 0;
 	return;
@@ -177,14 +193,16 @@ cp_series_alloc(struct cp_series *ser, size_t n, size_t runs)
 
 static void
 cp_series_init(struct cp_series *ser, const struct cp_point *pts, size_t n,
-    double sd, double df)
+    const struct cp_opts *o)
 {
 	size_t i, j, runs = 0, ns = 0, *at;
 
 	for (i = 0; i < n; i++)
 		for (j = 0; j < pts[i].n; j++)
 			runs += cp_valid(pts[i].v[j]);
-	cp_series_alloc(ser, n, runs);
+	cp_series_alloc(ser, n, runs, o->ngaps);
+	ser->other = o->gaps;
+	ser->nother = o->ngaps;
 	at = rank_alloc(runs, sizeof(*at));
 	runs = 0;
 	for (i = 0; i < n; i++) {
@@ -204,8 +222,6 @@ cp_series_init(struct cp_series *ser, const struct cp_point *pts, size_t n,
 	ser->off[ser->n] = runs;
 	ser->soff[ser->n] = ns;
 	ser->floor = ns > 0 ? cp_level_floor(ser, at) : 0;
-	ser->borrowed_var = isfinite(sd) ? sd * sd : 0;
-	ser->borrowed_df = isfinite(sd) ? df : 0;
 	free(at);
 	return;
 }
@@ -220,22 +236,27 @@ cp_series_fini(struct cp_series *ser)
 	free(ser->x);
 	free(ser->sid);
 	free(ser->y);
+	free(ser->ysid);
 	free(ser->gap);
 	free(ser->tmp);
 	return;
 }
 
 size_t
-cp_sitting_diffs(const struct cp_point *pts, size_t n, double *d)
+cp_gaps(const struct cp_point *pts, size_t n, struct cp_gap *g)
 {
+	struct cp_opts o;
 	struct cp_series ser;
-	size_t i, k = 0;
+	size_t i;
 
-	cp_series_init(&ser, pts, n, NAN, 0);
-	for (i = 0; i + 1 < ser.soff[ser.n]; i++)
-		d[k++] = fabs(ser.y[i + 1] - ser.y[i]);
+	cp_opts_default(&o);
+	cp_series_init(&ser, pts, n, &o);
+	for (i = 0; i + 1 < ser.soff[ser.n]; i++) {
+		g[i].d = ser.y[i + 1] - ser.y[i];
+		g[i].to = ser.ysid[i + 1];
+	}
 	cp_series_fini(&ser);
-	return k;
+	return i;
 }
 
 /* The median of the pooled runs of revisions [s, e), as a value. */
@@ -613,7 +634,9 @@ cp_merge(const struct cp_series *ser, struct cp_cuts *c,
 /*
  * The newest k < m revisions against the level before them, from
  * revision from, where that level has m revisions at least: the best k
- * (the earliest of equals), if it passes at alpha / CP_NEWEST_EVIDENCE.
+ * (the earliest of equals), if it passes at alpha with Bonferroni over
+ * them: the sittings' test holds it to the spread between sittings, which
+ * the runs alone, pooled, never saw.
  */
 static bool
 cp_newest(const struct cp_series *ser, size_t from, size_t m,
@@ -632,7 +655,7 @@ cp_newest(const struct cp_series *ser, size_t from, size_t m,
 	}
 	cp_pick(ser, from, cd, tried, o->alpha, &best);
 	free(cd);
-	if (tried == 0 || !cp_passes(&best, o->alpha / CP_NEWEST_EVIDENCE /
+	if (tried == 0 || !cp_passes(&best, o->alpha /
 	    (double)tried, o->threshold))
 		return false;
 	best.confirmed = false;
@@ -651,7 +674,7 @@ cp_find(const struct cp_point *pts, size_t n, const struct cp_opts *o,
 
 	/* Longer than the series finds nothing, and s + m cannot wrap. */
 	m = m > n ? n + 1 : m;
-	cp_series_init(&ser, pts, n, o->sitting_sd, o->sitting_df);
+	cp_series_init(&ser, pts, n, o);
 	c.at = rank_alloc(ser.n, sizeof(*c.at));
 	c.n = 0;
 	st = rank_alloc(ser.n + 1, sizeof(*st));

@@ -41,9 +41,24 @@
  *     the newest commit's change at once. So the last k revisions are
  *     judged against the level before them (from the last step, at
  *     least min_size revisions); the smallest p of the k tried, if it
- *     passes at a tenth of alpha with Bonferroni over them, and the
- *     threshold, is a step with confirmed false (a tenth:
- *     CP_NEWEST_EVIDENCE).
+ *     passes at alpha with Bonferroni over them, and the threshold, is
+ *     a step with confirmed false.
+ *
+ * Sittings. Runs of one sitting (one import: one process of one sweep)
+ * share what moved the machine that day, so they are not independent of
+ * each other: pooled, a 2-3 % offset between sittings made a false step
+ * in 17 % of flat 20-revision series (scripts/history-sim.sh). So every
+ * step is judged twice, and its p is the larger: the rank-sum test of
+ * the runs (robust to two regimes and outliers), and Student's t of the
+ * sittings' levels (each the median of its runs' logs), the difference of
+ * their means over the spread of a level. That spread comes from the
+ * gaps between consecutive sittings, of the series and of its machine's
+ * other series (cp_opts.gaps), the gaps that end where the new level
+ * begins left out, the largest fifth trimmed (steps, one noisy sitting),
+ * never under what a level's own runs allow (cp_level_floor). A newest
+ * revision is then judged at alpha, not at the tenth of it that pooled
+ * runs once needed (a docs-only commit measured in another sitting read
+ * +6.5 % at p 0.0074 against its neighbours).
  *
  * A minimum segment of min_size revisions a side, because a single spike
  * made change points (otava PR #150). A revision with no runs is skipped
@@ -66,15 +81,6 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-/*
- * A change in the newest revisions stands on them alone, and every merge
- * asks again of every series: it needs this many times the evidence a
- * confirmed step does. Measured: a docs-only commit measured in another
- * sitting than its neighbours read +6.5 % [+0.2, +22.2] at p 0.0074
- * against them (18 runs against 26), a false step at alpha alone.
- */
-#define CP_NEWEST_EVIDENCE	10
-
 struct cp_point {		/* one revision's runs, in commit order */
 	const double *v;
 	size_t n;
@@ -86,17 +92,23 @@ struct cp_point {		/* one revision's runs, in commit order */
 	const long long *sitting;
 };
 
+/* The step from one sitting's level to the next's (logs). */
+struct cp_gap {
+	double d;
+	long long to;		/* the sitting it ends at */
+};
+
 struct cp_opts {
 	double threshold;	/* the smallest change a step is (0.05) */
 	double alpha;		/* false steps allowed per series (0.01) */
 	size_t min_size;	/* revisions each side of a step (2); 0 is 1 */
 	/*
-	 * The sd (of logs) of a sitting's level on the series' machine and
-	 * its degrees of freedom, from its other series (cp_sitting_spread):
-	 * pooled with the series' own, which a history of a few sittings
-	 * hardly knows. NAN and 0: none.
+	 * The gaps between consecutive sittings of the machine's other
+	 * series (cp_gaps), which the same sittings moved: a history of a
+	 * few sittings hardly knows their spread alone. NULL, 0: none.
 	 */
-	double sitting_sd, sitting_df;
+	const struct cp_gap *gaps;
+	size_t ngaps;
 };
 
 /*
@@ -115,24 +127,14 @@ struct cp_step {
 	bool confirmed;		/* false: under min_size revisions after */
 };
 
-void cp_opts_default(struct cp_opts *o);	/* 0.05, 0.01, 2, NAN, 0 */
+void cp_opts_default(struct cp_opts *o);	/* 0.05, 0.01, 2, none */
 
 /*
- * The absolute differences between consecutive sittings' levels (the
- * median of a sitting's logs) of pts[0..n), into d, which holds one per
- * run at least; how many. What cp_sitting_spread pools over the series
- * of one machine.
+ * The gaps between consecutive sittings' levels (the median of a
+ * sitting's logs) of pts[0..n), into g, which holds one per run at least;
+ * how many. What another series of the machine borrows (cp_opts.gaps).
  */
-size_t cp_sitting_diffs(const struct cp_point *pts, size_t n, double *d);
-
-/*
- * The sd of a sitting's level from n such differences (d is made their
- * absolute values, sorted), and its degrees of freedom: the root mean
- * square of the smallest four fifths, scaled to the normal's, over the
- * root of 2; 2 / 3 of the differences kept, as consecutive ones share a
- * sitting. A step or a noisy sitting among them is left out.
- */
-void cp_sitting_spread(double *d, size_t n, double *sd, double *df);
+size_t cp_gaps(const struct cp_point *pts, size_t n, struct cp_gap *g);
 
 /*
  * Steps of pts[0..n), in order of at; returns how many it wrote, at most

@@ -21,6 +21,7 @@ struct trend_rev {
 	char *name, *date;
 	long long ord;
 	double *v;
+	long long *sid;		/* each run's sitting, as v */
 	size_t n, cap;
 };
 
@@ -31,6 +32,8 @@ struct trend_series {
 	size_t n, cap;
 	struct cp_step steps[TREND_MAX_STEPS];
 	size_t nsteps;
+	struct cp_gap *gaps;	/* between consecutive sittings (cp_gaps) */
+	size_t ngaps;
 	bool shown;
 };
 
@@ -80,6 +83,23 @@ trend_series_of(struct trend *t, const struct store_value *v)
 	return s;
 }
 
+/* A run of revision r: its value and its sitting, grown together. */
+static void
+trend_run(struct trend_rev *r, const struct store_value *v)
+{
+
+	if (r->n == r->cap) {
+		r->cap = r->cap ? r->cap * 2 : 8;
+		r->v = realloc(r->v, r->cap * sizeof(*r->v));
+		r->sid = realloc(r->sid, r->cap * sizeof(*r->sid));
+		if (r->v == NULL || r->sid == NULL)
+			abort();
+	}
+	r->sid[r->n] = v->sitting;
+	r->v[r->n++] = v->value;
+	return;
+}
+
 static int
 trend_collect(const struct store_value *v, void *arg)
 {
@@ -99,8 +119,7 @@ trend_collect(const struct store_value *v, void *arg)
 		r->date = trend_dup(v->date);
 		r->ord = v->ord;
 	}
-	r->v = trend_grow(r->v, &r->cap, r->n, sizeof(*r->v));
-	r->v[r->n++] = v->value;
+	trend_run(r, v);
 	return 0;
 }
 
@@ -114,7 +133,9 @@ trend_free(struct trend *t)
 			free(t->s[i].r[j].name);
 			free(t->s[i].r[j].date);
 			free(t->s[i].r[j].v);
+			free(t->s[i].r[j].sid);
 		}
+		free(t->s[i].gaps);
 		free(t->s[i].r);
 		free(t->s[i].machine_name);
 		free(t->s[i].cell);
@@ -124,30 +145,120 @@ trend_free(struct trend *t)
 	return;
 }
 
-/* Each series' steps; returns how many begin where a merge's CI sees them. */
+/* s's revisions as the search takes them; the caller frees them. */
+static struct cp_point *
+trend_points(const struct trend_series *s)
+{
+	struct cp_point *pts = calloc(s->n ? s->n : 1, sizeof(*pts));
+	size_t j;
+
+	if (pts == NULL)
+		abort();
+	for (j = 0; j < s->n; j++) {
+		pts[j].v = s->r[j].v;
+		pts[j].n = s->r[j].n;
+		pts[j].sitting = s->r[j].sid;
+	}
+	return pts;
+}
+
+/* Each series' gaps between consecutive sittings, for trend_borrow. */
+static void
+trend_gaps(struct trend *t)
+{
+	struct cp_point *pts;
+	struct trend_series *s;
+	size_t i, j, runs;
+
+	for (i = 0; i < t->n; i++) {
+		s = &t->s[i];
+		for (j = runs = 0; j < s->n; j++)
+			runs += s->r[j].n;
+		s->gaps = calloc(runs ? runs : 1, sizeof(*s->gaps));
+		if (s->gaps == NULL)
+			abort();
+		pts = trend_points(s);
+		s->ngaps = cp_gaps(pts, s->n, s->gaps);
+		free(pts);
+	}
+	return;
+}
+
+/*
+ * The gaps between sittings that series i borrows: those of every other
+ * series of its machine and build, which the same sittings moved; the
+ * caller frees o->gaps.
+ */
+static void
+trend_borrow(const struct trend *t, size_t i, struct cp_opts *o)
+{
+	const struct trend_series *s = &t->s[i], *u;
+	struct cp_gap *g = NULL;
+	size_t j, n = 0, cap = 0;
+
+	for (j = 0; j < t->n; j++) {
+		u = &t->s[j];
+		if (j == i || u->machine != s->machine ||
+		    strcmp(u->build, s->build) != 0)
+			continue;
+		while (cap < n + u->ngaps)
+			g = trend_grow(g, &cap, cap, sizeof(*g));
+		memcpy(g + n, u->gaps, u->ngaps * sizeof(*g));
+		n += u->ngaps;
+	}
+	o->gaps = g;
+	o->ngaps = n;
+	return;
+}
+
+/*
+ * Whether a step the wrong way at revision at of s is news for the merge
+ * that measured s's newest revision: it begins there, or it begins one
+ * before and the history as that merge saw it (without the newest) did
+ * not call it. A step fails the merge that makes it, or the first after
+ * it that sees it, and never another.
+ */
+static bool
+trend_fresh(const struct trend_series *s, const struct cp_point *pts,
+    const struct cp_opts *o, size_t at)
+{
+	struct cp_step st[TREND_MAX_STEPS];
+	size_t k, n;
+
+	if (at + 1 == s->n)
+		return true;
+	if (at + 2 != s->n)
+		return false;
+	n = cp_find(pts, s->n - 1, o, st, TREND_MAX_STEPS);
+	for (k = 0; k < n; k++)
+		if (st[k].at == at)
+			return false;
+	return true;
+}
+
+/* Each series' steps; returns how many are news for a merge's CI. */
 static int
 trend_steps(struct trend *t)
 {
 	bool higher = metric_higher_is_better(t->o->metric);
 	struct cp_point *pts;
 	struct trend_series *s;
+	struct cp_opts o;
 	int fresh = 0;
 	size_t i, j;
 
+	trend_gaps(t);
 	for (i = 0; i < t->n; i++) {
 		s = &t->s[i];
-		if ((pts = calloc(s->n, sizeof(*pts))) == NULL)
-			abort();
-		for (j = 0; j < s->n; j++) {
-			pts[j].v = s->r[j].v;
-			pts[j].n = s->r[j].n;
-		}
-		s->nsteps = cp_find(pts, s->n, &t->o->cp, s->steps,
-		    TREND_MAX_STEPS);
+		o = t->o->cp;
+		trend_borrow(t, i, &o);
+		pts = trend_points(s);
+		s->nsteps = cp_find(pts, s->n, &o, s->steps, TREND_MAX_STEPS);
 		for (j = 0; j < s->nsteps; j++)
-			fresh += s->steps[j].at + t->o->cp.min_size >= s->n &&
-			    (s->steps[j].ratio > 1) != higher;
+			fresh += (s->steps[j].ratio > 1) != higher &&
+			    trend_fresh(s, pts, &o, s->steps[j].at);
 		free(pts);
+		free((void *)o.gaps);
 	}
 	return fresh;
 }
@@ -369,13 +480,13 @@ trend_people(const struct trend *t, FILE *out, size_t picked)
 			unconfirmed += !t->s[i].steps[j].confirmed;
 		}
 	fprintf(out, "%s of %zu series (a cell on a machine, one build): %zu "
-	    "step%s, %zu of them unconfirmed. A step is a shift of the pooled "
-	    "runs past ±%.0f %% with an exact rank-sum p below %g over the "
-	    "splits tried, and at least %zu revisions each side; one newer "
-	    "than that is unconfirmed, and needs p below %g.\n", m.quantity,
-	    t->n, steps, steps == 1 ? "" : "s", unconfirmed,
-	    cp->threshold * 100, cp->alpha, cp->min_size,
-	    cp->alpha / CP_NEWEST_EVIDENCE);
+	    "step%s, %zu of them unconfirmed. A step is a shift past ±%.0f %% "
+	    "that both the runs (exact rank-sum) and the sittings (t of their "
+	    "levels, against the spread between sittings) put below p %g over "
+	    "the splits tried, with at least %zu revisions each side; one "
+	    "newer than that is unconfirmed.\n", m.quantity, t->n, steps,
+	    steps == 1 ? "" : "s", unconfirmed, cp->threshold * 100, cp->alpha,
+	    cp->min_size);
 	trend_steps_table(t, out, m.unit);
 	for (i = 0; i < t->n; i++)
 		if (t->s[i].shown)
