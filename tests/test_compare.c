@@ -1297,7 +1297,8 @@ Test(compare, a_probe_moved_only_past_both_ranges)
 /*
  * compare prints both files' probes side by side after its header, the
  * ratio NEW/BASE and "moved" on the probe past its spread alone; with
- * probes in one file only, or in neither, it says nothing of them.
+ * probes in one file only, in neither, or the same in both (one sitting:
+ * ab's arms), it says nothing of them.
  */
 Test(compare, compare_prints_the_probes_of_two_files)
 {
@@ -1325,13 +1326,19 @@ Test(compare, compare_prints_the_probes_of_two_files)
 	    "ns"), "%s", out);
 	cr_assert_not_null(strstr(out, "none: one PU allowed"), "%s", out);
 	cr_assert_eq(occurrences(out, " moved\n"), 1, "%s", out);
-	for (side = 0; side < 3; side++) {
+	for (side = 0; side < 4; side++) {
 		a = doc1("X", 1, noisy, 8, 0);
 		b = doc1("X", 1, noisy, 8, 0);
 		none = cJSON_CreateObject();
 		if (side < 2)
 			probes_two(cJSON_GetObjectItem(side ? b : a, "context"),
 			    none);
+		if (side == 3) {
+			probes_two(cJSON_GetObjectItem(a, "context"), none);
+			cJSON_AddItemToObject(cJSON_GetObjectItem(b, "context"),
+			    "probes", cJSON_Duplicate(cJSON_GetObjectItem(
+			    cJSON_GetObjectItem(a, "context"), "probes"), true));
+		}
 		cJSON_Delete(none);
 		compare_text(a, b, &o, out, sizeof(out));
 		cr_assert_null(strstr(out, "probe"), "%s", out);

@@ -63,7 +63,8 @@ probes_side_by_side(const cJSON *ctx_a, const cJSON *ctx_b, FILE *out)
 	char sa[256], sb[256], ratio[32] = "";
 	int rows = 0;
 
-	if (pa == NULL || pb == NULL)
+	/* The same figures are one sitting's (ab's two arms): nothing to tell. */
+	if (pa == NULL || pb == NULL || cJSON_Compare(pa, pb, true))
 		return 0;
 	fprintf(out, "  the machine's probes, median [min-max] of each "
 	    "sitting's timings; moved: the ranges do not overlap\n");

@@ -19,7 +19,8 @@
  * Writes each probe of ctx_a's "probes" beside ctx_b's: median [min-max]
  * and unit of each, the ratio B/A, and "moved"; A is BASE, B is NEW as
  * compare names them. Returns the probes written: 0, and nothing
- * written, when either context has no probes.
+ * written, when either context has no probes or both have the same (one
+ * sitting's: ab's two arms).
  */
 int probes_side_by_side(const cJSON *ctx_a, const cJSON *ctx_b, FILE *out);
 
