@@ -21,6 +21,8 @@
 #include "context.h"
 #include "counters.h"
 #include "measure.h"
+#include "probe.h"
+#include "probes.h"
 #include "results.h"
 #include "runner.h"
 #include "stats.h"
@@ -557,11 +559,27 @@ runner_left(const struct sweep *o, size_t n, const struct runner_arm *arms,
 	return left;
 }
 
+cJSON *
+runner_probes(const struct sweep *o)
+{
+	cJSON *probes;
+	char line[512];
+
+	if (o->host_quiet)
+		runner_quiet();
+	probes = probe_measure();
+	probes_line(probes, line, sizeof(line));
+	if (!o->quiet)
+		fprintf(stderr, "probes (median of %d): %s\n", PROBE_REPS, line);
+	return probes;
+}
+
 void
 runner_start(const struct sweep *o, size_t n, struct runner_arm *arms,
     int narms, int argc, char **argv)
 {
 	const cJSON *absent;
+	cJSON *probes;
 	int a;
 
 	runner_signals();
@@ -574,6 +592,12 @@ runner_start(const struct sweep *o, size_t n, struct runner_arm *arms,
 		runner_arm_context(&arms[a]);
 		runner_mkdir_for(arms[a].out);
 	}
+	/* Once a sitting, both arms' alike: the machine, not a build. */
+	probes = runner_probes(o);
+	for (a = 0; a < narms; a++)
+		cJSON_AddItemToObject(cJSON_GetObjectItem(arms[a].doc,
+		    "context"), "probes", cJSON_Duplicate(probes, true));
+	cJSON_Delete(probes);
 	/* Once a sweep, not once a run: every run would say the same. */
 	absent = cJSON_GetObjectItem(cJSON_GetObjectItem(cJSON_GetObjectItem(
 	    arms[0].doc, "context"), "counters"), "absent");

@@ -96,6 +96,13 @@ double runner_deadline(const struct sweep *o, const struct cell *c, size_t n,
 cJSON *runner_unit(int argc, char **argv, unsigned int k, double deadline,
     cJSON *u, char *why, size_t len);
 
+/*
+ * The machine's calibration probes (probe.h), taken once a sitting before
+ * its first run (after --host quiet's wait), for the results' context;
+ * one line of them on stderr, unless --quiet.
+ */
+cJSON *runner_probes(const struct sweep *o);
+
 /* True once SIGINT or SIGTERM has asked the sweep to end. */
 bool runner_stopped(void);
 

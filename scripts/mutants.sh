@@ -124,6 +124,12 @@ fleet-failure-passes | bench/fleet/fleet.c | s/n \+= strcmp\(f->t\[i\].state, "C
 fleet-no-record-passes | bench/fleet/fleet.c | s/"NO RECORD"/"COMPLETED"/ | test_fleet | fleet/a_task_slurm_kept_no_record_of_is_never_a_pass
 fleet-not-exclusive | bench/fleet/slurm.c | s/#SBATCH --exclusive\\n//  | test_fleet | fleet/submit_writes_an_exclusive_array_and_its_size
 slurm-list-first-range | bench/fleet/slurm.c | s/if \(\*end != ','\)/if (1)/ | test_fleet | fleet/collect_waits_for_the_array_and_stops_at_its_timeout
+probe-max-is-min | bench/measure/probe.c | s/probe_add\(o, "max", t->ns\[t->n - 1\]\);/probe_add(o, "max", t->ns[0]);/ | test_floor | probe/every_probe_is_timed_on_two_pus
+probe-one-pu-timed | bench/measure/probe.c | s/\t\tsnprintf\(t\[3\].why, sizeof\(t\[3\].why\), "%s", why\);/\t\tt[3].n = PROBE_REPS;/ | test_floor | probe/one_pu_leaves_the_two_thread_probes_out_and_says_why
+probe-binding-left | bench/measure/probe.c | s/\t\thwloc_set_cpubind\(plan.topo, home, HWLOC_CPUBIND_THREAD\);\n\t\tpin_plan_fini/\t\tpin_plan_fini/ | test_floor | probe/every_probe_is_timed_on_two_pus
+probes-moved-by-median | bench/analyse/probes.c | s/\(results_num\(a, "max"\) < results_num\(b, "min"\) \x7c\x7c\n\t    results_num\(b, "max"\) < results_num\(a, "min"\)\)/fabs(results_num(a, "median") \/ results_num(b, "median") - 1) > 0.2/ | test_compare | compare/a_probe_moved_only_past_both_ranges
+probes-not-in-compare | bench/analyse/outcome.c | s/if \(o->format == TABLE_TEXT\)\n\t\tprobes_side_by_side/if (0)\n\t\tprobes_side_by_side/ | test_compare | compare/compare_prints_the_probes_of_two_files
+probes-not-in-sweep | bench/runner.c | s/"context"\), "probes", cJSON_Duplicate/"context"), "probes_", cJSON_Duplicate/ | test_cli | cli/tiny_sweep_writes_results_and_plots
 EOF
 }
 

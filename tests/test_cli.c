@@ -338,6 +338,49 @@ ParameterizedTest(struct bad_case *c, cli, bad_input, .timeout = 30)
 	cr_assert_not_null(strstr(err, c->says), "`%s` said: %s", args, err);
 }
 
+/* The context's four probes, the first timed of them with n 7. */
+static void
+probes_kept(const cJSON *ctx, int timed)
+{
+	static const char *const names[] = { "bare_loop", "atomic",
+	    "line_round_trip", "futex_wake" };
+	const cJSON *p;
+	int i;
+
+	for (i = 0; i < 4; i++) {
+		p = cJSON_GetObjectItem(cJSON_GetObjectItem(ctx, "probes"),
+		    names[i]);
+		cr_assert_not_null(p, "no probe %s", names[i]);
+		cr_assert_eq(results_num(p, "n"), i < timed ? 7 : 0, "%s: n %g",
+		    names[i], results_num(p, "n"));
+		cr_assert(i < timed ? results_num(p, "median") > 0 :
+		    strstr(results_str(p, "why", ""), "one PU") != NULL,
+		    "%s", names[i]);
+	}
+}
+
+/*
+ * On one CPU (taskset) a sweep still runs: the probes that need a second
+ * PU say why they have no timings, in the file and on stderr.
+ */
+Test(cli, one_cpu_keeps_the_probes_it_can, .timeout = 60)
+{
+	char err[4096], msg[512], args[512];
+	cJSON *doc;
+	int status;
+
+	snprintf(args, sizeof(args), "taskset -c 0 run --dispatcher inline "
+	    "--reps 1 --warmup 0.01 --time 0.02 --out %s", tmp("one.json"));
+	status = run(args, err, sizeof(err));
+	cr_assert_eq(status, 0, "exited %d: %s", status, err);
+	cr_assert_not_null(strstr(err, "line_round_trip none (one PU "), "%s",
+	    err);
+	cr_assert_eq(results_read(tmp("one.json"), &doc, msg, sizeof(msg)), 0,
+	    "%s", msg);
+	probes_kept(cJSON_GetObjectItem(doc, "context"), 2);
+	cJSON_Delete(doc);
+}
+
 Test(cli, tiny_sweep_writes_results_and_plots, .timeout = 300)
 {
 	char err[4096], msg[512];
@@ -354,6 +397,10 @@ Test(cli, tiny_sweep_writes_results_and_plots, .timeout = 300)
 	cr_assert_eq(results_read(tmp("sweep.json"), &doc, msg, sizeof(msg)), 0,
 	    "%s", msg);
 	cr_assert(cJSON_IsTrue(cJSON_GetObjectItem(doc, "complete")));
+	/* The machine's probes, once, before the first cell: said and kept. */
+	cr_assert(strncmp(err, "probes (median of 7): bare_loop ", 32) == 0,
+	    "%s", err);
+	probes_kept(cJSON_GetObjectItem(doc, "context"), 4);
 	cells = cJSON_GetObjectItem(doc, "cells");
 	/* inline once, every other design at two widths. */
 	cr_assert_eq(cJSON_GetArraySize(cells), 1 + 2 * ((int)disp_local_count() - 1));

@@ -14,7 +14,9 @@
  * a verdict says what it judged: the metric and its unit, each row by
  * what varies (what all share said once), a plugin by its file in every
  * row (and its checksum in the JSON), the change signed and in words, and
- * which p it is, Holm's or a sequential look's.
+ * which p it is, Holm's or a sequential look's. Issue 42's: the machine's
+ * probes of two sittings side by side, a probe moved only past both
+ * ranges, and nothing said of files without them.
  */
 #include <math.h>
 #include <stdio.h>
@@ -28,6 +30,7 @@
 #include "compare.h"
 #include "fields.h"
 #include "label.h"
+#include "probes.h"
 #include "rank.h"
 #include "stats.h"
 #include "tmpdir.h"
@@ -1222,5 +1225,122 @@ Test(compare, two_cells_say_what_differs_once)
 		    0, "%s", label);
 		cJSON_Delete(a);
 		cJSON_Delete(b);
+	}
+}
+
+/* A probe of a sitting: median [min-max] ns of n timings. */
+static void
+probe_of(cJSON *ctx, const char *name, double median, double min,
+    double max, int n)
+{
+	cJSON *probes = cJSON_GetObjectItem(ctx, "probes"), *p;
+
+	if (probes == NULL)
+		probes = cJSON_AddObjectToObject(ctx, "probes");
+	p = cJSON_AddObjectToObject(probes, name);
+	cJSON_AddStringToObject(p, "unit", "ns");
+	if (n > 0) {
+		cJSON_AddNumberToObject(p, "median", median);
+		cJSON_AddNumberToObject(p, "min", min);
+		cJSON_AddNumberToObject(p, "max", max);
+	}
+	cJSON_AddNumberToObject(p, "n", n);
+	if (n == 0)
+		cJSON_AddStringToObject(p, "why", "one PU allowed");
+}
+
+/*
+ * Two sittings: bare_loop within its spread, atomic with medians far
+ * apart and ranges that still overlap, line_round_trip past both ranges,
+ * futex_wake with none in B; side b's probes only when both.
+ */
+static void
+probes_two(cJSON *a, cJSON *b)
+{
+
+	probe_of(a, "bare_loop", 0.30, 0.28, 0.33, 7);
+	probe_of(b, "bare_loop", 0.31, 0.29, 0.34, 7);
+	probe_of(a, "atomic", 5.0, 4.9, 9.0, 7);
+	probe_of(b, "atomic", 8.0, 7.0, 8.5, 7);
+	probe_of(a, "line_round_trip", 61, 58, 70, 7);
+	probe_of(b, "line_round_trip", 95, 90, 99, 7);
+	probe_of(a, "futex_wake", 9100, 9000, 9900, 7);
+	probe_of(b, "futex_wake", 0, 0, 0, 0);
+}
+
+/*
+ * A probe moved only where the two ranges do not overlap: not for medians
+ * far apart within a wide spread, not for ranges that touch, not against
+ * a probe with no timings; each moved one named with both medians.
+ */
+Test(compare, a_probe_moved_only_past_both_ranges)
+{
+	cJSON *a = cJSON_CreateObject(), *b = cJSON_CreateObject();
+	char buf[256];
+
+	probes_two(a, b);
+	cr_assert_eq(probes_moved(a, b, buf, sizeof(buf)), 1, "%s", buf);
+	cr_assert_str_eq(buf, "line_round_trip 61.0 -> 95.0 ns");
+	cr_assert_eq(probes_moved(b, a, buf, sizeof(buf)), 1, "%s", buf);
+	cr_assert_str_eq(buf, "line_round_trip 95.0 -> 61.0 ns");
+	/* Touching ranges overlap. */
+	cJSON_ReplaceItemInObject(cJSON_GetObjectItem(cJSON_GetObjectItem(b,
+	    "probes"), "line_round_trip"), "min", cJSON_CreateNumber(70));
+	cr_assert_eq(probes_moved(a, b, buf, sizeof(buf)), 0, "%s", buf);
+	cr_assert_str_eq(buf, "");
+	cr_assert_eq(probes_moved(a, cJSON_GetObjectItem(b, "nothing"), buf,
+	    sizeof(buf)), 0);
+	cJSON_Delete(a);
+	cJSON_Delete(b);
+}
+
+/*
+ * compare prints both files' probes side by side after its header, the
+ * ratio NEW/BASE and "moved" on the probe past its spread alone; with
+ * probes in one file only, in neither, or the same in both (one sitting:
+ * ab's arms), it says nothing of them.
+ */
+Test(compare, compare_prints_the_probes_of_two_files)
+{
+	static char out[1 << 16];
+	struct compare_opts o;
+	cJSON *a, *b, *none;
+	const char *row;
+	char line[256];
+	int side;
+
+	compare_defaults(&o);
+	a = doc1("X", 1, noisy, 8, 0);
+	b = doc1("X", 1, noisy, 8, 0);
+	probes_two(cJSON_GetObjectItem(a, "context"), cJSON_GetObjectItem(b,
+	    "context"));
+	compare_text(a, b, &o, out, sizeof(out));
+	cr_assert(strstr(out, "  the machine's probes") > strstr(out,
+	    "\n  change: "), "%s", out);
+	cr_assert_not_null(row = strstr(out, "    line_round_trip  61.0 "
+	    "[58.0-70.0] ns"), "%s", out);
+	snprintf(line, sizeof(line), "%.*s", (int)strcspn(row, "\n"), row);
+	cr_assert(strstr(line, " 95.0 [90.0-99.0] ns ") != NULL &&
+	    strstr(line, " 1.56 moved") != NULL, "%s", line);
+	cr_assert_not_null(strstr(out, "    bare_loop        0.30 [0.28-0.33] "
+	    "ns"), "%s", out);
+	cr_assert_not_null(strstr(out, "none: one PU allowed"), "%s", out);
+	cr_assert_eq(occurrences(out, " moved\n"), 1, "%s", out);
+	for (side = 0; side < 4; side++) {
+		a = doc1("X", 1, noisy, 8, 0);
+		b = doc1("X", 1, noisy, 8, 0);
+		none = cJSON_CreateObject();
+		if (side < 2)
+			probes_two(cJSON_GetObjectItem(side ? b : a, "context"),
+			    none);
+		if (side == 3) {
+			probes_two(cJSON_GetObjectItem(a, "context"), none);
+			cJSON_AddItemToObject(cJSON_GetObjectItem(b, "context"),
+			    "probes", cJSON_Duplicate(cJSON_GetObjectItem(
+			    cJSON_GetObjectItem(a, "context"), "probes"), true));
+		}
+		cJSON_Delete(none);
+		compare_text(a, b, &o, out, sizeof(out));
+		cr_assert_null(strstr(out, "probe"), "%s", out);
 	}
 }

@@ -513,6 +513,9 @@ Test(pair, the_line_names_metric_cell_and_both_arms, .timeout = 120)
 	cr_assert_eq(strlen(results_str(side, "sha256", "")), 64);
 	cr_assert_str_eq(results_str(cJSON_GetObjectItem(doc, "result"),
 	    "unit", "?"), "µs");
+	/* The machine's probes, taken once before the first process. */
+	cr_assert_eq(cJSON_GetArraySize(cJSON_GetObjectItem(cJSON_GetObjectItem(
+	    doc, "context"), "probes")), 4);
 	cJSON_Delete(doc);
 }
 

@@ -7,6 +7,7 @@
 #include "label.h"
 #include "metric.h"
 #include "outcome.h"
+#include "probes.h"
 #include "rank.h"
 #include "results.h"
 #include "table.h"
@@ -505,6 +506,10 @@ outcome_write(FILE *out, const struct judge_row *rows, size_t n,
 	snprintf(label[2], sizeof(label[2]), o->levels != NULL ? "p, its look" :
 	    "p, Holm over %zu", w->family);
 	outcome_header(out, o, w, n);
+	/* The machine's move between the sittings, before the code's. */
+	if (o->format == TABLE_TEXT)
+		probes_side_by_side(results_obj(w->docs[0], "context"),
+		    results_obj(w->docs[1], "context"), out);
 	outcome_broken(out, rows, n);
 	if (incomplete != NULL)
 		fprintf(out, "UNDECIDED: %s is not complete (%s): a sweep that "

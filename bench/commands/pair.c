@@ -206,6 +206,8 @@ cmd_pair(struct call *c)
 	    a->pairs);
 	doc = cJSON_CreateObject();
 	cJSON_AddItemToObject(doc, "context", context_read(c->argc, c->argv));
+	cJSON_AddItemToObject(cJSON_GetObjectItem(doc, "context"), "probes",
+	    runner_probes(&c->sweep));
 	cJSON_AddStringToObject(doc, "a", a->a);
 	cJSON_AddStringToObject(doc, "b", a->b);
 	for (k = 0; k < 2; k++)

@@ -2,11 +2,10 @@
  * floor.c - the bare loop (see floor.h).
  */
 #include <stdint.h>
-#include <stdlib.h>
-#include <time.h>
 
 #include "dispatcher.h"
 #include "floor.h"
+#include "measure.h"
 
 #define FLOOR_TASKS	64	/* the workload's default coroutines */
 #define FLOOR_SLOTS	128	/* a power of two above FLOOR_TASKS */
@@ -29,15 +28,6 @@ floor_again(struct db_task *t)
 	return;
 }
 
-static double
-floor_thread_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 /* One slice: the loop for about seconds of this thread's CPU. */
 static double
 floor_slice(struct db_task *tasks, db_task_fn *fn, double seconds)
@@ -52,23 +42,15 @@ floor_slice(struct db_task *tasks, db_task_fn *fn, double seconds)
 		tasks[i] = (struct db_task)DB_TASK_INIT(fn);
 		floor_again(&tasks[i]);
 	}
-	start = floor_thread_s();
+	start = measure_thread_s();
 	do {
 		for (i = 0; i < FLOOR_BATCH; i++) {
 			t = floor_ring.slot[floor_ring.head++ % FLOOR_SLOTS];
 			t->fn(t);
 		}
 		runs += FLOOR_BATCH;
-	} while ((cpu = floor_thread_s() - start) < seconds);
+	} while ((cpu = measure_thread_s() - start) < seconds);
 	return cpu * 1e6 / (double)runs;
-}
-
-static int
-floor_cmp(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
 }
 
 /*
@@ -88,6 +70,6 @@ floor_bare_us(double seconds)
 	(void)floor_slice(tasks, fn, seconds / FLOOR_SLICES);
 	for (i = 0; i < FLOOR_SLICES; i++)
 		v[i] = floor_slice(tasks, fn, seconds / FLOOR_SLICES);
-	qsort(v, FLOOR_SLICES, sizeof(v[0]), floor_cmp);
+	measure_sort(v, FLOOR_SLICES);
 	return v[FLOOR_SLICES / 2];
 }

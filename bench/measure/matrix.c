@@ -145,28 +145,33 @@ matrix_time(struct matrix_run *m, hwloc_const_cpuset_t from, double *ns)
 	return 0;
 }
 
+/* reps timings into t, after one untimed to warm the caches. */
 static int
-matrix_dbl_cmp(const void *a, const void *b)
+matrix_times(struct matrix_run *m, hwloc_const_cpuset_t from,
+    unsigned int reps, double *t)
 {
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
-/* The median of reps timings, after one untimed to warm the caches. */
-static int
-matrix_median(struct matrix_run *m, hwloc_const_cpuset_t from,
-    unsigned int reps, double *ns)
-{
-	double t[64], warm;
+	double warm;
 	unsigned int i;
 
 	if (matrix_time(m, from, &warm) != 0)
 		return -1;
-	for (i = 0; i < reps && i < 64; i++)
+	for (i = 0; i < reps; i++)
 		if (matrix_time(m, from, &t[i]) != 0)
 			return -1;
-	qsort(t, i, sizeof(t[0]), matrix_dbl_cmp);
+	return 0;
+}
+
+/* The median of reps timings. */
+static int
+matrix_median(struct matrix_run *m, hwloc_const_cpuset_t from,
+    unsigned int reps, double *ns)
+{
+	double t[64];
+	unsigned int i = reps < 64 ? reps : 64;
+
+	if (matrix_times(m, from, i, t) != 0)
+		return -1;
+	measure_sort(t, i);
 	*ns = i % 2 ? t[i / 2] : (t[i / 2 - 1] + t[i / 2]) / 2;
 	return 0;
 }
@@ -232,20 +237,30 @@ matrix_pair(struct matrix_run *m, const struct matrix_opts *o,
 	return error;
 }
 
+static struct matrix_run *
+matrix_run_new(hwloc_topology_t topo, unsigned int rounds)
+{
+	struct matrix_run *m = aligned_alloc(MATRIX_LINE, sizeof(*m));
+
+	if (m == NULL)
+		abort();
+	memset(m, 0, sizeof(*m));
+	m->topo = topo;
+	m->rounds = rounds;
+	return m;
+}
+
 int
 matrix_measure(const struct pin_plan *p, const struct matrix_opts *o,
     struct matrix_cell *cells, char *err, size_t errlen)
 {
-	struct matrix_run *m = aligned_alloc(MATRIX_LINE, sizeof(*m));
+	struct matrix_run *m = matrix_run_new(p->topo, o->rounds);
 	hwloc_obj_t from, to;
 	unsigned int i, n = p->nsets;
 	hwloc_cpuset_t home = hwloc_bitmap_alloc();
 
-	if (m == NULL || home == NULL)
+	if (home == NULL)
 		abort();
-	memset(m, 0, sizeof(*m));
-	m->topo = p->topo;
-	m->rounds = o->rounds;
 	hwloc_get_cpubind(p->topo, home, HWLOC_CPUBIND_THREAD);
 	for (i = 0; i < n * n; i++) {
 		from = hwloc_get_obj_inside_cpuset_by_type(p->topo,
@@ -270,6 +285,25 @@ matrix_measure(const struct pin_plan *p, const struct matrix_opts *o,
 	hwloc_bitmap_free(home);
 	free(m);
 	return i == n * n ? (int)n : -1;
+}
+
+int
+matrix_line_times(hwloc_topology_t topo, hwloc_const_cpuset_t from,
+    hwloc_const_cpuset_t to, unsigned int rounds, unsigned int reps,
+    double *ns)
+{
+	struct matrix_run *m = matrix_run_new(topo, rounds);
+	unsigned int i;
+	int error;
+
+	m->responder = to;
+	error = matrix_times(m, from, reps, ns) != 0 ||
+	    atomic_load(&m->failed) ? -1 : 0;
+	/* matrix_time's figures are one way. */
+	for (i = 0; i < reps && error == 0; i++)
+		ns[i] *= 2;
+	free(m);
+	return error;
 }
 
 cJSON *

@@ -42,6 +42,16 @@ int matrix_measure(const struct pin_plan *p, const struct matrix_opts *o,
     struct matrix_cell *cells, char *err, size_t errlen);
 
 /*
+ * The cache line alone between PU from (the calling thread, left bound
+ * there) and PU to: reps timings of rounds round trips each, after one
+ * untimed, into ns as ns a round trip (both ways). Returns 0, or -1 when
+ * a thread would not start or the peer did not answer for 2 s.
+ */
+int matrix_line_times(hwloc_topology_t topo, hwloc_const_cpuset_t from,
+    hwloc_const_cpuset_t to, unsigned int rounds, unsigned int reps,
+    double *ns);
+
+/*
  * The n by n cells as rows of from, to, shares, line_ns and, where a
  * queue was timed, queue_ns: what the results file and analyse/ read.
  */

@@ -54,6 +54,31 @@ measure_now(void)
 	return ts_s(&ts);
 }
 
+double
+measure_thread_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return ts_s(&ts);
+}
+
+static int
+measure_cmp(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+void
+measure_sort(double *v, size_t n)
+{
+
+	qsort(v, n, sizeof(*v), measure_cmp);
+	return;
+}
+
 /* /proc/self or /proc/<pid>. */
 static void
 measure_proc(pid_t pid, char *buf, size_t len)

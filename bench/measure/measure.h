@@ -6,6 +6,7 @@
 #define BENCH_MEASURE_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <sys/types.h>
 
 struct measure_sample {
@@ -29,6 +30,12 @@ struct measure_sample {
 /* This process (pid 0) or another. */
 void measure_sample(pid_t pid, struct measure_sample *s);
 double measure_now(void);
+
+/* The calling thread's CPU clock, in seconds. */
+double measure_thread_s(void);
+
+/* Sorts n figures, lowest first. */
+void measure_sort(double *v, size_t n);
 
 /*
  * Another process's load worth marking a window for, as a share of the

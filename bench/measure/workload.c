@@ -28,7 +28,7 @@ coro_bump(_Atomic uint64_t *c)
  * ThreadSanitizer build of unchanged workload code paid 2.0x the payload
  * it was calibrated for, inlined copies laid out apart).
  */
-static __attribute__((noinline)) void
+__attribute__((noinline)) void
 workload_burn(uint64_t iters)
 {
 	uint64_t i;

@@ -243,6 +243,12 @@ int workload_profile_parse(struct workload_profile *p, const char *s,
 void workload_profile_format(const struct workload_profile *p, char *buf,
     size_t len);
 
+/*
+ * iters turns of an empty loop the optimizer cannot remove, never
+ * inlined: the payload's work, and the calibration probes' bare loop.
+ */
+void workload_burn(uint64_t iters);
+
 /* The default profile (resume-only). */
 const struct workload_profile *workload_default(void);
 

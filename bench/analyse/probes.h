@@ -1,0 +1,41 @@
+/*
+ * probes.h - the calibration probes of two sittings read side by side
+ * (their fields: probe.h, results/README.md): whether the machine moved
+ * between them, past each probe's own spread, whatever the code did.
+ *
+ * A probe moved when the two sittings' ranges (min to max of its
+ * timings) do not overlap. A probe missing from either side, or with no
+ * timings (n 0), is shown with its reason and never moved.
+ */
+#ifndef BENCH_PROBES_H
+#define BENCH_PROBES_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include <cjson/cJSON.h>
+
+/*
+ * Writes each probe of ctx_a's "probes" beside ctx_b's: median [min-max]
+ * and unit of each, the ratio B/A, and "moved"; A is BASE, B is NEW as
+ * compare names them. Returns the probes written: 0, and nothing
+ * written, when either context has no probes or both have the same (one
+ * sitting's: ab's two arms).
+ */
+int probes_side_by_side(const cJSON *ctx_a, const cJSON *ctx_b, FILE *out);
+
+/*
+ * How many probes moved from ctx_a to ctx_b; buf names them on one line,
+ * "line_round_trip 61 -> 95 ns, futex_wake 9100 -> 15000 ns" ("" when
+ * none did).
+ */
+int probes_moved(const cJSON *ctx_a, const cJSON *ctx_b, char *buf,
+    size_t len);
+
+/*
+ * One line of a sitting's probes for people: each one's median and unit,
+ * or why it has none.
+ */
+void probes_line(const cJSON *probes, char *buf, size_t len);
+
+#endif /* BENCH_PROBES_H */
