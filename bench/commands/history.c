@@ -109,9 +109,15 @@ cmd_history(struct call *c)
 		return command_bad("%s", err);
 	if (found.drawn)
 		fprintf(stderr, "drew %s/trend.png and trend.svg\n", o.dir);
+	if (found.machine > 0)
+		fprintf(stderr, "dispatchbench: %d series moved with the "
+		    "machine's probes at their newest revision: the machine "
+		    "moved, not the code (see the steps' status)\n",
+		    found.machine);
 	if (found.fresh > 0 && c->args.h.fail_on_step)
-		fprintf(stderr, "dispatchbench: %d series got worse at one of "
-		    "their newest revisions\n", found.fresh);
+		fprintf(stderr, "dispatchbench: %d series got worse with their "
+		    "newest revision (a step no earlier merge saw)\n",
+		    found.fresh);
 	return found.fresh > 0 && c->args.h.fail_on_step ? 1 : 0;
 }
 

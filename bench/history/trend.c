@@ -11,6 +11,7 @@
 #include "label.h"
 #include "metric.h"
 #include "plot.h"
+#include "sittings.h"
 #include "stats.h"
 #include "table.h"
 #include "trend.h"
@@ -31,6 +32,8 @@ struct trend_series {
 	struct trend_rev *r;
 	size_t n, cap;
 	struct cp_step steps[TREND_MAX_STEPS];
+	/* Each step's probe that moved with it ("" for none): the machine's. */
+	char moved[TREND_MAX_STEPS][96];
 	size_t nsteps;
 	struct cp_gap *gaps;	/* between consecutive sittings (cp_gaps) */
 	size_t ngaps;
@@ -39,6 +42,7 @@ struct trend_series {
 
 struct trend {
 	const struct trend_opts *o;
+	const struct sittings *si;	/* the probes of every sitting */
 	struct trend_series *s;
 	size_t n, cap;
 };
@@ -236,15 +240,56 @@ trend_fresh(const struct trend_series *s, const struct cp_point *pts,
 	return true;
 }
 
-/* Each series' steps; returns how many are news for a merge's CI. */
-static int
-trend_steps(struct trend *t)
+/* The distinct sittings of s's revisions [from, to) into ids; how many. */
+static size_t
+trend_sittings(const struct trend_series *s, size_t from, size_t to,
+    long long *ids)
 {
-	bool higher = metric_higher_is_better(t->o->metric);
+	size_t j, k, n = 0;
+
+	for (j = from; j < to; j++)
+		for (k = 0; k < s->r[j].n; k++)
+			if (n == 0 || ids[n - 1] != s->r[j].sid[k])
+				ids[n++] = s->r[j].sid[k];
+	return n;
+}
+
+/*
+ * Whether step j of s is the machine's: a probe moved past its spread at
+ * it, the way the step went, between the sittings of its two segments.
+ */
+static void
+trend_machine(const struct trend *t, struct trend_series *s, size_t j,
+    bool slower)
+{
+	const struct cp_step *st = &s->steps[j];
+	long long *ids;
+	size_t k, runs = 0, nb;
+
+	s->moved[j][0] = '\0';
+	for (k = 0; k < s->n; k++)
+		runs += s->r[k].n;
+	if ((ids = calloc(runs + 1, sizeof(*ids))) == NULL)
+		abort();
+	nb = trend_sittings(s, st->at - st->n_before, st->at, ids);
+	sittings_moved(t->si, ids, nb, ids + nb, trend_sittings(s, st->at,
+	    st->at + st->n_after, ids + nb), slower, s->moved[j],
+	    sizeof(s->moved[j]));
+	free(ids);
+	return;
+}
+
+/*
+ * Each series' steps, and each one's probes; f counts those the wrong way
+ * that are news for a merge's CI, and of those, the machine's.
+ */
+static void
+trend_steps(struct trend *t, struct trend_found *f)
+{
+	bool higher = metric_higher_is_better(t->o->metric), slower;
 	struct cp_point *pts;
 	struct trend_series *s;
 	struct cp_opts o;
-	int fresh = 0;
 	size_t i, j;
 
 	trend_gaps(t);
@@ -254,13 +299,21 @@ trend_steps(struct trend *t)
 		trend_borrow(t, i, &o);
 		pts = trend_points(s);
 		s->nsteps = cp_find(pts, s->n, &o, s->steps, TREND_MAX_STEPS);
-		for (j = 0; j < s->nsteps; j++)
-			fresh += (s->steps[j].ratio > 1) != higher &&
-			    trend_fresh(s, pts, &o, s->steps[j].at);
+		for (j = 0; j < s->nsteps; j++) {
+			slower = (s->steps[j].ratio > 1) != higher;
+			trend_machine(t, s, j, slower);
+			if (!slower || !trend_fresh(s, pts, &o,
+			    s->steps[j].at))
+				continue;
+			if (s->moved[j][0] != '\0')
+				f->machine++;
+			else
+				f->fresh++;
+		}
 		free(pts);
 		free((void *)o.gaps);
 	}
-	return fresh;
+	return;
 }
 
 /* The step beginning at revision j of s, or NULL. */
@@ -311,11 +364,20 @@ static const struct table_col trend_point_cols[] = {
 	{ "step_p", "p" },
 };
 
+/* A step's status; the machine's, with the probe that moved, if it is. */
 static const char *
-trend_status(const struct cp_step *st)
+trend_status(const struct trend_series *s, const struct cp_step *st,
+    char *buf, size_t len)
 {
+	const char *moved = s->moved[st - s->steps];
 
-	return st->confirmed ? "step" : "unconfirmed (newest)";
+	if (*moved != '\0')
+		snprintf(buf, len, "the machine moved (%s)%s", moved,
+		    st->confirmed ? "" : ", newest");
+	else
+		snprintf(buf, len, "%s", st->confirmed ? "step" :
+		    "unconfirmed (newest)");
+	return buf;
 }
 
 /* "+12.3 % [+9.0, +15.1]". */
@@ -332,7 +394,7 @@ trend_step_row(const struct trend_series *s, const struct cp_step *st,
     const char *unit)
 {
 	cJSON *row = cJSON_CreateObject();
-	char buf[128], cell[256];
+	char buf[160], cell[256];
 
 	label_short_cell(s->cell, cell, sizeof(cell));
 	cJSON_AddStringToObject(row, "cell", cell);
@@ -346,7 +408,8 @@ trend_step_row(const struct trend_series *s, const struct cp_step *st,
 	cJSON_AddStringToObject(row, "change", trend_change(st, buf,
 	    sizeof(buf)));
 	cJSON_AddNumberToObject(row, "p", st->p);
-	cJSON_AddStringToObject(row, "status", trend_status(st));
+	cJSON_AddStringToObject(row, "status", trend_status(s, st, buf,
+	    sizeof(buf)));
 	return row;
 }
 
@@ -375,7 +438,7 @@ trend_point_row(const struct trend_series *s, size_t j, const char *unit)
 	const struct cp_step *st = trend_step_at(s, j);
 	struct stats_summary sum;
 	cJSON *row = cJSON_CreateObject();
-	char buf[128];
+	char buf[160];
 
 	stats_summarize(s->r[j].v, s->r[j].n, &sum);
 	if (!people) {
@@ -393,13 +456,17 @@ trend_point_row(const struct trend_series *s, size_t j, const char *unit)
 		return row;
 	if (people) {
 		trend_change(st, buf, sizeof(buf));
-		if (!st->confirmed)
+		if (s->moved[st - s->steps][0] != '\0')
+			strncat(buf, " (the machine)", sizeof(buf) -
+			    strlen(buf) - 1);
+		else if (!st->confirmed)
 			strncat(buf, " (unconfirmed)", sizeof(buf) -
 			    strlen(buf) - 1);
 		cJSON_AddStringToObject(row, "step", buf);
 		return row;
 	}
-	cJSON_AddStringToObject(row, "step", trend_status(st));
+	cJSON_AddStringToObject(row, "step", trend_status(s, st, buf,
+	    sizeof(buf)));
 	cJSON_AddNumberToObject(row, "step_ratio", st->ratio);
 	cJSON_AddNumberToObject(row, "step_lo", st->lo);
 	cJSON_AddNumberToObject(row, "step_hi", st->hi);
@@ -652,7 +719,8 @@ int
 trend_write(struct store *s, const struct trend_opts *o, FILE *out,
     struct trend_found *f, char *err, size_t errlen)
 {
-	struct trend t = { o, NULL, 0, 0 };
+	struct trend t = { o, NULL, NULL, 0, 0 };
+	struct sittings *si;
 	char metrics[2048];
 	size_t picked;
 	long n;
@@ -669,7 +737,14 @@ trend_write(struct store *s, const struct trend_opts *o, FILE *out,
 		trend_free(&t);
 		return -1;
 	}
-	f->fresh = trend_steps(&t);
+	if (sittings_load(s, &si, err, errlen) != 0) {
+		trend_free(&t);
+		return -1;
+	}
+	t.si = si;
+	f->fresh = f->machine = 0;
+	trend_steps(&t, f);
+	sittings_free(si);
 	picked = trend_pick(&t);
 	if (table_for_people((enum table_format)o->format))
 		trend_people(&t, out, picked);

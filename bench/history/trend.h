@@ -27,11 +27,14 @@ struct trend_opts {
 /* What a history found beyond its tables. */
 struct trend_found {
 	/*
-	 * Steps the wrong way (slower, or less throughput) that begin at one
-	 * of a series' newest cp.min_size revisions: news for a merge's CI,
-	 * before and as they are confirmed.
+	 * Steps the wrong way (slower, or less throughput) that are news for
+	 * the merge that measured a series' newest revision: a step that
+	 * begins there, or one before it that the history without the
+	 * newest did not call (the merge that made it did not see it); the
+	 * machine's (a probe moved with it) are not counted here.
 	 */
 	int fresh;
+	int machine;		/* such steps a probe's move explains */
 	bool drawn;		/* trend.png written: some series was shown */
 };
 

@@ -1,0 +1,155 @@
+/*
+ * sittings.c - the probes of each sitting of a store (see sittings.h).
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sittings.h"
+#include "stats.h"
+
+struct sittings_probe {
+	long long sitting;
+	char name[32], unit[8];
+	double median, min, max;
+};
+
+struct sittings {
+	struct sittings_probe *p;
+	size_t n, cap;
+};
+
+/* One side of a probe's move: its timings' range and each sitting's median. */
+struct sittings_side {
+	double min, max;
+	double *med;
+	size_t n;
+};
+
+static int
+sittings_add(const struct store_probe *sp, void *arg)
+{
+	struct sittings *si = arg;
+	struct sittings_probe *p;
+
+	/* A probe that could not run (one PU) says nothing of the machine. */
+	if (sp->n <= 0 || !isfinite(sp->min) || !isfinite(sp->max) ||
+	    !isfinite(sp->median))
+		return 0;
+	if (si->n == si->cap) {
+		si->cap = si->cap ? si->cap * 2 : 64;
+		if ((si->p = realloc(si->p, si->cap * sizeof(*si->p))) == NULL)
+			abort();
+	}
+	p = &si->p[si->n++];
+	p->sitting = sp->sitting;
+	snprintf(p->name, sizeof(p->name), "%s", sp->name);
+	snprintf(p->unit, sizeof(p->unit), "%s", sp->unit ? sp->unit : "");
+	p->median = sp->median;
+	p->min = sp->min;
+	p->max = sp->max;
+	return 0;
+}
+
+int
+sittings_load(struct store *s, struct sittings **out, char *err,
+    size_t errlen)
+{
+	struct sittings *si = calloc(1, sizeof(*si));
+
+	if (si == NULL)
+		abort();
+	if (store_probes(s, sittings_add, si, err, errlen) < 0) {
+		sittings_free(si);
+		return -1;
+	}
+	*out = si;
+	return 0;
+}
+
+void
+sittings_free(struct sittings *si)
+{
+
+	if (si == NULL)
+		return;
+	free(si->p);
+	free(si);
+	return;
+}
+
+static bool
+sittings_in(long long id, const long long *ids, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (ids[i] == id)
+			return true;
+	return false;
+}
+
+/* Probe name's timings in the sittings ids[0..n) into side. */
+static void
+sittings_side(const struct sittings *si, const char *name,
+    const long long *ids, size_t n, struct sittings_side *side)
+{
+	const struct sittings_probe *p;
+	size_t i;
+
+	side->min = INFINITY;
+	side->max = -INFINITY;
+	side->n = 0;
+	for (i = 0; i < si->n; i++) {
+		p = &si->p[i];
+		if (strcmp(p->name, name) != 0 || !sittings_in(p->sitting, ids,
+		    n))
+			continue;
+		side->min = fmin(side->min, p->min);
+		side->max = fmax(side->max, p->max);
+		side->med[side->n++] = p->median;
+	}
+	return;
+}
+
+/* Whether probe p's name moved; why says how, as sittings_moved's. */
+static bool
+sittings_probe_moved(const struct sittings *si,
+    const struct sittings_probe *p, const long long *before, size_t nb,
+    const long long *after, size_t na, bool slower, char *why, size_t len)
+{
+	struct sittings_side b, a;
+	bool moved;
+
+	b.med = malloc((si->n + 1) * sizeof(*b.med));
+	a.med = malloc((si->n + 1) * sizeof(*a.med));
+	if (b.med == NULL || a.med == NULL)
+		abort();
+	sittings_side(si, p->name, before, nb, &b);
+	sittings_side(si, p->name, after, na, &a);
+	moved = b.n > 0 && a.n > 0 && (slower ? a.min > b.max :
+	    a.max < b.min);
+	if (moved)
+		snprintf(why, len, "%s %.3g -> %.3g %s", p->name,
+		    stats_select_median(b.med, b.n),
+		    stats_select_median(a.med, a.n), p->unit);
+	free(b.med);
+	free(a.med);
+	return moved;
+}
+
+bool
+sittings_moved(const struct sittings *si, const long long *before,
+    size_t nb, const long long *after, size_t na, bool slower, char *why,
+    size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < si->n; i++)
+		if (sittings_in(si->p[i].sitting, after, na) &&
+		    sittings_probe_moved(si, &si->p[i], before, nb, after, na,
+		    slower, why, len))
+			return true;
+	return false;
+}

@@ -1,0 +1,43 @@
+/*
+ * sittings.h - what the machine's calibration probes read at each sitting
+ * (an import) of a store, so that history can tell a step the machine
+ * made from one the code made.
+ *
+ * A new CPU under the same model name read as a 2-4x regression of every
+ * handoff; the probes (the bare loop, an uncontended atomic, a cache
+ * line's round trip between two PUs, a futex wake with its switch) are
+ * measured with every sweep, ab and pair and kept per import. A step is
+ * the machine's when some probe moved past its own spread at it, the way
+ * the step went: every timing of the sittings after it apart from every
+ * timing of the sittings before it.
+ *
+ * The sittings_* namespace owns what it loads; nothing prints.
+ */
+#ifndef BENCH_SITTINGS_H
+#define BENCH_SITTINGS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "store.h"
+
+struct sittings;
+
+/* Every probe of every import of s; 0, or -1 with SQLite's words. */
+int sittings_load(struct store *s, struct sittings **out, char *err,
+    size_t errlen);
+
+void sittings_free(struct sittings *si);
+
+/*
+ * Whether a probe moved past its own spread from the sittings
+ * before[0..nb) to after[0..na), slower (larger) if slower, else faster:
+ * the after sittings' timings all above (below) the before sittings'.
+ * why then names it and the median of each side's medians ("bare_loop
+ * 0.29 -> 0.57 ns"). A probe either side lacks says nothing.
+ */
+bool sittings_moved(const struct sittings *si, const long long *before,
+    size_t nb, const long long *after, size_t na, bool slower, char *why,
+    size_t len);
+
+#endif /* BENCH_SITTINGS_H */
