@@ -529,10 +529,11 @@ store_run_line(const char *key, const cJSON *run)
  * date, host and binary, then a line per run (its cell's key, rep, status
  * and numeric fields by name, every number by one format), the lines
  * sorted. A file written again with other spacing or field order is the
- * same runs.
+ * same runs. -1 with err when it cannot be had.
  */
-static void
-store_runs_sha(const cJSON *doc, char *buf, size_t len)
+static int
+store_runs_sha(const cJSON *doc, char *buf, size_t len, char *err,
+    size_t errlen)
 {
 	const cJSON *ctx = results_obj(doc, "context"), *cell, *run;
 	char key[1024], dev[64], **lines = NULL;
@@ -564,7 +565,9 @@ store_runs_sha(const cJSON *doc, char *buf, size_t len)
 	for (i = 0; i < n; i++)
 		free(lines[i]);
 	free(lines);
-	return;
+	if (strcmp(buf, "unknown") != 0)
+		return 0;
+	return snprintf(err, errlen, "cannot hash the runs (sha256sum)"), -1;
 }
 
 /* The statements an import repeats per cell and per run. */
@@ -777,8 +780,8 @@ store_one(struct store *s, const char *path, const char *sha,
 	char runs[80];
 
 	store_git(ctx, &rev);
-	store_runs_sha(doc, runs, sizeof(runs));
-	if (store_seen(s, sha, runs, err, errlen) != 0 ||
+	if (store_runs_sha(doc, runs, sizeof(runs), err, errlen) != 0 ||
+	    store_seen(s, sha, runs, err, errlen) != 0 ||
 	    store_insert(s, path, sha, runs, doc, &rev, err, errlen) != 0)
 		return -1;
 	snprintf(what + used, whatlen - used, "%s%s: %d cells of %s (%.60s) "
@@ -881,9 +884,9 @@ store_migrate_import(struct store *s, sqlite3_stmt *ins, long long id,
 	long long machine;
 	char runs[80];
 
-	if ((machine = store_machine(s, ctx, err, errlen)) < 0)
+	if ((machine = store_machine(s, ctx, err, errlen)) < 0 ||
+	    store_runs_sha(doc, runs, sizeof(runs), err, errlen) != 0)
 		return -1;
-	store_runs_sha(doc, runs, sizeof(runs));
 	sqlite3_bind_int64(ins, 1, id);
 	store_bind_text(ins, 2, runs);
 	sqlite3_bind_int64(ins, 3, machine);

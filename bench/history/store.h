@@ -80,7 +80,7 @@ struct store_probe {
 	const char *machine_name;
 	const char *build;		/* the build type */
 	const char *revision;		/* as the build named it */
-	long long ord;			/* its first-parent depth; -1: unknown */
+	long long ord;			/* first-parent depth; -1: unknown */
 	const char *name;		/* "bare_loop", "atomic", ... */
 	const char *unit;		/* "ns"; NULL if not recorded */
 	double median, min, max;	/* NAN where not recorded */
