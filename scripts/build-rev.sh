@@ -25,7 +25,11 @@ rm -rf "$dir/.revision" "$dir/CMakeCache.txt" "$dir/CMakeFiles"
 # minutes a revision, and a revision changes the suite, not Go or Tokio.
 cmake -S "$src" -B "$dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DDB_TESTS=OFF \
 	-DDB_WITH_PROGRAMS=OFF \
-	-DDB_GIT_REV="$(git -C "$top" rev-parse --short "$sha")" >/dev/null
+	-DDB_GIT_REV="$(git -C "$top" rev-parse --short "$sha")" \
+	-DDB_GIT_TIME="$(TZ=UTC git -C "$top" show -s \
+		--date=format-local:%Y-%m-%dT%H:%M:%SZ --format=%cd "$sha")" \
+	-DDB_GIT_DEPTH="$(git -C "$top" rev-list --first-parent --count "$sha")" \
+	>/dev/null
 # Everything, the example plugins too: bisect --pair loads one.
 cmake --build "$dir" -j2 >/dev/null
 echo "$sha" >"$dir/.revision"

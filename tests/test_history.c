@@ -1,12 +1,18 @@
 /*
  * test_history.c - the history store, history and bisect through the
- * binary: an import keeps every run and is refused twice; a file of a
- * newer schema, a damaged file, a file that is not a store and a store
- * of a newer schema get one line and exit 2; an import that fails half
- * way, or is killed half way, leaves the store as it was; history names
- * the revision a step begins at, its size, and fails a merge's CI only on
- * a fresh step; bisect refuses what is not a range.
+ * binary: an import keeps every run and is refused twice, by its bytes or
+ * by its runs; a file of a newer schema, a damaged file, a file that is
+ * not a store, an empty one and a store of a newer schema get one line
+ * and exit 2; a damaged or truncated store is said so in SQLite's words,
+ * and written nothing; two first imports at once both go in; an import
+ * that fails half way, or is killed half way, leaves the store as it was;
+ * a machine is its identity; probes are kept; a version 1 store is
+ * migrated; history orders commits by depth and UTC time, in the clone
+ * or outside it, names the revision a step begins at, its size, and
+ * fails a merge's CI only on a fresh step; bisect refuses what is not a
+ * range.
  */
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,6 +27,7 @@
 
 #include "binary.h"
 #include "results.h"
+#include "store.h"
 #include "tmpdir.h"
 
 #define REFERENCE	DB_TEST_DATA "/../../results/2026-12-03-epyc-2cpu-default.json"
@@ -42,16 +49,15 @@ runs_in(const char *path)
 }
 
 /*
- * The reference file as revision rev of a made-up history: its first
- * ncells cells (0: all, copies past its end), each run's CPU per dispatch
- * times factor, written to name.
+ * The reference file as run on day day of a made-up history: its first
+ * ncells cells (0: none, copies past its end), each run's CPU per
+ * dispatch times factor.
  */
-static const char *
-revision_file(const char *name, int rev, double factor, int ncells)
+static cJSON *
+revision_doc(int day, double factor, int ncells)
 {
 	cJSON *doc, *cells, *cell, *run, *f;
-	char err[256], field[64];
-	const char *path = tmp(name);
+	char err[256], date[64];
 	int i;
 
 	cr_assert_eq(results_read(REFERENCE, &doc, err, sizeof(err)), 0, "%s",
@@ -69,15 +75,34 @@ revision_file(const char *name, int rev, double factor, int ncells)
 		cJSON_AddItemToArray(cJSON_GetObjectItem(doc, "cells"), cell);
 	}
 	cJSON_Delete(cells);
-	snprintf(field, sizeof(field), "abc%04d", rev);
-	cJSON_ReplaceItemInObject(cJSON_GetObjectItem(doc, "context"), "git_rev",
-	    cJSON_CreateString(field));
-	snprintf(field, sizeof(field), "2026-01-%02dT00:00:00Z", rev + 1);
+	snprintf(date, sizeof(date), "2026-%02d-%02dT00:00:00Z", 1 + day / 28,
+	    1 + day % 28);
 	cJSON_ReplaceItemInObject(cJSON_GetObjectItem(doc, "context"), "date",
-	    cJSON_CreateString(field));
+	    cJSON_CreateString(date));
+	return doc;
+}
+
+/* doc as the results of the build of revision rev, written to name. */
+static const char *
+save_as(cJSON *doc, const char *name, const char *rev)
+{
+	const char *path = tmp(name);
+
+	cJSON_ReplaceItemInObject(cJSON_GetObjectItem(doc, "context"), "git_rev",
+	    cJSON_CreateString(rev));
 	cr_assert_eq(results_write(doc, path), 0);
 	cJSON_Delete(doc);
 	return path;
+}
+
+/* Revision abc<rev> of a made-up history, run on day rev. */
+static const char *
+revision_file(const char *name, int rev, double factor, int ncells)
+{
+	char field[64];
+
+	snprintf(field, sizeof(field), "abc%04d", rev);
+	return save_as(revision_doc(rev, factor, ncells), name, field);
 }
 
 /* from as a file of results schema 99. */
@@ -260,6 +285,331 @@ Test(store, a_killed_import_leaves_the_store_as_it_was)
 	cr_assert_eq(query(db, "SELECT COUNT(*) FROM import"), 2);
 }
 
+/* `store add` of file into db, run in folder dir (NULL: here). */
+static int
+add_to(const char *dir, const char *db, const char *file, char *out,
+    size_t len)
+{
+	char args[512], env[256] = "";
+
+	if (dir != NULL)
+		snprintf(env, sizeof(env), "cd '%s' &&", dir);
+	snprintf(args, sizeof(args), "store add --db %s %s", db, file);
+	return binary_run(env, args, out, len);
+}
+
+/* Zeroes the pages of db that sql (on dbstat) names, as a bad disk would. */
+static int
+zero_pages(const char *db, const char *sql)
+{
+	static char zeros[65536];
+	long long page[64], size;
+	sqlite3_stmt *st;
+	sqlite3 *s;
+	FILE *f;
+	int n = 0, i;
+
+	size = query(db, "PRAGMA page_size");
+	cr_assert_eq(sqlite3_open_v2(db, &s, SQLITE_OPEN_READONLY, NULL),
+	    SQLITE_OK);
+	cr_assert_eq(sqlite3_prepare_v2(s, sql, -1, &st, NULL), SQLITE_OK,
+	    "%s", sqlite3_errmsg(s));
+	while (n < 64 && sqlite3_step(st) == SQLITE_ROW)
+		page[n++] = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	sqlite3_close(s);
+	cr_assert_not_null(f = fopen(db, "r+b"));
+	for (i = 0; i < n; i++) {
+		cr_assert_eq(fseek(f, (page[i] - 1) * size, SEEK_SET), 0);
+		cr_assert_eq(fwrite(zeros, 1, (size_t)size, f), (size_t)size);
+	}
+	fclose(f);
+	return n;
+}
+
+/* The sha256 of a file's bytes, to see it unchanged. */
+static void
+sum_of(const char *path, char *buf, size_t len)
+{
+	char cmd[256];
+
+	snprintf(cmd, sizeof(cmd), "sha256sum '%s'", path);
+	cr_assert_eq(shell_output(cmd, buf, len), 0);
+	return;
+}
+
+/* A store of n imports of one cell each, revisions abc0001.. */
+static const char *
+store_of(const char *name, int n)
+{
+	const char *db = kept(tmp(name));
+	char file[32], out[4096];
+	int i;
+
+	for (i = 0; i < n; i++) {
+		snprintf(file, sizeof(file), "f%d.json", i);
+		cr_assert_eq(add_to(NULL, db, revision_file(file, i + 1, 1, 1),
+		    out, sizeof(out)), 0, "%s", out);
+	}
+	return db;
+}
+
+/*
+ * A zeroed page in the import table: list stops there with SQLite's
+ * words and exit 2, never a part of the imports and exit 0.
+ */
+Test(store, a_damaged_page_fails_list_in_sqlites_words)
+{
+	const char *db = store_of("h.db", 3);
+	char args[512], out[8192];
+
+	cr_assert_eq(zero_pages(db, "SELECT pageno FROM dbstat WHERE name = "
+	    "'import' AND pagetype = 'leaf' ORDER BY pageno LIMIT 1 OFFSET 1"),
+	    1);
+	snprintf(args, sizeof(args), "store list --db %s", db);
+	cr_assert_eq(binary_run("", args, out, sizeof(out)), 2, "%s", out);
+	cr_assert_not_null(strstr(out, "database disk image is malformed"),
+	    "%s", out);
+}
+
+/* Eight damaged pages: add writes nothing and says what SQLite found. */
+Test(store, add_refuses_a_damaged_store_and_leaves_it_as_it_was)
+{
+	const char *db = store_of("h.db", 3);
+	char out[8192], before[128], after[128];
+
+	cr_assert_eq(zero_pages(db, "SELECT pageno FROM dbstat WHERE name = "
+	    "'import' AND pagetype = 'overflow' ORDER BY pageno LIMIT 8"), 8);
+	sum_of(db, before, sizeof(before));
+	cr_assert_eq(add_to(NULL, db, revision_file("n.json", 9, 1, 1), out,
+	    sizeof(out)), 2, "%s", out);
+	cr_assert_not_null(strstr(out, "damaged, nothing written"), "%s", out);
+	cr_assert_eq(lines_of(out), 1, "%s", out);
+	sum_of(db, after, sizeof(after));
+	cr_assert_str_eq(before, after);
+}
+
+/*
+ * A truncated store is damaged, not another kind of file; an empty file
+ * is refused and stays empty, never made a store.
+ */
+Test(store, a_truncated_or_empty_file_is_named_as_such)
+{
+	const char *db = store_of("h.db", 2), *empty = kept(tmp("empty.db"));
+	char args[512], out[8192];
+	struct stat sb;
+	FILE *f;
+
+	cr_assert_eq(stat(db, &sb), 0);
+	cr_assert_eq(truncate(db, sb.st_size / 2), 0);
+	snprintf(args, sizeof(args), "store list --db %s", db);
+	cr_assert_eq(binary_run("", args, out, sizeof(out)), 2, "%s", out);
+	cr_assert_not_null(strstr(out, "database disk image is malformed"),
+	    "%s", out);
+	cr_assert_null(strstr(out, "not a dispatchbench store"), "%s", out);
+	cr_assert_not_null(f = fopen(empty, "w"));
+	fclose(f);
+	cr_assert_eq(add_to(NULL, empty, revision_file("r.json", 1, 1, 1),
+	    out, sizeof(out)), 2, "%s", out);
+	cr_assert_not_null(strstr(out, "empty file, not a dispatchbench store"),
+	    "%s", out);
+	cr_assert_eq(lines_of(out), 1, "%s", out);
+	cr_assert_eq(stat(empty, &sb), 0);
+	cr_assert_eq(sb.st_size, 0);
+}
+
+/* `store add` of file into db in a child, its output into log. */
+static pid_t
+add_in_child(const char *db, const char *file, const char *log)
+{
+	pid_t pid;
+	int fd;
+
+	if ((pid = fork()) == 0) {
+		if ((fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0644)) >= 0) {
+			dup2(fd, 1);
+			dup2(fd, 2);
+		}
+		execl(DB_BINARY, DB_BINARY, "store", "add", "--db", db, file,
+		    (char *)NULL);
+		_exit(127);
+	}
+	return pid;
+}
+
+/* Two imports into a store that is not there yet, at once: both go in. */
+Test(store, two_first_imports_at_once_both_go_in)
+{
+	const char *a = kept(revision_file("a.json", 1, 1, 1));
+	const char *b = kept(revision_file("b.json", 2, 1, 1));
+	const char *la = kept(tmp("a.log")), *lb = kept(tmp("b.log"));
+	char db[200], said[2][4096], cmd[512];
+	pid_t pa, pb;
+	int i, sa, sb;
+
+	for (i = 0; i < 20; i++) {
+		snprintf(db, sizeof(db), "%s", tmp("c.db"));
+		snprintf(db + strlen(db), sizeof(db) - strlen(db), "%d", i);
+		pa = add_in_child(db, a, la);
+		pb = add_in_child(db, b, lb);
+		waitpid(pa, &sa, 0);
+		waitpid(pb, &sb, 0);
+		snprintf(cmd, sizeof(cmd), "cat '%s'", la);
+		shell_output(cmd, said[0], sizeof(said[0]));
+		snprintf(cmd, sizeof(cmd), "cat '%s'", lb);
+		shell_output(cmd, said[1], sizeof(said[1]));
+		cr_assert(WIFEXITED(sa) && WEXITSTATUS(sa) == 0, "%s", said[0]);
+		cr_assert(WIFEXITED(sb) && WEXITSTATUS(sb) == 0, "%s", said[1]);
+		cr_assert_eq(query(db, "SELECT COUNT(*) FROM import"), 2);
+	}
+}
+
+/* from written again with other spacing and its runs' fields reordered. */
+static void
+reserialised(const char *from, const char *to)
+{
+	const cJSON *cell;
+	cJSON *doc, *run, *f;
+	char err[256], *text;
+	FILE *out;
+
+	cr_assert_eq(results_read(from, &doc, err, sizeof(err)), 0, "%s", err);
+	cJSON_ArrayForEach(cell, results_arr(doc, "cells"))
+		cJSON_ArrayForEach(run, results_arr(cell, "runs")) {
+			f = cJSON_DetachItemFromObject(run, "status");
+			cJSON_AddItemToObject(run, "status", f);
+		}
+	cr_assert_not_null(text = cJSON_PrintUnformatted(doc));
+	cr_assert_not_null(out = fopen(to, "w"));
+	fprintf(out, "%s\n", text);
+	fclose(out);
+	free(text);
+	cJSON_Delete(doc);
+	return;
+}
+
+Test(store, the_same_runs_in_other_bytes_are_a_duplicate)
+{
+	const char *file = kept(revision_file("r.json", 1, 1, 3));
+	const char *db = kept(tmp("h.db")), *copy = kept(tmp("copy.json"));
+	char out[8192];
+
+	cr_assert_eq(add_to(NULL, db, file, out, sizeof(out)), 0, "%s", out);
+	reserialised(file, copy);
+	cr_assert_eq(add_to(NULL, db, copy, out, sizeof(out)), 2, "%s", out);
+	cr_assert_not_null(strstr(out, "already in"), "%s", out);
+	cr_assert_not_null(strstr(out, "the same runs as"), "%s", out);
+	cr_assert_eq(lines_of(out), 1, "%s", out);
+	cr_assert_eq(query(db, "SELECT COUNT(*) FROM run"), runs_in(file));
+}
+
+/*
+ * A machine is every field identity.h names: the same host and CPU under
+ * another kernel is a second machine, named apart.
+ */
+Test(store, a_machine_is_its_identity)
+{
+	const char *db = kept(tmp("h.db"));
+	char out[8192];
+	cJSON *doc = revision_doc(2, 1, 1);
+
+	cJSON_ReplaceItemInObject(cJSON_GetObjectItem(doc, "context"), "kernel",
+	    cJSON_CreateString("Linux 7.0.0 x86_64"));
+	cr_assert_eq(add_to(NULL, db, revision_file("r.json", 1, 1, 1), out,
+	    sizeof(out)), 0, "%s", out);
+	cr_assert_eq(add_to(NULL, db, save_as(doc, "k.json", "abc0002"), out,
+	    sizeof(out)), 0, "%s", out);
+	cr_assert_eq(query(db, "SELECT COUNT(*) FROM machine"), 2);
+	cr_assert_eq(query(db, "SELECT COUNT(*) FROM machine WHERE name = "
+	    "'vm (AMD EPYC, 2 CPUs) #2' AND identity LIKE '%kernel=Linux 7.0.0 "
+	    "x86_64%'"), 1);
+}
+
+static int
+probe_seen(const struct store_probe *p, void *arg)
+{
+	char *seen = arg;
+	size_t used = strlen(seen);
+
+	snprintf(seen + used, 4096 - used, "%lld %s %s %s %g %g %g %lld "
+	    "%lld;", p->sitting, p->revision, p->name, p->unit ? p->unit : "-",
+	    p->median, p->min, p->max, p->n, p->ord);
+	return 0;
+}
+
+/* An import's calibration probes as its context had them, read back. */
+Test(store, keeps_each_imports_probes)
+{
+	const char *db = kept(tmp("h.db"));
+	cJSON *doc = revision_doc(1, 1, 1), *probes, *p;
+	char out[8192], err[512], seen[4096] = "";
+	struct store *s;
+
+	probes = cJSON_AddObjectToObject(cJSON_GetObjectItem(doc, "context"),
+	    "probes");
+	p = cJSON_AddObjectToObject(probes, "bare_loop");
+	cJSON_AddStringToObject(p, "unit", "ns");
+	cJSON_AddNumberToObject(p, "median", 1.5);
+	cJSON_AddNumberToObject(p, "min", 1.25);
+	cJSON_AddNumberToObject(p, "max", 2);
+	cJSON_AddNumberToObject(p, "n", 9);
+	p = cJSON_AddObjectToObject(probes, "futex_wake");
+	cJSON_AddStringToObject(p, "unit", "ns");
+	cJSON_AddNumberToObject(p, "n", 0);
+	cJSON_AddNumberToObject(cJSON_GetObjectItem(doc, "context"),
+	    "git_depth", 7);
+	cr_assert_eq(add_to(NULL, db, save_as(doc, "p.json", "abc0001"), out,
+	    sizeof(out)), 0, "%s", out);
+	cr_assert_eq(store_open(db, false, &s, err, sizeof(err)), 0, "%s", err);
+	cr_assert_eq(store_probes(s, probe_seen, seen, err, sizeof(err)), 2,
+	    "%s", err);
+	store_close(s);
+	cr_assert_str_eq(seen, "1 abc0001 bare_loop ns 1.5 1.25 2 9 7;"
+	    "1 abc0001 futex_wake ns nan nan nan 0 7;");
+}
+
+/*
+ * A store made by version 1 (tests/data/history-v1.db: two imports of
+ * two commits made at 04:30 on a -05:00 clock) is migrated when opened:
+ * commit times in UTC, machines by identity, each import's runs hashed
+ * from its document (so that document written again is a duplicate),
+ * runs still its imports'.
+ */
+Test(store, migrates_a_version_1_store)
+{
+	const char *db = kept(tmp("v1.db")), *doc = kept(tmp("doc.json"));
+	char cmd[512], out[8192];
+
+	snprintf(cmd, sizeof(cmd), "cp %s/history-v1.db %s && chmod u+w %s",
+	    DB_TEST_DATA, db, db);
+	cr_assert_eq(system(cmd), 0);
+	snprintf(cmd, sizeof(cmd), "store list --db %s --format csv", db);
+	cr_assert_eq(binary_run("", cmd, out, sizeof(out)), 0, "%s", out);
+	cr_assert_eq(query(db, "PRAGMA user_version"), 2);
+	cr_assert_eq(query(db, "SELECT COUNT(*) FROM revision WHERE "
+	    "committed_at = '2026-01-01T09:30:00Z' AND ord = 1"), 1);
+	cr_assert_eq(query(db, "SELECT COUNT(*) FROM machine"), 1);
+	cr_assert_eq(query(db, "SELECT COUNT(DISTINCT runs_sha256) FROM "
+	    "import"), 2);
+	cr_assert_eq(query(db, "SELECT COUNT(*) FROM pragma_foreign_key_check"),
+	    0);
+	snprintf(cmd, sizeof(cmd), "sqlite3 %s 'SELECT document FROM import "
+	    "WHERE id = 2' > %s", db, doc);
+	cr_assert_eq(system(cmd), 0);
+	cr_assert_eq(add_to(NULL, db, doc, out, sizeof(out)), 2, "%s", out);
+	cr_assert_not_null(strstr(out, "the same runs as ../v1-2.json"), "%s",
+	    out);
+	cr_assert_eq(add_to(NULL, db, revision_file("r.json", 3, 1, 1), out,
+	    sizeof(out)), 0, "%s", out);
+	cr_assert_eq(query(db, "SELECT COUNT(*) FROM import"), 3);
+	/* run's rows still belong to (and go with) the imports. */
+	snprintf(cmd, sizeof(cmd), "sqlite3 %s 'PRAGMA foreign_keys=ON; DELETE "
+	    "FROM import WHERE id = 1'", db);
+	cr_assert_eq(system(cmd), 0);
+	cr_assert_eq(query(db, "SELECT COUNT(*) FROM run WHERE import_id = 1"),
+	    0);
+}
+
 /* Revisions 0..n-1, from revision `from` on slower by factor. */
 static void
 history_of(const char *db, int n, int from, double factor)
@@ -276,6 +626,26 @@ history_of(const char *db, int n, int from, double factor)
 	return;
 }
 
+/*
+ * history of db finds one step in each of its two series, +30 % from
+ * revision rev on, confirmed; its output stays in out.
+ */
+static void
+finds_the_step(const char *db, const char *extra, const char *rev,
+    char *out, size_t len)
+{
+	char args[512], want[64];
+
+	snprintf(args, sizeof(args), "history --db %s%s", db, extra);
+	cr_assert_eq(binary_run("", args, out, len), 0, "%s", out);
+	cr_assert_not_null(strstr(out, "2 steps, 0 of them unconfirmed"), "%s",
+	    out);
+	snprintf(want, sizeof(want), "%s  ", rev);
+	cr_assert_not_null(strstr(out, want), "%s", out);
+	cr_assert_not_null(strstr(out, "+30.0 %"), "%s", out);
+	return;
+}
+
 Test(history, names_the_revision_a_step_begins_at)
 {
 	const char *db = kept(tmp("h.db"));
@@ -283,13 +653,8 @@ Test(history, names_the_revision_a_step_begins_at)
 	char args[512];
 
 	history_of(db, 8, 4, 1.3);
-	snprintf(args, sizeof(args), "history --db %s --fail-on-step", db);
 	/* Four revisions after it: confirmed, and no news for a merge. */
-	cr_assert_eq(binary_run("", args, out, sizeof(out)), 0, "%s", out);
-	cr_assert_not_null(strstr(out, "2 steps, 0 of them unconfirmed"), "%s",
-	    out);
-	cr_assert_not_null(strstr(out, "abc0004  "), "%s", out);
-	cr_assert_not_null(strstr(out, "+30.0 %"), "%s", out);
+	finds_the_step(db, " --fail-on-step", "abc0004", out, sizeof(out));
 	snprintf(args, sizeof(args), "history --db %s --format csv", db);
 	cr_assert_eq(binary_run("", args, out, sizeof(out)), 0, "%s", out);
 	cr_assert_not_null(strstr(out, ",abc0004,"), "%s", out);
@@ -343,6 +708,152 @@ Test(history, says_what_it_lacks)
 	snprintf(args, sizeof(args), "history --db %s --cell nosuch", db);
 	cr_assert_eq(binary_run("", args, out, sizeof(out)), 2, "%s", out);
 	cr_assert_not_null(strstr(out, "matches --cell 'nosuch'"), "%s", out);
+}
+
+/*
+ * A repository in dir of eight first-parent commits an hour apart in
+ * UTC, made on clocks whose offsets make their %cI strings sort 0 4 1 5
+ * 2 6 3 7; their short hashes into sha.
+ */
+static void
+clocks_apart(const char *dir, char sha[8][48])
+{
+	static const int local[8] = { 1, 3, 5, 7, 2, 4, 6, 8 };
+	char cmd[4096], out[1024], *line;
+	size_t used;
+	int i;
+
+	used = (size_t)snprintf(cmd, sizeof(cmd), "mkdir -p %s && cd %s && "
+	    "git init -q && git config user.email t@example.org && "
+	    "git config user.name t", dir, dir);
+	for (i = 0; i < 8; i++)
+		used += (size_t)snprintf(cmd + used, sizeof(cmd) - used,
+		    " && echo %d > f && git add f && GIT_COMMITTER_DATE="
+		    "2026-01-01T%02d:00:00-%02d:00 git commit -qm c%d", i,
+		    local[i], 10 + i - local[i], i);
+	cr_assert_eq(shell_output(cmd, out, sizeof(out)), 0, "%s", out);
+	snprintf(cmd, sizeof(cmd), "cd %s && git log --reverse --format=%%h",
+	    dir);
+	cr_assert_eq(shell_output(cmd, out, sizeof(out)), 0);
+	for (i = 0, line = strtok(out, "\n"); i < 8 && line != NULL;
+	    i++, line = strtok(NULL, "\n"))
+		snprintf(sha[i], 48, "%s", line);
+	cr_assert_eq(i, 8);
+	return;
+}
+
+/*
+ * Commits ordered by their UTC time and depth, not their %cI strings:
+ * the +30 % step from commit 4 on is found there.
+ */
+Test(history, orders_commits_in_utc_whatever_their_clocks)
+{
+	const char *repo = kept(tmp("repo")), *db = kept(tmp("h.db"));
+	char sha[8][48], name[32];
+	static char out[65536];
+	int i;
+
+	clocks_apart(repo, sha);
+	for (i = 0; i < 8; i++) {
+		snprintf(name, sizeof(name), "r%d.json", i);
+		cr_assert_eq(add_to(repo, db, save_as(revision_doc(i, i >= 4 ?
+		    1.3 : 1, 2), name, sha[i]), out, sizeof(out)), 0, "%s",
+		    out);
+	}
+	cr_assert_eq(query(db, "SELECT COUNT(*) FROM revision WHERE "
+	    "committed_at = '2026-01-01T14:00:00Z' AND ord = 5"), 1);
+	finds_the_step(db, "", sha[4], out, sizeof(out));
+}
+
+/* How many times s holds w. */
+static int
+times_in(const char *s, const char *w)
+{
+	int n = 0;
+
+	for (; (s = strstr(s, w)) != NULL; s++)
+		n++;
+	return n;
+}
+
+/*
+ * Eight revisions (prefix000..007), from 004 on slower by 30 %, each
+ * measured in two sittings on days against their order, imported where
+ * git knows none of them; each build recorded its commit's depth and
+ * time when depth says so, the time on a clock set back an hour a commit
+ * (commit order is the depth's, the time only breaks a tie).
+ */
+static void
+outside_the_clone(const char *db, const char *prefix, bool depth)
+{
+	char name[32], rev[32], when[32], out[4096];
+	cJSON *doc, *ctx;
+	int i, k;
+
+	for (i = 0; i < 16; i++) {
+		k = i % 2;
+		doc = revision_doc(k * 20 + 8 - i / 2, i >= 8 ? 1.3 : 1, 2);
+		ctx = cJSON_GetObjectItem(doc, "context");
+		snprintf(when, sizeof(when), "2026-01-01T%02d:00:00Z",
+		    17 - i / 2);
+		if (depth) {
+			cJSON_AddStringToObject(ctx, "git_time", when);
+			cJSON_AddNumberToObject(ctx, "git_depth", 100 + i / 2);
+		}
+		snprintf(name, sizeof(name), "r%d-%d.json", i / 2, k);
+		snprintf(rev, sizeof(rev), "%s%03d", prefix, i / 2);
+		cr_assert_eq(add_to(tmp(""), db, save_as(doc, name, rev), out,
+		    sizeof(out)), 0, "%s", out);
+		cr_assert_not_null(strstr(out, "git does not know"), "%s", out);
+	}
+	return;
+}
+
+/* Each of prefix000..007 one row of the one series of 'inline c=64'. */
+static void
+each_revision_once(const char *db, const char *prefix, char *out,
+    size_t len)
+{
+	char args[512], rev[32];
+	int i;
+
+	snprintf(args, sizeof(args), "history --db %s --format csv --cell "
+	    "'inline c=64'", db);
+	cr_assert_eq(binary_run("", args, out, len), 0, "%s", out);
+	for (i = 0; i < 8; i++) {
+		snprintf(rev, sizeof(rev), ",%s%03d,", prefix, i);
+		cr_assert_eq(times_in(out, rev), 1, "%s", out);
+	}
+	return;
+}
+
+/*
+ * Outside the clone the depth and time the builds recorded order the
+ * revisions, each one point: the step from 004 on is found there.
+ */
+Test(history, orders_by_what_the_build_recorded_outside_the_clone)
+{
+	const char *db = kept(tmp("h.db"));
+	static char out[65536];
+
+	outside_the_clone(db, "dead", true);
+	finds_the_step(db, "", "dead004", out, sizeof(out));
+	each_revision_once(db, "dead", out, sizeof(out));
+	cr_assert_not_null(strstr(out, ",dead004,2026-01-01T13:00:00Z,"),
+	    "%s", out);
+}
+
+/*
+ * A revision nothing dates (a build before git_time) is one point too,
+ * where its first sitting puts it, whatever sittings followed.
+ */
+Test(history, a_revision_is_one_point_whatever_imported_it)
+{
+	const char *db = kept(tmp("h.db"));
+	static char out[65536];
+
+	outside_the_clone(db, "beef", false);
+	each_revision_once(db, "beef", out, sizeof(out));
 }
 
 Test(bisect, refuses_what_is_not_a_range)

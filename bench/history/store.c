@@ -3,14 +3,20 @@
  * documented in docs/history.md and must change with STORE_SCHEMA).
  */
 #include <ctype.h>
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <sqlite3.h>
 
 #include "context.h"
+#include "identity.h"
 #include "params.h"
 #include "results.h"
 #include "store.h"
@@ -28,12 +34,14 @@ struct store {
  * Tables are STRICT (a value of the wrong type is refused, not kept);
  * value holds every numeric field of every run, so any figure a later
  * build reads has its history. A revision is named as its build named
- * itself (git_rev): a dirty tree's build is a revision of its own.
+ * itself (git_rev): a dirty tree's build is a revision of its own. A
+ * machine is its identity (identity.h), an import's runs are one
+ * runs_sha256 whatever bytes carried them.
  */
-static const char store_schema[] =
+static const char store_schema_v2[] =
 	"CREATE TABLE machine("
-	" id INTEGER PRIMARY KEY, fingerprint TEXT NOT NULL UNIQUE,"
-	" host TEXT NOT NULL, cpu_model TEXT NOT NULL,"
+	" id INTEGER PRIMARY KEY, identity TEXT NOT NULL UNIQUE,"
+	" name TEXT NOT NULL, host TEXT NOT NULL, cpu_model TEXT NOT NULL,"
 	" online_cpus INTEGER NOT NULL, topology TEXT NOT NULL,"
 	" cpuset TEXT NOT NULL) STRICT;"
 	"CREATE TABLE revision("
@@ -41,12 +49,21 @@ static const char store_schema[] =
 	" ord INTEGER, committed_at TEXT, subject TEXT) STRICT;"
 	"CREATE TABLE import("
 	" id INTEGER PRIMARY KEY, sha256 TEXT NOT NULL UNIQUE,"
+	" runs_sha256 TEXT NOT NULL UNIQUE,"
 	" file TEXT NOT NULL, imported_at TEXT NOT NULL,"
 	" machine_id INTEGER NOT NULL REFERENCES machine(id),"
 	" revision_id INTEGER NOT NULL REFERENCES revision(id),"
 	" date TEXT NOT NULL, build_type TEXT NOT NULL, build_flags TEXT,"
 	" compiler TEXT, kernel TEXT, binary_sha256 TEXT,"
 	" complete INTEGER NOT NULL, document TEXT NOT NULL) STRICT;"
+	"CREATE TABLE probe("
+	" import_id INTEGER NOT NULL REFERENCES import(id) ON DELETE CASCADE,"
+	" name TEXT NOT NULL, unit TEXT, median REAL, min REAL, max REAL,"
+	" n INTEGER NOT NULL, PRIMARY KEY(import_id, name)) STRICT,"
+	" WITHOUT ROWID;";
+
+/* The tables version 1 made as version 2 has them. */
+static const char store_schema_v1[] =
 	"CREATE TABLE cell("
 	" id INTEGER PRIMARY KEY, key TEXT NOT NULL UNIQUE,"
 	" dispatcher TEXT NOT NULL, queue TEXT NOT NULL,"
@@ -92,39 +109,85 @@ store_exec(struct store *s, const char *sql, char *err, size_t errlen)
 	return 0;
 }
 
-static long long
-store_pragma(struct store *s, const char *name)
+/*
+ * The end of a read loop whose last step gave rc: SQLITE_DONE (or a row
+ * the caller stopped at), else SQLite's words in err and -1.
+ */
+static int
+store_done(struct store *s, sqlite3_stmt *st, int rc, char *err,
+    size_t errlen)
 {
-	char sql[64];
-	sqlite3_stmt *st;
-	long long v = -1;
 
-	snprintf(sql, sizeof(sql), "PRAGMA %s", name);
-	if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) != SQLITE_OK)
-		return -1;
-	if (sqlite3_step(st) == SQLITE_ROW)
-		v = sqlite3_column_int64(st, 0);
+	if (rc != SQLITE_DONE && rc != SQLITE_ROW)
+		store_fail(s, "cannot read", err, errlen);
 	sqlite3_finalize(st);
-	return v;
+	return rc == SQLITE_DONE || rc == SQLITE_ROW ? 0 : -1;
+}
+
+/* The number sql gives into *v; -1 with SQLite's words. */
+static int
+store_number(struct store *s, const char *sql, long long *v, char *err,
+    size_t errlen)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) != SQLITE_OK)
+		return store_fail(s, "cannot read", err, errlen);
+	if ((rc = sqlite3_step(st)) == SQLITE_ROW)
+		*v = sqlite3_column_int64(st, 0);
+	return store_done(s, st, rc, err, errlen);
 }
 
 /*
- * A new file gets the schema in one transaction with its version; an old
- * one must be a store (its application id) of a version this build reads.
+ * SQLite's own check of every page, before anything is written: a write
+ * into a damaged file spreads the damage, and then the file is refused
+ * with what SQLite found, on one line.
+ */
+static int
+store_check(struct store *s, char *err, size_t errlen)
+{
+	sqlite3_stmt *st;
+	char said[512], *c;
+
+	if (sqlite3_prepare_v2(s->db, "PRAGMA quick_check(1)", -1, &st,
+	    NULL) != SQLITE_OK)
+		return store_fail(s, "damaged, nothing written", err, errlen);
+	if (sqlite3_step(st) != SQLITE_ROW) {
+		store_fail(s, "damaged, nothing written", err, errlen);
+		sqlite3_finalize(st);
+		return -1;
+	}
+	snprintf(said, sizeof(said), "%s", sqlite3_column_text(st, 0));
+	sqlite3_finalize(st);
+	if (strcmp(said, "ok") == 0)
+		return 0;
+	/* Its findings come a line each: one line here. */
+	for (c = said; *c != '\0'; c++)
+		if (*c == '\n')
+			*c = ' ';
+	snprintf(err, errlen, "%s: damaged, nothing written: %s (sqlite3 "
+	    "%s .recover saves what it can)", s->path, said, s->path);
+	return -1;
+}
+
+static int store_migrate(struct store *s, char *err, size_t errlen);
+
+/*
+ * The file must be a store (its application id) of a version this build
+ * reads; version 1 is migrated. Its schema is read first: a damaged file
+ * is said so in SQLite's words, never taken for another kind of file.
  */
 static int
 store_schema_check(struct store *s, char *err, size_t errlen)
 {
-	long long version = store_pragma(s, "user_version");
-	long long app = store_pragma(s, "application_id");
-	char sql[sizeof(store_schema) + 128];
+	long long version = 0, app = 0, tables;
 
-	if (version == 0 && app == 0 && store_pragma(s, "page_count") == 0) {
-		snprintf(sql, sizeof(sql), "BEGIN IMMEDIATE;%s"
-		    "PRAGMA application_id=%d;PRAGMA user_version=%d;COMMIT;",
-		    store_schema, STORE_APPLICATION_ID, STORE_SCHEMA);
-		return store_exec(s, sql, err, errlen);
-	}
+	if (store_number(s, "SELECT COUNT(*) FROM sqlite_schema", &tables,
+	    err, errlen) != 0 ||
+	    store_number(s, "PRAGMA application_id", &app, err, errlen) != 0 ||
+	    store_number(s, "PRAGMA user_version", &version, err, errlen) != 0)
+		return -1;
 	if (app != STORE_APPLICATION_ID)
 		return snprintf(err, errlen, "%s: not a dispatchbench store",
 		    s->path), -1;
@@ -132,23 +195,86 @@ store_schema_check(struct store *s, char *err, size_t errlen)
 		return snprintf(err, errlen, "%s: store schema %lld is newer "
 		    "than this build reads (%d)", s->path, version,
 		    STORE_SCHEMA), -1;
-	return 0;
+	return version == 1 ? store_migrate(s, err, errlen) : 0;
+}
+
+/*
+ * A new store is made whole in a file of its own beside path, then linked
+ * to path, which fails if another importer linked one first: then that
+ * one is the store. No process ever sees a store without its schema.
+ */
+static int
+store_make(const char *path, char *err, size_t errlen)
+{
+	char tmp[PATH_MAX], sql[sizeof(store_schema_v1) +
+	    sizeof(store_schema_v2) + 128];
+	struct store s = { NULL, path };
+	mode_t mask;
+	int fd, rc = -1;
+
+	/* mkstemp makes it 0600: the store gets what a new file gets. */
+	mask = umask(0);
+	umask(mask);
+	snprintf(tmp, sizeof(tmp), "%s.new-XXXXXX", path);
+	if ((fd = mkstemp(tmp)) < 0)
+		return snprintf(err, errlen, "%s: cannot make a store there: "
+		    "%s", path, strerror(errno)), -1;
+	fchmod(fd, 0666 & ~mask);
+	close(fd);
+	snprintf(sql, sizeof(sql), "BEGIN;%s%sPRAGMA application_id=%d;"
+	    "PRAGMA user_version=%d;COMMIT;", store_schema_v2, store_schema_v1,
+	    STORE_APPLICATION_ID, STORE_SCHEMA);
+	if (sqlite3_open_v2(tmp, &s.db, SQLITE_OPEN_READWRITE, NULL) !=
+	    SQLITE_OK)
+		store_fail(&s, "cannot make a store there", err, errlen);
+	else if (store_exec(&s, sql, err, errlen) == 0)
+		rc = 0;
+	sqlite3_close(s.db);
+	if (rc == 0 && link(tmp, path) != 0 && errno != EEXIST) {
+		snprintf(err, errlen, "%s: cannot make a store there: %s",
+		    path, strerror(errno));
+		rc = -1;
+	}
+	unlink(tmp);
+	return rc;
+}
+
+/*
+ * Only a path where nothing is becomes a store; an empty file is refused
+ * like any other file that is not one.
+ */
+static int
+store_find(const char *path, bool create, char *err, size_t errlen)
+{
+	struct stat sb;
+
+	if (stat(path, &sb) == 0)
+		return sb.st_size > 0 ? 0 : (snprintf(err, errlen, "%s: an "
+		    "empty file, not a dispatchbench store (store add makes "
+		    "one where no file is)", path), -1);
+	if (errno != ENOENT)
+		return snprintf(err, errlen, "%s: %s", path, strerror(errno)),
+		    -1;
+	if (!create)
+		return snprintf(err, errlen, "%s: no store there (store add "
+		    "makes one)", path), -1;
+	return store_make(path, err, errlen);
 }
 
 int
 store_open(const char *path, bool create, struct store **sp, char *err,
     size_t errlen)
 {
-	int flags = SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0);
-	struct store *s = calloc(1, sizeof(*s));
+	struct store *s;
 
-	if (s == NULL)
+	if (store_find(path, create, err, errlen) != 0)
+		return -1;
+	if ((s = calloc(1, sizeof(*s))) == NULL)
 		abort();
 	s->path = path;
-	if (sqlite3_open_v2(path, &s->db, flags, NULL) != SQLITE_OK) {
-		snprintf(err, errlen, "%s: %s", path, create ?
-		    sqlite3_errmsg(s->db) :
-		    "no store there (store add makes one)");
+	if (sqlite3_open_v2(path, &s->db, SQLITE_OPEN_READWRITE, NULL) !=
+	    SQLITE_OK) {
+		store_fail(s, "cannot open", err, errlen);
 		store_close(s);
 		return -1;
 	}
@@ -156,9 +282,9 @@ store_open(const char *path, bool create, struct store **sp, char *err,
 	sqlite3_busy_timeout(s->db, 10000);
 	if (store_exec(s, "PRAGMA foreign_keys=ON", err, errlen) != 0 ||
 	    store_schema_check(s, err, errlen) != 0) {
-		if (strstr(err, "file is not a database") != NULL)
-			snprintf(err, errlen, "%s: not a dispatchbench store",
-			    path);
+		if (sqlite3_errcode(s->db) == SQLITE_NOTADB)
+			snprintf(err, errlen, "%s: not a dispatchbench store "
+			    "(%s)", path, sqlite3_errmsg(s->db));
 		store_close(s);
 		return -1;
 	}
@@ -217,7 +343,21 @@ store_step_id(sqlite3_stmt *st)
 	return id;
 }
 
-/* What git knows here of a revision named by a build (hex, maybe -dirty). */
+static void
+store_bind_num(sqlite3_stmt *st, int i, double v)
+{
+
+	if (v == v)
+		sqlite3_bind_double(st, i, v);
+	else
+		sqlite3_bind_null(st, i);
+	return;
+}
+
+/*
+ * A revision named by a build (hex, maybe -dirty): what git knows of it
+ * here, else the commit time and first-parent depth its build recorded.
+ */
 struct store_rev {
 	char name[64], sha[48], date[40], subject[256];
 	long long ord;		/* -1: unknown */
@@ -235,15 +375,18 @@ store_hex(const char *s, size_t n)
 }
 
 static void
-store_git(const char *name, struct store_rev *r)
+store_git(const cJSON *ctx, struct store_rev *r)
 {
+	const char *name = results_str(ctx, "git_rev", "unknown");
 	size_t n = strcspn(name, "-");
 	char cmd[256], line[512], *tab;
 	FILE *p;
 
 	memset(r, 0, sizeof(*r));
 	snprintf(r->name, sizeof(r->name), "%s", name);
-	r->ord = -1;
+	snprintf(r->date, sizeof(r->date), "%s", results_str(ctx, "git_time",
+	    ""));
+	r->ord = results_int(ctx, "git_depth", -1);
 	if (!store_hex(name, n))
 		return;
 	snprintf(cmd, sizeof(cmd), "git show -s --format=%%H%%x09%%cI%%x09%%s "
@@ -260,6 +403,7 @@ store_git(const char *name, struct store_rev *r)
 		r->date[strcspn(r->date, "\t")] = '\0';
 		if ((tab = strchr(tab + 1, '\t')) != NULL)
 			snprintf(r->subject, sizeof(r->subject), "%s", tab + 1);
+		r->ord = -1;
 		if (fgets(line, sizeof(line), p) != NULL)
 			r->ord = strtoll(line, NULL, 10);
 	}
@@ -267,34 +411,47 @@ store_git(const char *name, struct store_rev *r)
 	return;
 }
 
+/*
+ * The machine of ctx by its identity; a new one is named for people by
+ * host, CPU and CPUs, with "#2", "#3" after the first of those that
+ * differs in another field.
+ */
 static long long
 store_machine(struct store *s, const cJSON *ctx, char *err, size_t errlen)
 {
 	static const char *const f[] = { "host", "cpu_model", "topology",
 	    "cpuset" };
-	char print[1024];
+	char key[4096], name[1024];
 	sqlite3_stmt *st;
 	long long id;
 	int i;
 
-	snprintf(print, sizeof(print), "%s|%s|%d|%s|%s",
-	    results_str(ctx, f[0], "?"), results_str(ctx, f[1], "?"),
-	    results_int(ctx, "online_cpus", 0), results_str(ctx, f[2], "?"),
-	    results_str(ctx, f[3], "?"));
-	if ((st = store_prepare(s, "INSERT INTO machine(fingerprint, host, "
-	    "cpu_model, topology, cpuset, online_cpus) VALUES (?1, ?2, ?3, ?4, "
-	    "?5, ?6) ON CONFLICT(fingerprint) DO UPDATE SET fingerprint="
-	    "excluded.fingerprint RETURNING id", err, errlen)) == NULL)
+	identity_key(ctx, key, sizeof(key));
+	snprintf(name, sizeof(name), "%s (%s, %d CPUs)", results_str(ctx, f[0],
+	    "?"), results_str(ctx, f[1], "?"), results_int(ctx, "online_cpus",
+	    0));
+	if ((st = store_prepare(s, "INSERT INTO machine(identity, name, host, "
+	    "cpu_model, topology, cpuset, online_cpus) SELECT ?1, ?2 || IIF("
+	    "COUNT(*) = 0, '', ' #' || (COUNT(*) + 1)), ?3, ?4, ?5, ?6, ?7 "
+	    "FROM machine WHERE host = ?3 AND cpu_model = ?4 AND online_cpus = "
+	    "?7 ON CONFLICT(identity) DO UPDATE SET identity=excluded.identity "
+	    "RETURNING id", err, errlen)) == NULL)
 		return -1;
-	store_bind_text(st, 1, print);
+	store_bind_text(st, 1, key);
+	store_bind_text(st, 2, name);
 	for (i = 0; i < 4; i++)
-		store_bind_text(st, i + 2, results_str(ctx, f[i], "?"));
-	sqlite3_bind_int(st, 6, results_int(ctx, "online_cpus", 0));
+		store_bind_text(st, i + 3, results_str(ctx, f[i], "?"));
+	sqlite3_bind_int(st, 7, results_int(ctx, "online_cpus", 0));
 	id = store_step_id(st);
 	sqlite3_finalize(st);
 	return id > 0 ? id : store_fail(s, "cannot write", err, errlen);
 }
 
+/*
+ * The revision's row. Its commit time is kept in UTC, whatever offset
+ * the committer's clock had; what git here knows wins over what a build
+ * recorded, which only fills what is unknown.
+ */
 static long long
 store_revision(struct store *s, const struct store_rev *r, char *err,
     size_t errlen)
@@ -303,11 +460,14 @@ store_revision(struct store *s, const struct store_rev *r, char *err,
 	long long id;
 
 	if ((st = store_prepare(s, "INSERT INTO revision(name, sha, ord, "
-	    "committed_at, subject) VALUES (?1, ?2, ?3, ?4, ?5) ON CONFLICT"
-	    "(name) DO UPDATE SET sha=COALESCE(excluded.sha, sha), ord="
-	    "COALESCE(excluded.ord, ord), committed_at=COALESCE(excluded."
-	    "committed_at, committed_at), subject=COALESCE(excluded.subject, "
-	    "subject) RETURNING id", err, errlen)) == NULL)
+	    "committed_at, subject) VALUES (?1, ?2, ?3, strftime("
+	    "'%Y-%m-%dT%H:%M:%SZ', ?4), ?5) ON CONFLICT(name) DO UPDATE SET "
+	    "sha=COALESCE(excluded.sha, sha), ord=IIF(excluded.sha IS NULL, "
+	    "COALESCE(ord, excluded.ord), COALESCE(excluded.ord, ord)), "
+	    "committed_at=IIF(excluded.sha IS NULL, COALESCE(committed_at, "
+	    "excluded.committed_at), COALESCE(excluded.committed_at, "
+	    "committed_at)), subject=COALESCE(excluded.subject, subject) "
+	    "RETURNING id", err, errlen)) == NULL)
 		return -1;
 	store_bind_text(st, 1, r->name);
 	store_bind_text(st, 2, *r->sha ? r->sha : NULL);
@@ -318,6 +478,96 @@ store_revision(struct store *s, const struct store_rev *r, char *err,
 	id = store_step_id(st);
 	sqlite3_finalize(st);
 	return id > 0 ? id : store_fail(s, "cannot write", err, errlen);
+}
+
+static int
+store_name_cmp(const void *a, const void *b)
+{
+
+	return strcmp((*(const cJSON *const *)a)->string,
+	    (*(const cJSON *const *)b)->string);
+}
+
+static int
+store_line_cmp(const void *a, const void *b)
+{
+
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* A run's line of the canonical text: cell, rep, status, numbers by name. */
+static char *
+store_run_line(const char *key, const cJSON *run)
+{
+	const cJSON *f, **num = NULL;
+	size_t n = 0, cap = 0, i, len;
+	char *line;
+	FILE *m;
+
+	cJSON_ArrayForEach(f, run) {
+		if (!cJSON_IsNumber(f) || strcmp(f->string, "rep") == 0)
+			continue;
+		if (n == cap && (num = realloc(num, (cap = cap * 2 + 32) *
+		    sizeof(*num))) == NULL)
+			abort();
+		num[n++] = f;
+	}
+	qsort(num, n, sizeof(*num), store_name_cmp);
+	if ((m = open_memstream(&line, &len)) == NULL)
+		abort();
+	fprintf(m, "%s\t%d\t%s", key, results_int(run, "rep", -1),
+	    results_str(run, "status", "?"));
+	for (i = 0; i < n; i++)
+		fprintf(m, "\t%s=%.17g", num[i]->string, num[i]->valuedouble);
+	fclose(m);
+	free(num);
+	return line;
+}
+
+/*
+ * The sha256 of doc's runs, whatever bytes carried them: the context's
+ * date, host and binary, then a line per run (its cell's key, rep, status
+ * and numeric fields by name, every number by one format), the lines
+ * sorted. A file written again with other spacing or field order is the
+ * same runs. -1 with err when it cannot be had.
+ */
+static int
+store_runs_sha(const cJSON *doc, char *buf, size_t len, char *err,
+    size_t errlen)
+{
+	const cJSON *ctx = results_obj(doc, "context"), *cell, *run;
+	char key[1024], dev[64], **lines = NULL;
+	size_t n = 0, cap = 0, i;
+	FILE *f;
+
+	cJSON_ArrayForEach(cell, results_arr(doc, "cells")) {
+		params_key(cell, true, key, sizeof(key));
+		cJSON_ArrayForEach(run, results_arr(cell, "runs")) {
+			if (n == cap && (lines = realloc(lines, (cap = cap * 2 +
+			    64) * sizeof(*lines))) == NULL)
+				abort();
+			lines[n++] = store_run_line(key, run);
+		}
+	}
+	qsort(lines, n, sizeof(*lines), store_line_cmp);
+	snprintf(buf, len, "unknown");
+	if ((f = tmpfile()) != NULL) {
+		fprintf(f, "%s\t%s\t%s\n", results_str(ctx, "date", "?"),
+		    results_str(ctx, "host", "?"), results_str(ctx,
+		    "binary_sha256", "?"));
+		for (i = 0; i < n; i++)
+			fprintf(f, "%s\n", lines[i]);
+		fflush(f);
+		snprintf(dev, sizeof(dev), "/dev/fd/%d", fileno(f));
+		context_sha256(dev, buf, len);
+		fclose(f);
+	}
+	for (i = 0; i < n; i++)
+		free(lines[i]);
+	free(lines);
+	if (strcmp(buf, "unknown") != 0)
+		return 0;
+	return snprintf(err, errlen, "cannot hash the runs (sha256sum)"), -1;
 }
 
 /* The statements an import repeats per cell and per run. */
@@ -400,11 +650,45 @@ store_cells(struct store *s, struct store_import *im, const cJSON *doc,
 	return rc;
 }
 
-/* The import's own row; 0 when these bytes are in already (err says as what). */
+/* The calibration probes the context recorded, each as its row. */
+static int
+store_probes_of(struct store *s, long long import, const cJSON *ctx,
+    char *err, size_t errlen)
+{
+	const cJSON *p, *probes = results_obj(ctx, "probes");
+	sqlite3_stmt *st;
+	int rc = 0;
+
+	if (probes == NULL)
+		return 0;
+	if ((st = store_prepare(s, "INSERT INTO probe(import_id, name, unit, "
+	    "median, min, max, n) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)", err,
+	    errlen)) == NULL)
+		return -1;
+	cJSON_ArrayForEach(p, probes) {
+		if (!cJSON_IsObject(p))
+			continue;
+		sqlite3_bind_int64(st, 1, import);
+		store_bind_text(st, 2, p->string);
+		store_bind_text(st, 3, results_str(p, "unit", NULL));
+		store_bind_num(st, 4, results_num(p, "median"));
+		store_bind_num(st, 5, results_num(p, "min"));
+		store_bind_num(st, 6, results_num(p, "max"));
+		sqlite3_bind_int(st, 7, results_int(p, "n", 0));
+		if (store_step_id(st) < 0) {
+			rc = store_fail(s, "cannot write", err, errlen);
+			break;
+		}
+	}
+	sqlite3_finalize(st);
+	return rc;
+}
+
+/* The import's own row, for the file at path whose bytes' sha256 is sha. */
 static long long
 store_import_row(struct store *s, const char *path, const char *sha,
-    const cJSON *doc, long long machine, long long rev, char *err,
-    size_t errlen)
+    const char *runs, const cJSON *doc, long long machine, long long rev,
+    char *err, size_t errlen)
 {
 	static const char *const f[] = { "date", "build_type", "build_flags",
 	    "compiler", "kernel", "binary_sha256" };
@@ -418,9 +702,9 @@ store_import_row(struct store *s, const char *path, const char *sha,
 	strftime(now, sizeof(now), "%Y-%m-%dT%H:%M:%SZ", gmtime(&t));
 	if ((st = store_prepare(s, "INSERT INTO import(sha256, file, "
 	    "imported_at, machine_id, revision_id, complete, document, date, "
-	    "build_type, build_flags, compiler, kernel, binary_sha256) VALUES "
-	    "(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13) "
-	    "RETURNING id", err, errlen)) == NULL)
+	    "build_type, build_flags, compiler, kernel, binary_sha256, "
+	    "runs_sha256) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, "
+	    "?11, ?12, ?13, ?14) RETURNING id", err, errlen)) == NULL)
 		return -1;
 	if ((text = cJSON_PrintUnformatted(doc)) == NULL)
 		abort();
@@ -433,34 +717,44 @@ store_import_row(struct store *s, const char *path, const char *sha,
 	store_bind_text(st, 7, text);
 	for (i = 0; i < 6; i++)
 		store_bind_text(st, 8 + i, results_str(ctx, f[i], "unknown"));
+	store_bind_text(st, 14, runs);
 	id = store_step_id(st);
 	sqlite3_finalize(st);
 	free(text);
 	return id > 0 ? id : store_fail(s, "cannot write", err, errlen);
 }
 
-/* The import of these bytes already in the store: its file and date. */
-static bool
-store_seen(struct store *s, const char *sha, char *err, size_t errlen)
+/*
+ * The import already in the store of these bytes, or of the same runs
+ * in other bytes: 1 with err saying which, 0 when none is, -1 on a fault.
+ */
+static int
+store_seen(struct store *s, const char *sha, const char *runs, char *err,
+    size_t errlen)
 {
-	sqlite3_stmt *st = store_prepare(s, "SELECT file, imported_at FROM "
-	    "import WHERE sha256 = ?1", err, errlen);
-	bool seen;
+	sqlite3_stmt *st = store_prepare(s, "SELECT file, imported_at, "
+	    "sha256 = ?1 FROM import WHERE sha256 = ?1 OR runs_sha256 = ?2",
+	    err, errlen);
+	int rc;
 
 	if (st == NULL)
-		return false;
+		return -1;
 	store_bind_text(st, 1, sha);
-	if ((seen = sqlite3_step(st) == SQLITE_ROW))
-		snprintf(err, errlen, "already in %s: imported from %s on %s",
-		    s->path, sqlite3_column_text(st, 0),
+	store_bind_text(st, 2, runs);
+	if ((rc = sqlite3_step(st)) == SQLITE_ROW)
+		snprintf(err, errlen, "already in %s: %s %s on %s", s->path,
+		    sqlite3_column_int(st, 2) ? "imported from" :
+		    "the same runs as", sqlite3_column_text(st, 0),
 		    sqlite3_column_text(st, 1));
-	sqlite3_finalize(st);
-	return seen;
+	if (store_done(s, st, rc, err, errlen) != 0)
+		return -1;
+	return rc == SQLITE_ROW;
 }
 
 static int
 store_insert(struct store *s, const char *path, const char *sha,
-    const cJSON *doc, const struct store_rev *rev, char *err, size_t errlen)
+    const char *runs, const cJSON *doc, const struct store_rev *rev,
+    char *err, size_t errlen)
 {
 	const cJSON *ctx = results_obj(doc, "context");
 	struct store_import im;
@@ -468,13 +762,14 @@ store_insert(struct store *s, const char *path, const char *sha,
 
 	if ((machine = store_machine(s, ctx, err, errlen)) < 0 ||
 	    (r = store_revision(s, rev, err, errlen)) < 0 ||
-	    (im.id = store_import_row(s, path, sha, doc, machine, r, err,
-	    errlen)) < 0)
+	    (im.id = store_import_row(s, path, sha, runs, doc, machine, r, err,
+	    errlen)) < 0 ||
+	    store_probes_of(s, im.id, ctx, err, errlen) != 0)
 		return -1;
 	return store_cells(s, &im, doc, err, errlen);
 }
 
-/* One machine's results, its bytes' sha256 not in the store yet. */
+/* One machine's results, its bytes' sha256 and its runs' not in the store. */
 static int
 store_one(struct store *s, const char *path, const char *sha,
     const cJSON *doc, char *what, size_t whatlen, char *err, size_t errlen)
@@ -482,10 +777,12 @@ store_one(struct store *s, const char *path, const char *sha,
 	const cJSON *ctx = results_obj(doc, "context");
 	struct store_rev rev;
 	size_t used = strlen(what);
+	char runs[80];
 
-	store_git(results_str(ctx, "git_rev", "unknown"), &rev);
-	if (store_seen(s, sha, err, errlen) ||
-	    store_insert(s, path, sha, doc, &rev, err, errlen) != 0)
+	store_git(ctx, &rev);
+	if (store_runs_sha(doc, runs, sizeof(runs), err, errlen) != 0 ||
+	    store_seen(s, sha, runs, err, errlen) != 0 ||
+	    store_insert(s, path, sha, runs, doc, &rev, err, errlen) != 0)
 		return -1;
 	snprintf(what + used, whatlen - used, "%s%s: %d cells of %s (%.60s) "
 	    "on %s (%s)", used > 0 ? "\n" : "", path, cJSON_GetArraySize(
@@ -515,26 +812,154 @@ store_machines(struct store *s, const cJSON *doc, char *what,
 	return 0;
 }
 
+/* Opens a write: a transaction no other writer enters, on a sound file. */
+static int
+store_begin(struct store *s, char *err, size_t errlen)
+{
+
+	if (store_exec(s, "BEGIN IMMEDIATE", err, errlen) != 0)
+		return -1;
+	if (store_check(s, err, errlen) == 0)
+		return 0;
+	sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+	return -1;
+}
+
+/* Closes it: committed when rc is 0, else rolled back; rc, or -1. */
+static int
+store_end(struct store *s, int rc, char *err, size_t errlen)
+{
+
+	if (rc == 0 && store_exec(s, "COMMIT", err, errlen) == 0)
+		return 0;
+	sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+	return -1;
+}
+
 int
 store_add(struct store *s, const char *path, char *what, size_t whatlen,
     char *err, size_t errlen)
 {
 	char sha[80];
 	cJSON *doc;
-	int rc = -1;
+	int rc;
 
 	if (results_read(path, &doc, err, errlen) != 0)
 		return -1;
 	context_sha256(path, sha, sizeof(sha));
 	what[0] = '\0';
-	if (store_exec(s, "BEGIN IMMEDIATE", err, errlen) == 0 &&
-	    (results_machines(doc) > 0 ? store_machines(s, doc, what, whatlen,
-	    err, errlen) : store_one(s, path, sha, doc, what, whatlen, err,
-	    errlen)) == 0)
-		rc = store_exec(s, "COMMIT", err, errlen);
-	if (rc != 0)
-		sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+	if ((rc = store_begin(s, err, errlen)) == 0)
+		rc = store_end(s, results_machines(doc) > 0 ? store_machines(s,
+		    doc, what, whatlen, err, errlen) : store_one(s, path, sha,
+		    doc, what, whatlen, err, errlen), err, errlen);
 	cJSON_Delete(doc);
+	return rc;
+}
+
+/*
+ * Version 1 keyed a machine by five fields and a duplicate by its bytes
+ * alone, and kept commit dates with their clock's offset. Its machine,
+ * revision and import tables are made again as version 2 has them, each
+ * import's machine and runs from its document, in one transaction: a
+ * failure leaves version 1 as it was. The old tables step aside first
+ * without the references to them in other tables following (so run's
+ * import_id names the new import table).
+ */
+static const char store_v1_aside[] =
+	"ALTER TABLE machine RENAME TO machine_v1;"
+	"ALTER TABLE revision RENAME TO revision_v1;"
+	"ALTER TABLE import RENAME TO import_v1;";
+static const char store_v1_revisions[] =
+	"INSERT INTO revision SELECT id, name, sha, ord, strftime("
+	"'%Y-%m-%dT%H:%M:%SZ', committed_at), subject FROM revision_v1;";
+static const char store_v1_gone[] =
+	"DROP TABLE import_v1;DROP TABLE machine_v1;DROP TABLE revision_v1;";
+
+/* One version 1 import, its document parsed, as version 2's row. */
+static int
+store_migrate_import(struct store *s, sqlite3_stmt *ins, long long id,
+    const cJSON *doc, char *err, size_t errlen)
+{
+	const cJSON *ctx = results_obj(doc, "context");
+	long long machine;
+	char runs[80];
+
+	if ((machine = store_machine(s, ctx, err, errlen)) < 0 ||
+	    store_runs_sha(doc, runs, sizeof(runs), err, errlen) != 0)
+		return -1;
+	sqlite3_bind_int64(ins, 1, id);
+	store_bind_text(ins, 2, runs);
+	sqlite3_bind_int64(ins, 3, machine);
+	if (store_step_id(ins) < 0) {
+		if (sqlite3_errcode(s->db) != SQLITE_CONSTRAINT)
+			return store_fail(s, "cannot migrate to schema 2", err,
+			    errlen);
+		return snprintf(err, errlen, "%s: cannot migrate to schema 2: "
+		    "import %lld holds the same runs as an earlier one; delete "
+		    "one of them (sqlite3: PRAGMA foreign_keys=ON; DELETE FROM "
+		    "import WHERE id = %lld) and open it again", s->path, id,
+		    id), -1;
+	}
+	return store_probes_of(s, id, ctx, err, errlen);
+}
+
+static int
+store_migrate_imports(struct store *s, char *err, size_t errlen)
+{
+	sqlite3_stmt *st, *ins;
+	cJSON *doc;
+	int rc = SQLITE_DONE, bad = 0;
+
+	st = store_prepare(s, "SELECT id, document FROM import_v1 ORDER BY id",
+	    err, errlen);
+	ins = store_prepare(s, "INSERT INTO import(id, sha256, runs_sha256, "
+	    "file, imported_at, machine_id, revision_id, date, build_type, "
+	    "build_flags, compiler, kernel, binary_sha256, complete, document) "
+	    "SELECT id, sha256, ?2, file, imported_at, ?3, revision_id, date, "
+	    "build_type, build_flags, compiler, kernel, binary_sha256, "
+	    "complete, document FROM import_v1 WHERE id = ?1", err, errlen);
+	bad = st == NULL || ins == NULL;
+	while (!bad && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+		doc = cJSON_Parse((const char *)sqlite3_column_text(st, 1));
+		bad = store_migrate_import(s, ins, sqlite3_column_int64(st, 0),
+		    doc, err, errlen) != 0;
+		cJSON_Delete(doc);
+	}
+	sqlite3_finalize(ins);
+	if (bad)
+		return sqlite3_finalize(st), -1;
+	return store_done(s, st, rc, err, errlen);
+}
+
+static int
+store_migrate(struct store *s, char *err, size_t errlen)
+{
+	char sql[sizeof(store_schema_v2) + 64];
+	long long bad = 0;
+	int rc;
+
+	/* Neither pragma acts inside a transaction. */
+	if (store_exec(s, "PRAGMA foreign_keys=OFF;PRAGMA legacy_alter_table="
+	    "ON", err, errlen) != 0 || store_begin(s, err, errlen) != 0)
+		return -1;
+	snprintf(sql, sizeof(sql), "%sPRAGMA user_version=%d;",
+	    store_schema_v2, STORE_SCHEMA);
+	rc = store_exec(s, store_v1_aside, err, errlen) != 0 ||
+	    store_exec(s, sql, err, errlen) != 0 ||
+	    store_exec(s, store_v1_revisions, err, errlen) != 0 ||
+	    store_migrate_imports(s, err, errlen) != 0 ||
+	    store_exec(s, store_v1_gone, err, errlen) != 0 ||
+	    store_number(s, "SELECT COUNT(*) FROM pragma_foreign_key_check",
+	    &bad, err, errlen) != 0 ? -1 : 0;
+	if (rc == 0 && bad != 0) {
+		snprintf(err, errlen, "%s: cannot migrate to schema 2: %lld "
+		    "rows name a row that is not there", s->path, bad);
+		rc = -1;
+	}
+	rc = store_end(s, rc, err, errlen);
+	if (store_exec(s, "PRAGMA legacy_alter_table=OFF;PRAGMA foreign_keys="
+	    "ON", err, errlen) != 0)
+		return -1;
 	return rc;
 }
 
@@ -568,46 +993,55 @@ store_list(struct store *s, FILE *out, int format, char *err, size_t errlen)
 	static const struct table t = { "store", store_list_cols,
 	    sizeof(store_list_cols) / sizeof(store_list_cols[0]) };
 	sqlite3_stmt *st = store_prepare(s, "SELECT i.id, i.date, r.name, "
-	    "m.host || ' (' || m.cpu_model || ', ' || m.online_cpus || "
-	    "' CPUs)', i.build_type, (SELECT COUNT(DISTINCT cell_id) FROM run "
+	    "m.name, i.build_type, (SELECT COUNT(DISTINCT cell_id) FROM run "
 	    "WHERE import_id = i.id), (SELECT COUNT(*) FROM run WHERE "
 	    "import_id = i.id), CASE i.complete WHEN 1 THEN 'yes' ELSE 'no' END,"
 	    " i.file FROM import i JOIN revision r ON r.id = i.revision_id "
 	    "JOIN machine m ON m.id = i.machine_id ORDER BY i.id", err, errlen);
 	cJSON *rows = cJSON_CreateArray();
+	int rc;
 
 	if (st == NULL)
-		return -1;
-	while (sqlite3_step(st) == SQLITE_ROW)
+		return cJSON_Delete(rows), -1;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
 		cJSON_AddItemToArray(rows, store_row(st, t.cols, (int)t.ncols));
-	sqlite3_finalize(st);
-	table_write(out, (enum table_format)format, &t, rows);
+	if ((rc = store_done(s, st, rc, err, errlen)) == 0)
+		table_write(out, (enum table_format)format, &t, rows);
 	cJSON_Delete(rows);
-	return 0;
+	return rc;
 }
+
+/*
+ * Each revision once, where a series puts it: its first-parent depth
+ * (those without one last), then its commit time in UTC, else its first
+ * import's date; a revision is one point whatever imported it.
+ */
+#define STORE_REVS	"WITH rev AS (SELECT r.id, r.name, COALESCE(r.ord, " \
+	"-1) AS ord, r.ord IS NULL AS unordered, COALESCE(r.committed_at, " \
+	"MIN(i.date)) AS at FROM revision r JOIN import i ON i.revision_id = " \
+	"r.id GROUP BY r.id) "
+#define STORE_REV_ORDER	"r.unordered, r.ord, r.at, r.id, i.id"
 
 long
 store_values(struct store *s, const char *metric,
     int (*fn)(const struct store_value *, void *), void *arg, char *err,
     size_t errlen)
 {
-	sqlite3_stmt *st = store_prepare(s, "SELECT m.id, m.host || ' (' || "
-	    "m.cpu_model || ', ' || m.online_cpus || ' CPUs)', c.key, "
-	    "i.build_type, r.name, COALESCE(r.committed_at, i.date), v.value, "
-	    "COALESCE(r.ord, -1), i.id "
+	sqlite3_stmt *st = store_prepare(s, STORE_REVS "SELECT m.id, m.name, "
+	    "c.key, i.build_type, r.name, r.at, v.value, r.ord, i.id "
 	    "FROM value v JOIN run u ON u.id = v.run_id JOIN import i ON i.id ="
-	    " u.import_id JOIN machine m ON m.id = i.machine_id JOIN revision r"
+	    " u.import_id JOIN machine m ON m.id = i.machine_id JOIN rev r"
 	    " ON r.id = i.revision_id JOIN cell c ON c.id = u.cell_id WHERE "
 	    "v.metric = ?1 AND u.status = 'ok' ORDER BY m.id, c.key, "
-	    "i.build_type, COALESCE(r.committed_at, i.date), r.ord, r.name, "
-	    "i.id, u.rep", err, errlen);
+	    "i.build_type, " STORE_REV_ORDER ", u.rep", err, errlen);
 	struct store_value v;
 	long n = 0;
+	int rc;
 
 	if (st == NULL)
 		return -1;
 	store_bind_text(st, 1, metric);
-	while (sqlite3_step(st) == SQLITE_ROW) {
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		v.machine = sqlite3_column_int64(st, 0);
 		v.machine_name = (const char *)sqlite3_column_text(st, 1);
 		v.cell = (const char *)sqlite3_column_text(st, 2);
@@ -621,8 +1055,51 @@ store_values(struct store *s, const char *metric,
 		if (fn(&v, arg) != 0)
 			break;
 	}
-	sqlite3_finalize(st);
-	return n;
+	return store_done(s, st, rc, err, errlen) == 0 ? n : -1;
+}
+
+static double
+store_column_num(sqlite3_stmt *st, int i)
+{
+
+	return sqlite3_column_type(st, i) == SQLITE_NULL ? NAN :
+	    sqlite3_column_double(st, i);
+}
+
+long
+store_probes(struct store *s, int (*fn)(const struct store_probe *, void *),
+    void *arg, char *err, size_t errlen)
+{
+	sqlite3_stmt *st = store_prepare(s, STORE_REVS "SELECT i.id, m.id, "
+	    "m.name, i.build_type, r.name, r.ord, p.name, p.unit, p.median, "
+	    "p.min, p.max, p.n FROM probe p JOIN import i ON i.id = "
+	    "p.import_id JOIN machine m ON m.id = i.machine_id JOIN rev r ON "
+	    "r.id = i.revision_id ORDER BY m.id, i.build_type, "
+	    STORE_REV_ORDER ", p.name", err, errlen);
+	struct store_probe p;
+	long n = 0;
+	int rc;
+
+	if (st == NULL)
+		return -1;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		p.sitting = sqlite3_column_int64(st, 0);
+		p.machine = sqlite3_column_int64(st, 1);
+		p.machine_name = (const char *)sqlite3_column_text(st, 2);
+		p.build = (const char *)sqlite3_column_text(st, 3);
+		p.revision = (const char *)sqlite3_column_text(st, 4);
+		p.ord = sqlite3_column_int64(st, 5);
+		p.name = (const char *)sqlite3_column_text(st, 6);
+		p.unit = (const char *)sqlite3_column_text(st, 7);
+		p.median = store_column_num(st, 8);
+		p.min = store_column_num(st, 9);
+		p.max = store_column_num(st, 10);
+		p.n = sqlite3_column_int64(st, 11);
+		n++;
+		if (fn(&p, arg) != 0)
+			break;
+	}
+	return store_done(s, st, rc, err, errlen) == 0 ? n : -1;
 }
 
 void
@@ -630,16 +1107,36 @@ store_metrics(struct store *s, char *buf, size_t len)
 {
 	sqlite3_stmt *st;
 	size_t used = 0;
+	int rc;
 
 	*buf = '\0';
 	if (sqlite3_prepare_v2(s->db, "SELECT DISTINCT metric FROM value "
-	    "ORDER BY metric", -1, &st, NULL) != SQLITE_OK)
+	    "ORDER BY metric", -1, &st, NULL) != SQLITE_OK) {
+		snprintf(buf, len, "? (%s)", sqlite3_errmsg(s->db));
 		return;
-	while (sqlite3_step(st) == SQLITE_ROW && used < len)
+	}
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW && used < len)
 		used += (size_t)snprintf(buf + used, len - used, "%s%s",
 		    used ? ", " : "", sqlite3_column_text(st, 0));
+	if (rc != SQLITE_DONE && rc != SQLITE_ROW)
+		snprintf(buf, len, "? (%s)", sqlite3_errmsg(s->db));
 	sqlite3_finalize(st);
 	return;
+}
+
+/* One statement of a bisection's record, on a store found sound. */
+static long long
+store_record(struct store *s, sqlite3_stmt *st, char *err, size_t errlen)
+{
+	long long id;
+
+	if (store_begin(s, err, errlen) != 0)
+		return sqlite3_finalize(st), -1;
+	id = store_step_id(st);
+	if (id < 0)
+		store_fail(s, "cannot write", err, errlen);
+	sqlite3_finalize(st);
+	return store_end(s, id < 0 ? -1 : 0, err, errlen) == 0 ? id : -1;
 }
 
 long long
@@ -649,27 +1146,13 @@ store_bisect_begin(struct store *s, const char *good, const char *bad,
 	sqlite3_stmt *st = store_prepare(s, "INSERT INTO bisect(started_at, "
 	    "good, bad, options) VALUES (strftime('%Y-%m-%dT%H:%M:%SZ'), ?1, "
 	    "?2, ?3) RETURNING id", err, errlen);
-	long long id;
 
 	if (st == NULL)
 		return -1;
 	store_bind_text(st, 1, good);
 	store_bind_text(st, 2, bad);
 	store_bind_text(st, 3, options);
-	id = store_step_id(st);
-	sqlite3_finalize(st);
-	return id > 0 ? id : store_fail(s, "cannot write", err, errlen);
-}
-
-static void
-store_bind_num(sqlite3_stmt *st, int i, double v)
-{
-
-	if (v == v)
-		sqlite3_bind_double(st, i, v);
-	else
-		sqlite3_bind_null(st, i);
-	return;
+	return store_record(s, st, err, errlen);
 }
 
 int
@@ -680,7 +1163,6 @@ store_bisect_step(struct store *s, long long bisect, int n,
 	    " n, revision, verdict, why, ratio, lo, hi, p, seconds, runs, mark) "
 	    "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)", err,
 	    errlen);
-	long long rc;
 
 	if (st == NULL)
 		return -1;
@@ -696,9 +1178,7 @@ store_bisect_step(struct store *s, long long bisect, int n,
 	store_bind_num(st, 10, x->seconds);
 	sqlite3_bind_int(st, 11, x->runs);
 	store_bind_text(st, 12, x->mark);
-	rc = store_step_id(st);
-	sqlite3_finalize(st);
-	return rc < 0 ? store_fail(s, "cannot write", err, errlen) : 0;
+	return store_record(s, st, err, errlen) < 0 ? -1 : 0;
 }
 
 int
@@ -707,7 +1187,6 @@ store_bisect_end(struct store *s, long long bisect, const char *outcome,
 {
 	sqlite3_stmt *st = store_prepare(s, "UPDATE bisect SET outcome = ?2, "
 	    "first_bad = ?3, seconds = ?4 WHERE id = ?1", err, errlen);
-	long long rc;
 
 	if (st == NULL)
 		return -1;
@@ -715,7 +1194,5 @@ store_bisect_end(struct store *s, long long bisect, const char *outcome,
 	store_bind_text(st, 2, outcome);
 	store_bind_text(st, 3, first_bad);
 	store_bind_num(st, 4, seconds);
-	rc = store_step_id(st);
-	sqlite3_finalize(st);
-	return rc < 0 ? store_fail(s, "cannot write", err, errlen) : 0;
+	return store_record(s, st, err, errlen) < 0 ? -1 : 0;
 }

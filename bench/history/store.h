@@ -15,11 +15,17 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#define STORE_SCHEMA	1	/* PRAGMA user_version this build writes */
+#define STORE_SCHEMA	2	/* PRAGMA user_version this build writes */
 
 struct store;
 
-/* Opens path, made (with its schema) when missing and create says so. */
+/*
+ * Opens the store at path; where no file is and create says so, makes
+ * one, which two processes may do at once (one store is made, both use
+ * it). An empty file, a file that is not a store and a damaged one are
+ * refused, the damage in SQLite's words; a store of version 1 is migrated
+ * to this one, in one transaction.
+ */
 int store_open(const char *path, bool create, struct store **sp, char *err,
     size_t errlen);
 void store_close(struct store *s);
@@ -27,10 +33,11 @@ void store_close(struct store *s);
 /*
  * Imports the results file at path: its machine, revision (the commit's
  * order and date as git knows them here, when it does), options, and
- * every run. A file already imported (the same bytes) is refused, as is
- * one of a newer results schema. A merged file goes in as each machine's
- * file, by that file's bytes, all or none. what gets a line for people
- * per import.
+ * every run, and its calibration probes. A file already imported (the
+ * same bytes, or the same runs in other bytes) is refused, as is one of a
+ * newer results schema, and a store SQLite finds damaged is written
+ * nothing. A merged file goes in as each machine's file, by that file's
+ * bytes, all or none. what gets a line for people per import.
  */
 int store_add(struct store *s, const char *path, char *what, size_t whatlen,
     char *err, size_t errlen);
@@ -42,11 +49,12 @@ int store_list(struct store *s, FILE *out, int format, char *err,
 /* One run's value of the metric, as history reads them, in series order. */
 struct store_value {
 	long long machine;		/* the machine's row */
-	const char *machine_name;	/* "vm (AMD EPYC, 2 CPUs)" */
+	const char *machine_name;	/* "vm (AMD EPYC, 2 CPUs)", "... #2" */
 	const char *cell;		/* the cell's key */
 	const char *build;		/* the build type */
 	const char *revision;		/* as the build named it ("80f8a6b") */
-	const char *date;		/* the commit's date, else the run's */
+	const char *date;		/* the commit's UTC time, else its
+					   first import's date */
 	long long ord;			/* its first-parent depth; -1: unknown */
 	long long sitting;		/* the import the run came in: a sitting */
 	double value;
@@ -55,12 +63,38 @@ struct store_value {
 /*
  * Calls fn for every ok run's value of metric, ordered by machine, cell,
  * build and then the revisions' commit order (first-parent depth, then
- * date): each series' points in order. A copy of nothing outlives the
- * call. Returns the values seen, or -1.
+ * commit time in UTC, then the import; the runs of a revision are
+ * together whatever imported them): each series' points in order. A
+ * revision git here does not know is ordered by the depth and time its
+ * build recorded (git_depth, git_time). A copy of nothing outlives the
+ * call. Returns the values seen, or -1 with SQLite's words.
  */
 long store_values(struct store *s, const char *metric,
     int (*fn)(const struct store_value *, void *), void *arg, char *err,
     size_t errlen);
+
+/* One calibration probe of one import (a sitting), as its context had it. */
+struct store_probe {
+	long long sitting;		/* the import */
+	long long machine;		/* the machine's row */
+	const char *machine_name;
+	const char *build;		/* the build type */
+	const char *revision;		/* as the build named it */
+	long long ord;			/* first-parent depth; -1: unknown */
+	const char *name;		/* "bare_loop", "atomic", ... */
+	const char *unit;		/* "ns"; NULL if not recorded */
+	double median, min, max;	/* NAN where not recorded */
+	long long n;			/* the probe's samples; 0: none */
+};
+
+/*
+ * Calls fn for every probe of every import, ordered by machine, build,
+ * the revisions' commit order (as store_values), import and probe name:
+ * what the machine read at each sitting, beside what the code measured.
+ * Returns the probes seen, or -1 with SQLite's words.
+ */
+long store_probes(struct store *s, int (*fn)(const struct store_probe *,
+    void *), void *arg, char *err, size_t errlen);
 
 /* Every metric the store holds, comma-separated, for an error's line. */
 void store_metrics(struct store *s, char *buf, size_t len);

@@ -579,11 +579,13 @@ trend_rev_cmp(const void *a, const void *b)
 {
 	const struct trend_rev *x = *(const struct trend_rev *const *)a;
 	const struct trend_rev *y = *(const struct trend_rev *const *)b;
-	int c = strcmp(x->date, y->date);
+	int c = (x->ord < 0) - (y->ord < 0);
 
-	/* The store's order: commit date, first-parent depth, name. */
+	/* The store's order: first-parent depth (unknown last), time, name. */
 	if (c == 0)
 		c = (x->ord > y->ord) - (x->ord < y->ord);
+	if (c == 0)
+		c = strcmp(x->date, y->date);
 	return c != 0 ? c : strcmp(x->name, y->name);
 }
 

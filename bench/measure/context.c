@@ -209,6 +209,23 @@ context_slurm(cJSON *ctx)
 	return;
 }
 
+/*
+ * The build's commit: its name, and where the build knew them its commit
+ * time in UTC and first-parent depth, which order the revisions of a
+ * history store that git does not know.
+ */
+static void
+context_git(cJSON *ctx)
+{
+
+	cJSON_AddStringToObject(ctx, "git_rev", DB_GIT_REV);
+	if (*DB_GIT_TIME != '\0')
+		cJSON_AddStringToObject(ctx, "git_time", DB_GIT_TIME);
+	if (DB_GIT_DEPTH >= 0)
+		cJSON_AddNumberToObject(ctx, "git_depth", DB_GIT_DEPTH);
+	return;
+}
+
 cJSON *
 context_read(int argc, char **argv)
 {
@@ -235,7 +252,7 @@ context_read(int argc, char **argv)
 	cJSON_AddStringToObject(ctx, "compiler", "gcc " __VERSION__);
 	cJSON_AddStringToObject(ctx, "build_type", DB_BUILD_TYPE);
 	cJSON_AddStringToObject(ctx, "build_flags", DB_BUILD_FLAGS);
-	cJSON_AddStringToObject(ctx, "git_rev", DB_GIT_REV);
+	context_git(ctx);
 	context_sha256("/proc/self/exe", buf, sizeof(buf));
 	cJSON_AddStringToObject(ctx, "binary_sha256", buf);
 	context_runtimes(ctx);
@@ -270,6 +287,9 @@ context_of_binary(cJSON *ctx, const char *path)
 		pclose(p);
 	}
 	cJSON_ReplaceItemInObject(ctx, "git_rev", cJSON_CreateString(rev));
+	/* That build's commit is not this one's. */
+	cJSON_DeleteItemFromObject(ctx, "git_time");
+	cJSON_DeleteItemFromObject(ctx, "git_depth");
 	cJSON_ReplaceItemInObject(ctx, "build_type", cJSON_CreateString(
 	    strcmp(type, "default") == 0 ? "" : type));
 	cJSON_ReplaceItemInObject(ctx, "build_flags",

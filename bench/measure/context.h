@@ -22,7 +22,8 @@ void context_sha256(const char *path, char *buf, size_t len);
  * Another build's own revision and build type, as its --version says
  * them, over ctx's (which were this process's): an ab arm's results name
  * the build that ran them. Flags that build does not tell become
- * "unknown"; a binary that says nothing leaves "unknown" for all.
+ * "unknown"; a binary that says nothing leaves "unknown" for all. Its
+ * commit's time and depth (git_time, git_depth) are not recorded.
  */
 void context_of_binary(cJSON *ctx, const char *path);
 
