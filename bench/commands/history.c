@@ -91,7 +91,7 @@ cmd_history(struct call *c)
 	struct trend_opts o = { .metric = c->args.h.metric,
 	    .cell = c->args.h.cell, .format = c->args.h.format,
 	    .dir = c->args.h.out };
-	struct trend_found found = { 0, false };
+	struct trend_found found = { .fresh = 0 };
 	struct store *s;
 	char err[4096];
 	int rc;
