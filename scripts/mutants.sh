@@ -124,6 +124,15 @@ fleet-failure-passes | bench/fleet/fleet.c | s/n \+= strcmp\(f->t\[i\].state, "C
 fleet-no-record-passes | bench/fleet/fleet.c | s/"NO RECORD"/"COMPLETED"/ | test_fleet | fleet/a_task_slurm_kept_no_record_of_is_never_a_pass
 fleet-not-exclusive | bench/fleet/slurm.c | s/#SBATCH --exclusive\\n//  | test_fleet | fleet/submit_writes_an_exclusive_array_and_its_size
 slurm-list-first-range | bench/fleet/slurm.c | s/if \(\*end != ','\)/if (1)/ | test_fleet | fleet/collect_waits_for_the_array_and_stops_at_its_timeout
+identity-no-l1d | bench/analyse/identity.c | s/\t\{ \.label = "L1d", \.path = "cache:L1d" \},\n// | test_identity | identity/another_machine_is_refused
+identity-lacking-agrees | bench/analyse/identity.c | s/\tn \+= identity_part\(a, b, 2, [^;]*;\n\tn \+= identity_part\(a, b, 1, [^;]*;\n// | test_identity | identity/a_field_only_base_lacks_is_said_so
+compare-ignores-identity | bench/analyse/compare.c | s/if \(identity_diff\(ca, cb, why \+ at, len - at - 1\) == 0\)/if (identity_diff(ca, cb, why + at, len - at - 1) >= 0)/ | test_identity | identity/another_machine_is_refused
+compare-fleet-by-name-alone | bench/analyse/compare.c | s/\t\tif \(compare_contexts\(results_obj\(ma, "context"\), results_obj\(mb,\n\t\t    "context"\), which, why, len\) != 0\)\n\t\t\treturn -1;\n// | test_identity | identity/a_merged_machine_of_the_same_name_is_judged_by_identity
+compare-allowed-unsaid | bench/analyse/compare.c | s/\t\t    COMPARE_BAD_INPUT;\n\tif \(\(rows = compare_rows/\t\t    COMPARE_BAD_INPUT;\n\telse\n\t\tw.machines[0] = 0;\n\tif ((rows = compare_rows/ | test_identity | identity/another_machine_is_compared_when_allowed
+ab-arms-as-machines | bench/commands/verdict.c | s/\tco\.one_machine = true;\n// | test_identity | identity/ab_compares_two_builds_of_one_machine
+context-no-family | bench/measure/context.c | s/\t\{ \.name = "cpu family", \.member = "family", \.number = true \},\n// | test_identity | identity/this_machine_records_its_cpu_and_is_one_machine
+context-no-icache | bench/measure/context.c | s/hwloc_topology_set_icache_types_filter\(topo,\n\t    HWLOC_TYPE_FILTER_KEEP_ALL\) != 0 \W\W // | test_identity | identity/this_machine_records_its_cpu_and_is_one_machine
+context-cpu-any-type | bench/analyse/results.c | s/\t    results_has\(ck, ctx, "cpu", cJSON_Object, false\) != 0 \W\W\n// | test_cli | cli/bad_input
 EOF
 }
 
