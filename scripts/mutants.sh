@@ -130,6 +130,19 @@ probe-binding-left | bench/measure/probe.c | s/\t\thwloc_set_cpubind\(plan.topo,
 probes-moved-by-median | bench/analyse/probes.c | s/\(results_num\(a, "max"\) < results_num\(b, "min"\) \x7c\x7c\n\t    results_num\(b, "max"\) < results_num\(a, "min"\)\)/fabs(results_num(a, "median") \/ results_num(b, "median") - 1) > 0.2/ | test_compare | compare/a_probe_moved_only_past_both_ranges
 probes-not-in-compare | bench/analyse/outcome.c | s/if \(o->format == TABLE_TEXT\)\n\t\tprobes_side_by_side/if (0)\n\t\tprobes_side_by_side/ | test_compare | compare/compare_prints_the_probes_of_two_files
 probes-not-in-sweep | bench/runner.c | s/"context"\), "probes", cJSON_Duplicate/"context"), "probes_", cJSON_Duplicate/ | test_cli | cli/tiny_sweep_writes_results_and_plots
+identity-no-l1d | bench/analyse/identity.c | s/\t\{ \.label = "L1d", \.path = "cache:L1d" \},\n// | test_identity | identity/another_machine_is_refused
+identity-lacking-agrees | bench/analyse/identity.c | s/\tn \+= identity_part\(a, b, 2, [^;]*;\n\tn \+= identity_part\(a, b, 1, [^;]*;\n// | test_identity | identity/a_field_only_base_lacks_is_said_so
+compare-ignores-identity | bench/analyse/compare.c | s/if \(identity_diff\(ca, cb, why \+ at, len - at - 1\) == 0\)/if (identity_diff(ca, cb, why + at, len - at - 1) >= 0)/ | test_identity | identity/another_machine_is_refused
+compare-fleet-by-name-alone | bench/analyse/compare.c | s/\t\tif \(compare_contexts\(results_obj\(ma, "context"\), results_obj\(mb,\n\t\t    "context"\), which, why, len\) != 0\)\n\t\t\treturn -1;\n// | test_identity | identity/a_merged_machine_of_the_same_name_is_judged_by_identity
+compare-allowed-unsaid | bench/analyse/compare.c | s/\t\t    COMPARE_BAD_INPUT;\n\tif \(\(rows = compare_rows/\t\t    COMPARE_BAD_INPUT;\n\telse\n\t\tw.machines[0] = 0;\n\tif ((rows = compare_rows/ | test_identity | identity/another_machine_is_compared_when_allowed
+ab-arms-as-machines | bench/commands/verdict.c | s/\tco\.one_machine = true;\n// | test_identity | identity/ab_compares_two_builds_of_one_machine
+context-no-family | bench/measure/context.c | s/\t\{ \.name = "cpu family", \.member = "family", \.number = true \},\n// | test_identity | identity/this_machine_records_its_cpu_and_is_one_machine
+context-no-icache | bench/measure/context.c | s/hwloc_topology_set_icache_types_filter\(topo,\n\t    HWLOC_TYPE_FILTER_KEEP_ALL\) != 0 \W\W // | test_identity | identity/this_machine_records_its_cpu_and_is_one_machine
+context-cpu-any-type | bench/analyse/results.c | s/\t    results_has\(ck, ctx, "cpu", cJSON_Object, false\) != 0 \W\W\n// | test_cli | cli/bad_input
+history-sittings-pooled | bench/analyse/changepoint.c | s/\tif \(!isfinite\(\*se\)\)\n\t\treturn 1;/\tif (1)\n\t\treturn 0;/ | test_changepoint | changepoint/sitting_offsets_are_not_steps
+history-fails-the-merge-after | bench/history/trend.c | s/\tif \(at \+ 1 == s->n\)\n\t\treturn true;/\tif (at + 2 >= s->n)\n\t\treturn true;/ | test_history | history/fails_the_merge_that_makes_the_step_and_no_other
+history-newest-at-a-tenth | bench/analyse/changepoint.c | s/\tif \(tried == 0 \x7c\x7c !cp_passes\(&best, o->alpha \/\n/\tif (tried == 0 || !cp_passes(\&best, o->alpha \/ 10 \/\n/ | test_history | history/fails_the_merge_that_makes_the_step_and_no_other
+history-machine-never-moves | bench/history/sittings.c | s/\tmoved = b\.n > 0/\tmoved = 0 \&\& b.n > 0/ | test_history | history/a_step_the_probes_moved_with_is_the_machine
 EOF
 }
 

@@ -137,6 +137,8 @@ static struct bad_case bad_cases[] = {
 	    "missing (a string)" },
 	{ "compare @CELLA @CONTEXTTYPE", "CONTEXTTYPE.json: context.cpu_model "
 	    "is a number, not a string" },
+	{ "compare @CELLA @CPUTYPE", "CPUTYPE.json: context.cpu is a string, "
+	    "not an object" },
 	{ "cell --dispatcher all,all,all,all,all,all,all,all,all,all",
 	    "--dispatcher: more than 64 values" },
 	/* 13 widths, 20 counts, 64 variants of stealing, 7 workloads. */
@@ -292,6 +294,8 @@ static const struct {
 	    "\"coroutines\": 64, \"summary\": {}, \"runs\": [{\"status\": "
 	    "\"ok\"}, {\"state\": \"ok\"}]}]}", NULL, 0 },
 	{ "CONTEXTTYPE", "{\"context\": {\"schema\": 1, \"cpu_model\": 7}, "
+	    "\"cells\": []}", NULL, 0 },
+	{ "CPUTYPE", "{\"context\": {\"schema\": 1, \"cpu\": \"AMD EPYC\"}, "
 	    "\"cells\": []}", NULL, 0 },
 };
 #define NFIXTURES	(sizeof(fixtures) / sizeof(fixtures[0]))

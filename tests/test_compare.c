@@ -506,8 +506,8 @@ Test(compare, another_machine_is_refused)
 	cr_assert_eq(verdict(doc1("X", 1, noisy, 8, 0), doc1("Y", 1, noisy, 8,
 	    0), v, sizeof(v)), COMPARE_BAD_INPUT);
 	cr_assert_str_eq(v, "the files come from different machines "
-	    "(cpu_model: 'X' against 'Y'); pass --allow-other-machine to "
-	    "compare anyway");
+	    "(CPU 'X' against 'Y'); pass --allow-other-machine to compare "
+	    "anyway");
 }
 
 /* The row of the one cell of a and b (JSON, to be freed) and the exit. */

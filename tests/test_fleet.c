@@ -194,8 +194,9 @@ Test(merge, compare_and_advise_never_mix_machines)
 	    tmp("epyc.json"), tmp("xeon.json"));
 	binary_run("", args, out, sizeof(out));
 	cr_assert_not_null(strstr(out, "the files come from different machines "
-	    "(cpu_model: 'AMD EPYC' against 'Intel Xeon'): each change below "
-	    "is the machines' as much as the builds'"), "%s", out);
+	    "(host 'vm' against 'xeon1', CPU 'AMD EPYC' against 'Intel Xeon'): "
+	    "each change below is the machines' as much as the builds'"), "%s",
+	    out);
 	snprintf(args, sizeof(args), "advise --from %s", m);
 	cr_assert_eq(binary_run("", args, out, sizeof(out)), 2, "%s", out);
 	cr_assert_not_null(strstr(out, "holds 2 machines' results"), "%s", out);

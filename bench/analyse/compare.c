@@ -15,6 +15,7 @@
 
 #include "beside.h"
 #include "compare.h"
+#include "identity.h"
 #include "judge.h"
 #include "label.h"
 #include "outcome.h"
@@ -32,6 +33,7 @@ compare_defaults(struct compare_opts *o)
 	o->alpha = 0.05;
 	o->format = TABLE_TEXT;
 	o->allow_other_machine = false;
+	o->one_machine = false;
 	o->by_position = false;
 	o->beside = false;
 	o->metric = "cpu_us_per_dispatch";
@@ -86,33 +88,32 @@ compare_match(const cJSON *base, const cJSON *cb, int i,
 	return ca;
 }
 
-/* Same machine: the same CPU, count, cpuset and topology. */
+/*
+ * One machine: every field of identity.h alike. Else -1, and why names
+ * each field that differs (which: the merged machine, or "").
+ */
 static int
 compare_contexts(const cJSON *ca, const cJSON *cb, const char *which,
-    char *err, size_t errlen)
+    char *why, size_t len)
 {
-	static const char *fields[] = { "cpu_model", "cpuset", "topology" };
-	size_t i;
+	size_t at;
 
-	for (i = 0; i < sizeof(fields) / sizeof(fields[0]); i++)
-		if (strcmp(results_str(ca, fields[i], ""), results_str(cb,
-		    fields[i], "")) != 0) {
-			snprintf(err, errlen, "the files come from different "
-			    "machines (%s%s: '%s' against '%s'); pass "
-			    "--allow-other-machine to compare anyway", which,
-			    fields[i], results_str(ca, fields[i], ""),
-			    results_str(cb, fields[i], ""));
-			return -1;
-		}
-	return 0;
+	snprintf(why, len, "the files come from different machines (%.300s",
+	    which);
+	at = strlen(why);
+	/* Room kept for the parenthesis that closes it. */
+	if (identity_diff(ca, cb, why + at, len - at - 1) == 0)
+		return 0;
+	strcat(why, ")");
+	return -1;
 }
 
 /*
- * Two merged files: each machine of new in base by its name, and the same
- * machine there.
+ * Two merged files: each machine of new in base, found by its name (its
+ * cells are matched by it) and the same machine there by identity.
  */
 static int
-compare_fleets(const cJSON *a, const cJSON *b, char *err, size_t errlen)
+compare_fleets(const cJSON *a, const cJSON *b, char *why, size_t len)
 {
 	const cJSON *mb, *ma;
 	const char *name;
@@ -124,39 +125,38 @@ compare_fleets(const cJSON *a, const cJSON *b, char *err, size_t errlen)
 			if (strcmp(results_str(ma, "name", ""), name) == 0)
 				break;
 		if (ma == NULL)
-			return snprintf(err, errlen, "the files come from "
-			    "different machines (NEW's '%s' is not in BASE); "
-			    "pass --allow-other-machine to compare anyway",
+			return snprintf(why, len, "the files come from "
+			    "different machines (NEW's '%s' is not in BASE)",
 			    name), -1;
 		snprintf(which, sizeof(which), "%s: ", name);
 		if (compare_contexts(results_obj(ma, "context"), results_obj(mb,
-		    "context"), which, err, errlen) != 0)
+		    "context"), which, why, len) != 0)
 			return -1;
 	}
 	return 0;
 }
 
+/* Whether base and new come from one machine; why says how not. */
 static int
-compare_machine(const cJSON *a, const cJSON *b, char *err, size_t errlen)
+compare_machine(const cJSON *a, const cJSON *b, char *why, size_t len)
 {
 	const cJSON *ca = results_obj(a, "context");
 	const cJSON *cb = results_obj(b, "context");
 	int na = results_machines(a), nb = results_machines(b);
 
 	if (na > 0 && nb > 0)
-		return compare_fleets(a, b, err, errlen);
+		return compare_fleets(a, b, why, len);
 	if (na > 0 || nb > 0)
-		return snprintf(err, errlen, "the files come from different "
-		    "machines (BASE holds %d, NEW %d); pass "
-		    "--allow-other-machine to compare anyway", na > 0 ? na : 1,
+		return snprintf(why, len, "the files come from different "
+		    "machines (BASE holds %d, NEW %d)", na > 0 ? na : 1,
 		    nb > 0 ? nb : 1), -1;
 	if (results_num(ca, "schema") != results_num(cb, "schema")) {
-		snprintf(err, errlen, "the two files have different schemas "
+		snprintf(why, len, "the two files have different schemas "
 		    "(%.0f, %.0f)", results_num(ca, "schema"),
 		    results_num(cb, "schema"));
 		return -1;
 	}
-	return compare_contexts(ca, cb, "", err, errlen);
+	return compare_contexts(ca, cb, "", why, len);
 }
 
 /* A cell of base and the cell of new it is compared with (NULL: none). */
@@ -551,13 +551,13 @@ compare_docs(const cJSON *base, const cJSON *new, const struct compare_opts *o,
 	size_t n, i;
 	int rc;
 
-	if (compare_machine(base, new, w.machines, sizeof(w.machines)) == 0)
+	if (o->one_machine || compare_machine(base, new, w.machines,
+	    sizeof(w.machines)) == 0)
 		w.machines[0] = '\0';
 	else if (!o->allow_other_machine)
-		return snprintf(err, errlen, "%s", w.machines),
-		    cJSON_Delete(json), COMPARE_BAD_INPUT;
-	else
-		w.machines[strcspn(w.machines, ";")] = '\0';
+		return snprintf(err, errlen, "%s; pass --allow-other-machine to "
+		    "compare anyway", w.machines), cJSON_Delete(json),
+		    COMPARE_BAD_INPUT;
 	if ((rows = compare_rows(base, new, o, &n, err, errlen)) == NULL) {
 		cJSON_Delete(json);
 		return COMPARE_BAD_INPUT;

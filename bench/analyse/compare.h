@@ -21,6 +21,11 @@ struct compare_opts {
 	double alpha;			/* of the whole comparison (Holm) */
 	enum table_format format;	/* not TABLE_GBENCH */
 	bool allow_other_machine;
+	/*
+	 * ab's arms, interleaved in one sweep here: one machine whatever
+	 * their contexts say, since their builds differ by design.
+	 */
+	bool one_machine;
 	bool by_position;		/* cell i against cell i (`ab`), not by key */
 	/*
 	 * Each real runtime's cell of NEW against the cell of each model of

@@ -28,8 +28,9 @@ void identity_key(const cJSON *ctx, char *buf, size_t len);
 
 /*
  * The number of fields in which a and b differ (0: one machine), and buf
- * says which, on one line: "family '25' against '26', L1d '32 KB'
- * against '48 KB'".
+ * says which, on one line: the values where both record the field, then
+ * the fields only one records, by name: "family '25' against '26', L1d
+ * '32 KB' against '48 KB'; unrecorded against recorded: vendor, SMT".
  */
 int identity_diff(const cJSON *a, const cJSON *b, char *buf, size_t len);
 

@@ -23,7 +23,7 @@ struct outcome_what {
 	const cJSON *docs[2];		/* BASE, NEW */
 	char shared[800];		/* the words of every row's key */
 	size_t family;			/* the cells of Holm's family */
-	char machines[800];		/* how BASE's and NEW's machines
+	char machines[1024];		/* how BASE's and NEW's machines
 					   differ (--allow-other-machine) */
 };
 

@@ -571,7 +571,10 @@ results_check_cell(const struct results_check *ck, const cJSON *cell)
 	return 0;
 }
 
-/* What the readers take of the context (compare, export, plot, beside). */
+/*
+ * What the readers take of the context (compare and its identity, export,
+ * plot, beside).
+ */
 static int
 results_check_context(const struct results_check *ck, const cJSON *ctx)
 {
@@ -587,6 +590,7 @@ results_check_context(const struct results_check *ck, const cJSON *ctx)
 			return -1;
 	if (results_has(ck, ctx, "online_cpus", cJSON_Number, false) != 0 ||
 	    results_has(ck, ctx, "cpu_mhz", cJSON_Number, false) != 0 ||
+	    results_has(ck, ctx, "cpu", cJSON_Object, false) != 0 ||
 	    results_has(ck, ctx, "runtimes", cJSON_Object, false) != 0)
 		return -1;
 	cJSON_ArrayForEach(r, all) {

@@ -88,7 +88,7 @@ cmd_compare(struct call *c)
 {
 	struct compare_opts o;
 	cJSON *docs[2] = { NULL, NULL };
-	char err[512];
+	char err[1024];
 	int i, cmp = COMPARE_BAD_INPUT;
 
 	if (verdict_opts_apply(&c->args.v, &o, err, sizeof(err)) != 0)
@@ -140,7 +140,7 @@ cmd_ab(struct call *c)
 	struct runner_arm arms[2];
 	struct compare_opts co;
 	double *levels = NULL;
-	char err[512], outs[2][4096], sides[2][1024];
+	char err[1024], outs[2][4096], sides[2][1024];
 	int rc, cmp;
 
 	memset(arms, 0, sizeof(arms));
@@ -151,6 +151,7 @@ cmd_ab(struct call *c)
 		goto out;
 	}
 	co.by_position = true;
+	co.one_machine = true;
 	/* Under a machine format the runs are told on stderr. */
 	c->sweep.format = co.format;
 	if ((levels = calloc(c->ncells, sizeof(*levels))) == NULL)

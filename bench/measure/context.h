@@ -1,9 +1,11 @@
 /*
  * context.h - what could skew a number, read where the runs are made: the
  * date, the host, the CPU model, its clock and governor where the kernel
- * has them, the online CPUs, the topology and cpuset (hwloc), the kernel,
- * the compiler, the build type and flags, the revision and the binary's
- * checksum, and the command line.
+ * has them, the online CPUs, the topology, caches and cpuset (hwloc), the
+ * CPU itself (cpu: its vendor, family, model, stepping and microcode, the
+ * flags that change code paths and a digest of all, SMT, the hypervisor,
+ * boost, transparent huge pages), the kernel, the compiler, the build type
+ * and flags, the revision and the binary's checksum, and the command line.
  */
 #ifndef BENCH_CONTEXT_H
 #define BENCH_CONTEXT_H
