@@ -96,21 +96,25 @@ find_in(const double *level, uint64_t seed, struct cp_step *st, size_t max)
 }
 
 /*
- * The gaps between sittings of n made-up other series of the machine,
- * whose levels move by sd from one sitting to the next (a gap has sd
- * times the root of 2), ending at sittings no series of a test has.
+ * o, the defaults with the gaps between sittings of n made-up other
+ * series of the machine, whose levels move by sd from one sitting to the
+ * next (a gap has sd times the root of 2), ending at sittings no series
+ * of a test has.
  */
-static const struct cp_gap *
-machine(struct cp_gap *g, size_t n, double sd)
+static void
+machine(struct cp_opts *o, struct cp_gap *g, size_t n, double sd)
 {
 	uint64_t x = 99;
 	size_t i;
 
+	cp_opts_default(o);
 	for (i = 0; i < n; i++) {
 		g[i].d = sd * sqrt(2) * noise(&x);
 		g[i].to = 1000 + (long long)i;
 	}
-	return g;
+	o->gaps = g;
+	o->ngaps = n;
+	return;
 }
 
 Test(changepoint, defaults)
@@ -326,9 +330,7 @@ Test(changepoint, the_newest_needs_its_runs_as_well)
 	struct cp_step st[4];
 	size_t n;
 
-	cp_opts_default(&o);
-	o.gaps = machine(gaps, 100, 0.01);
-	o.ngaps = 100;
+	machine(&o, gaps, 100, 0.01);
 	n = cp_find(pts, 3, &o, st, 4);
 	cr_assert_eq(n, 0, "3 runs: %zu steps (p %g)", n, n ? st[0].p : 1);
 	pts[2].n = 4;
@@ -518,9 +520,7 @@ Test(changepoint, the_newest_is_judged_against_the_sittings_before_it)
 	struct cp_step st[4];
 	size_t n;
 
-	cp_opts_default(&o);
-	o.gaps = machine(gaps, 30, 0.02);
-	o.ngaps = 30;
+	machine(&o, gaps, 30, 0.02);
 	make(&h, level, 4, 6, 0.02, 3);
 	n = cp_find(h.pts, h.n, &o, st, 4);
 	cr_assert_eq(n, 1, "%zu steps", n);

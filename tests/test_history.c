@@ -505,7 +505,8 @@ Test(store, the_same_runs_in_other_bytes_are_a_duplicate)
 
 /*
  * A machine is every field identity.h names: the same host and CPU under
- * another kernel is a second machine, named apart.
+ * another kernel is a second machine, named apart, and the import says
+ * which field made it one.
  */
 Test(store, a_machine_is_its_identity)
 {
@@ -519,6 +520,9 @@ Test(store, a_machine_is_its_identity)
 	    sizeof(out)), 0, "%s", out);
 	cr_assert_eq(add_to(NULL, db, save_as(doc, "k.json", "abc0002"), out,
 	    sizeof(out)), 0, "%s", out);
+	cr_assert_not_null(strstr(out, "a new machine: not vm (AMD EPYC, 2 "
+	    "CPUs) (kernel 'Linux 6.18.44-fc-v1098 x86_64' against 'Linux "
+	    "7.0.0 x86_64')"), "%s", out);
 	cr_assert_eq(query(db, "SELECT COUNT(*) FROM machine"), 2);
 	cr_assert_eq(query(db, "SELECT COUNT(*) FROM machine WHERE name = "
 	    "'vm (AMD EPYC, 2 CPUs) #2' AND identity LIKE '%kernel=Linux 7.0.0 "

@@ -751,6 +751,46 @@ store_seen(struct store *s, const char *sha, const char *runs, char *err,
 	return rc == SQLITE_ROW;
 }
 
+/*
+ * Where ctx's identity is new to the store but its host, CPU model and
+ * CPUs are not, the fields that tell it from the newest such machine, on
+ * one line into buf ("" otherwise): the reason a history splits there.
+ */
+static int
+store_newcomer(struct store *s, const cJSON *ctx, char *buf, size_t len,
+    char *err, size_t errlen)
+{
+	sqlite3_stmt *st = store_prepare(s, "SELECT m.name, (SELECT document "
+	    "FROM import WHERE machine_id = m.id ORDER BY id DESC LIMIT 1) FROM "
+	    "machine m WHERE m.host = ?2 AND m.cpu_model = ?3 AND "
+	    "m.online_cpus = ?4 AND NOT EXISTS (SELECT 1 FROM machine WHERE "
+	    "identity = ?1) ORDER BY m.id DESC LIMIT 1", err, errlen);
+	char key[4096], diff[1024];
+	cJSON *doc;
+	int rc;
+
+	if (st == NULL)
+		return -1;
+	identity_key(ctx, key, sizeof(key));
+	store_bind_text(st, 1, key);
+	store_bind_text(st, 2, results_str(ctx, "host", "?"));
+	store_bind_text(st, 3, results_str(ctx, "cpu_model", "?"));
+	sqlite3_bind_int(st, 4, results_int(ctx, "online_cpus", 0));
+	buf[0] = '\0';
+	if ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		doc = cJSON_Parse((const char *)sqlite3_column_text(st, 1));
+		identity_diff(results_obj(doc, "context"), ctx, diff,
+		    sizeof(diff));
+		snprintf(buf, len, "a new machine: not %s (%s)",
+		    sqlite3_column_text(st, 0), diff);
+		cJSON_Delete(doc);
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+		return store_fail(s, "cannot read", err, errlen);
+	return 0;
+}
+
 static int
 store_insert(struct store *s, const char *path, const char *sha,
     const char *runs, const cJSON *doc, const struct store_rev *rev,
@@ -777,18 +817,19 @@ store_one(struct store *s, const char *path, const char *sha,
 	const cJSON *ctx = results_obj(doc, "context");
 	struct store_rev rev;
 	size_t used = strlen(what);
-	char runs[80];
+	char runs[80], news[1200];
 
 	store_git(ctx, &rev);
 	if (store_runs_sha(doc, runs, sizeof(runs), err, errlen) != 0 ||
 	    store_seen(s, sha, runs, err, errlen) != 0 ||
+	    store_newcomer(s, ctx, news, sizeof(news), err, errlen) != 0 ||
 	    store_insert(s, path, sha, runs, doc, &rev, err, errlen) != 0)
 		return -1;
 	snprintf(what + used, whatlen - used, "%s%s: %d cells of %s (%.60s) "
-	    "on %s (%s)", used > 0 ? "\n" : "", path, cJSON_GetArraySize(
+	    "on %s (%s)%s%s", used > 0 ? "\n" : "", path, cJSON_GetArraySize(
 	    results_arr(doc, "cells")), rev.name, *rev.sha ? rev.subject :
 	    "a commit git does not know here", results_str(ctx, "host", "?"),
-	    results_str(ctx, "cpu_model", "?"));
+	    results_str(ctx, "cpu_model", "?"), *news ? "\n  " : "", news);
 	return 0;
 }
 
