@@ -675,7 +675,7 @@ Test(history, fails_a_merge_only_on_a_fresh_step)
 	snprintf(args, sizeof(args), "history --db %s --fail-on-step", db);
 	cr_assert_eq(binary_run("", args, out, sizeof(out)), 1, "%s", out);
 	cr_assert_not_null(strstr(out, "unconfirmed (newest)"), "%s", out);
-	cr_assert_not_null(strstr(out, "got worse with their newest"),
+	cr_assert_not_null(strstr(out, "got worse: a step no earlier merge saw"),
 	    "%s", out);
 	snprintf(args, sizeof(args), "history --db %s", db);
 	cr_assert_eq(binary_run("", args, out, sizeof(out)), 0, "%s", out);

@@ -115,8 +115,8 @@ cmd_history(struct call *c)
 		    "moved, not the code (see the steps' status)\n",
 		    found.machine);
 	if (found.fresh > 0 && c->args.h.fail_on_step)
-		fprintf(stderr, "dispatchbench: %d series got worse with their "
-		    "newest revision (a step no earlier merge saw)\n",
+		fprintf(stderr, "dispatchbench: %d series got worse: a step no "
+		    "earlier merge saw (the steps table says where)\n",
 		    found.fresh);
 	return found.fresh > 0 && c->args.h.fail_on_step ? 1 : 0;
 }

@@ -17,6 +17,11 @@
 #include "trend.h"
 
 #define TREND_MAX_STEPS	32
+/*
+ * How many merges a step stays news for while none sees it: a step a
+ * merge's CI did not see for this long is history, not this merge's.
+ */
+#define TREND_NEWS	8
 
 struct trend_rev {
 	char *name, *date;
@@ -37,14 +42,20 @@ struct trend_series {
 	size_t nsteps;
 	struct cp_gap *gaps;	/* between consecutive sittings (cp_gaps) */
 	size_t ngaps;
+	bool named;		/* --cell names it */
 	bool shown;
 };
 
 struct trend {
 	const struct trend_opts *o;
 	const struct sittings *si;	/* the probes of every sitting */
+	/*
+	 * The series --cell names, then (to all) the others, whose gaps
+	 * between sittings the first borrow: what --cell shows never
+	 * changes what is found.
+	 */
 	struct trend_series *s;
-	size_t n, cap;
+	size_t n, all, cap;
 };
 
 static void *
@@ -72,14 +83,15 @@ trend_dup(const char *s)
 static struct trend_series *
 trend_series_of(struct trend *t, const struct store_value *v)
 {
-	struct trend_series *s = t->n ? &t->s[t->n - 1] : NULL;
+	struct trend_series *s = t->all ? &t->s[t->all - 1] : NULL;
 
 	if (s != NULL && s->machine == v->machine &&
 	    strcmp(s->cell, v->cell) == 0 && strcmp(s->build, v->build) == 0)
 		return s;
-	t->s = trend_grow(t->s, &t->cap, t->n, sizeof(*t->s));
-	s = &t->s[t->n++];
+	t->s = trend_grow(t->s, &t->cap, t->all, sizeof(*t->s));
+	s = &t->s[t->all++];
 	memset(s, 0, sizeof(*s));
+	s->named = label_key_holds(t->o->cell, v->cell);
 	s->machine = v->machine;
 	s->machine_name = trend_dup(v->machine_name);
 	s->cell = trend_dup(v->cell);
@@ -111,8 +123,6 @@ trend_collect(const struct store_value *v, void *arg)
 	struct trend_series *s;
 	struct trend_rev *r;
 
-	if (!label_key_holds(t->o->cell, v->cell))
-		return 0;
 	s = trend_series_of(t, v);
 	r = s->n ? &s->r[s->n - 1] : NULL;
 	if (r == NULL || strcmp(r->name, v->revision) != 0) {
@@ -132,7 +142,7 @@ trend_free(struct trend *t)
 {
 	size_t i, j;
 
-	for (i = 0; i < t->n; i++) {
+	for (i = 0; i < t->all; i++) {
 		for (j = 0; j < t->s[i].n; j++) {
 			free(t->s[i].r[j].name);
 			free(t->s[i].r[j].date);
@@ -174,7 +184,7 @@ trend_gaps(struct trend *t)
 	struct trend_series *s;
 	size_t i, j, runs;
 
-	for (i = 0; i < t->n; i++) {
+	for (i = 0; i < t->all; i++) {
 		s = &t->s[i];
 		for (j = runs = 0; j < s->n; j++)
 			runs += s->r[j].n;
@@ -200,7 +210,7 @@ trend_borrow(const struct trend *t, size_t i, struct cp_opts *o)
 	struct cp_gap *g = NULL;
 	size_t j, n = 0, cap = 0;
 
-	for (j = 0; j < t->n; j++) {
+	for (j = 0; j < t->all; j++) {
 		u = &t->s[j];
 		if (j == i || u->machine != s->machine ||
 		    strcmp(u->build, s->build) != 0)
@@ -213,31 +223,6 @@ trend_borrow(const struct trend *t, size_t i, struct cp_opts *o)
 	o->gaps = g;
 	o->ngaps = n;
 	return;
-}
-
-/*
- * Whether a step the wrong way at revision at of s is news for the merge
- * that measured s's newest revision: it begins there, or it begins one
- * before and the history as that merge saw it (without the newest) did
- * not call it. A step fails the merge that makes it, or the first after
- * it that sees it, and never another.
- */
-static bool
-trend_fresh(const struct trend_series *s, const struct cp_point *pts,
-    const struct cp_opts *o, size_t at)
-{
-	struct cp_step st[TREND_MAX_STEPS];
-	size_t k, n;
-
-	if (at + 1 == s->n)
-		return true;
-	if (at + 2 != s->n)
-		return false;
-	n = cp_find(pts, s->n - 1, o, st, TREND_MAX_STEPS);
-	for (k = 0; k < n; k++)
-		if (st[k].at == at)
-			return false;
-	return true;
 }
 
 /* The distinct sittings of s's revisions [from, to) into ids; how many. */
@@ -255,40 +240,93 @@ trend_sittings(const struct trend_series *s, size_t from, size_t to,
 }
 
 /*
- * Whether step j of s is the machine's: a probe moved past its spread at
- * it, the way the step went, between the sittings of its two segments.
+ * Whether st, a step of s, is the machine's: a probe moved past its
+ * spread at it, the way the step went, between the sittings of its two
+ * segments; why names the probe.
  */
-static void
-trend_machine(const struct trend *t, struct trend_series *s, size_t j,
-    bool slower)
+static bool
+trend_machine(const struct trend *t, const struct trend_series *s,
+    const struct cp_step *st, bool slower, char *why, size_t len)
 {
-	const struct cp_step *st = &s->steps[j];
 	long long *ids;
 	size_t k, runs = 0, nb;
+	bool moved;
 
-	s->moved[j][0] = '\0';
+	why[0] = '\0';
 	for (k = 0; k < s->n; k++)
 		runs += s->r[k].n;
 	if ((ids = calloc(runs + 1, sizeof(*ids))) == NULL)
 		abort();
 	nb = trend_sittings(s, st->at - st->n_before, st->at, ids);
-	sittings_moved(t->si, ids, nb, ids + nb, trend_sittings(s, st->at,
-	    st->at + st->n_after, ids + nb), slower, s->moved[j],
-	    sizeof(s->moved[j]));
+	moved = sittings_moved(t->si, ids, nb, ids + nb, trend_sittings(s,
+	    st->at, st->at + st->n_after, ids + nb), slower, why, len);
 	free(ids);
-	return;
+	return moved;
+}
+
+/* Whether a step goes the wrong way: slower, or less throughput. */
+static bool
+trend_slower(const struct trend *t, const struct cp_step *st)
+{
+
+	return (st->ratio > 1) != metric_higher_is_better(t->o->metric);
+}
+
+/*
+ * Whether the history of s's first n revisions has a step the code made
+ * the wrong way within a revision of at.
+ */
+static bool
+trend_saw(const struct trend *t, const struct trend_series *s,
+    const struct cp_point *pts, size_t n, const struct cp_opts *o,
+    size_t at)
+{
+	struct cp_step was[TREND_MAX_STEPS];
+	char why[96];
+	size_t k, found = cp_find(pts, n, o, was, TREND_MAX_STEPS);
+
+	for (k = 0; k < found; k++)
+		if (was[k].at + 1 >= at && was[k].at <= at + 1 &&
+		    trend_slower(t, &was[k]) && !trend_machine(t, s, &was[k],
+		    true, why, sizeof(why)))
+			return true;
+	return false;
+}
+
+/*
+ * Whether st, a step of s the wrong way and the code's, is news for the
+ * merge that measured s's newest revision: it began in the last
+ * TREND_NEWS revisions, and no merge since (the history of each shorter
+ * prefix from its revision on) had such a step within a revision of it.
+ * A step fails the first merge that sees it and no other: one a merge
+ * excused as the machine's, or did not see (its sitting was disturbed,
+ * or it needed a revision more), fails the next that sees it.
+ */
+static bool
+trend_fresh(const struct trend *t, const struct trend_series *s,
+    const struct cp_point *pts, const struct cp_opts *o,
+    const struct cp_step *st)
+{
+	size_t n;
+
+	if (st->at + TREND_NEWS < s->n)
+		return false;
+	for (n = st->at + 1; n < s->n; n++)
+		if (trend_saw(t, s, pts, n, o, st->at))
+			return false;
+	return true;
 }
 
 /*
  * Each series' steps, and each one's probes; f counts those the wrong way
- * that are news for a merge's CI, and of those, the machine's.
+ * that are news for a merge's CI, and the newest of them the machine's.
  */
 static void
 trend_steps(struct trend *t, struct trend_found *f)
 {
-	bool higher = metric_higher_is_better(t->o->metric), slower;
 	struct cp_point *pts;
 	struct trend_series *s;
+	struct cp_step *st;
 	struct cp_opts o;
 	size_t i, j;
 
@@ -300,14 +338,13 @@ trend_steps(struct trend *t, struct trend_found *f)
 		pts = trend_points(s);
 		s->nsteps = cp_find(pts, s->n, &o, s->steps, TREND_MAX_STEPS);
 		for (j = 0; j < s->nsteps; j++) {
-			slower = (s->steps[j].ratio > 1) != higher;
-			trend_machine(t, s, j, slower);
-			if (!slower || !trend_fresh(s, pts, &o,
-			    s->steps[j].at))
-				continue;
-			if (s->moved[j][0] != '\0')
-				f->machine++;
-			else
+			st = &s->steps[j];
+			if (trend_machine(t, s, st, trend_slower(t, st),
+			    s->moved[j], sizeof(s->moved[j])))
+				f->machine += trend_slower(t, st) &&
+				    st->at + 1 == s->n;
+			else if (trend_slower(t, st) &&
+			    trend_fresh(t, s, pts, &o, st))
 				f->fresh++;
 		}
 		free(pts);
@@ -717,11 +754,33 @@ trend_plot(const struct trend *t, char *err, size_t errlen)
 	    arrows, plots);
 }
 
+/* The series --cell names first, each part in the store's order. */
+static void
+trend_partition(struct trend *t)
+{
+	struct trend_series *p = calloc(t->all + 1, sizeof(*p));
+	size_t i, k = 0;
+	int named;
+
+	if (p == NULL)
+		abort();
+	for (named = 1; named >= 0; named--)
+		for (i = 0; i < t->all; i++)
+			if (t->s[i].named == named)
+				p[k++] = t->s[i];
+	for (i = t->n = 0; i < t->all; i++)
+		t->n += p[i].named;
+	free(t->s);
+	t->s = p;
+	t->cap = t->all + 1;
+	return;
+}
+
 int
 trend_write(struct store *s, const struct trend_opts *o, FILE *out,
     struct trend_found *f, char *err, size_t errlen)
 {
-	struct trend t = { o, NULL, NULL, 0, 0 };
+	struct trend t = { o, NULL, NULL, 0, 0, 0 };
 	struct sittings *si;
 	char metrics[2048];
 	size_t picked;
@@ -731,6 +790,7 @@ trend_write(struct store *s, const struct trend_opts *o, FILE *out,
 	if ((n = store_values(s, o->metric, trend_collect, &t, err,
 	    errlen)) < 0)
 		return -1;
+	trend_partition(&t);
 	if (t.n == 0) {
 		store_metrics(s, metrics, sizeof(metrics));
 		snprintf(err, errlen, n == 0 ? "no run in the store has %s "
