@@ -6,6 +6,7 @@
  * ones absent with a reason on one, the thread bound as it was after.
  */
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <math.h>
 #include <sched.h>
 #include <stdlib.h>
@@ -111,6 +112,28 @@ Test(probe, every_probe_is_timed_on_two_pus)
 }
 
 /*
+ * Every thread of this process onto set, as `taskset` binds a process:
+ * the plan reads the process's binding, and a sanitizer's own thread is
+ * one of its threads.
+ */
+static int
+bind_every_thread(const cpu_set_t *set)
+{
+	struct dirent *e;
+	DIR *d = opendir("/proc/self/task");
+	int rc = 0;
+
+	if (d == NULL)
+		return -1;
+	while ((e = readdir(d)) != NULL)
+		if (e->d_name[0] != '.' && sched_setaffinity(atoi(e->d_name),
+		    sizeof(*set), set) != 0)
+			rc = -1;
+	closedir(d);
+	return rc;
+}
+
+/*
  * In a child bound to one CPU: the one-thread probes are timed, the two
  * that need a second PU have n 0 and say why. The child's exit says
  * which failed: 0 none, 1 a one-thread probe, 2 a two-thread one.
@@ -130,7 +153,7 @@ Test(probe, one_pu_leaves_the_two_thread_probes_out_and_says_why)
 	CPU_ZERO(&one);
 	CPU_SET(i, &one);
 	if ((pid = fork()) == 0) {
-		if (sched_setaffinity(0, sizeof(one), &one) != 0)
+		if (bind_every_thread(&one) != 0)
 			_exit(3);
 		probes = probe_measure();
 		for (i = 0; i < 2; i++)
