@@ -212,7 +212,7 @@ trend_borrow(const struct trend *t, size_t i, struct cp_opts *o)
 
 	for (j = 0; j < t->all; j++) {
 		u = &t->s[j];
-		if (j == i || u->machine != s->machine ||
+		if (j == i || u->ngaps == 0 || u->machine != s->machine ||
 		    strcmp(u->build, s->build) != 0)
 			continue;
 		while (cap < n + u->ngaps)
