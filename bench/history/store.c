@@ -512,7 +512,8 @@ store_run_line(const char *key, const cJSON *run)
 			abort();
 		num[n++] = f;
 	}
-	qsort(num, n, sizeof(*num), store_name_cmp);
+	if (n > 1)
+		qsort(num, n, sizeof(*num), store_name_cmp);
 	if ((m = open_memstream(&line, &len)) == NULL)
 		abort();
 	fprintf(m, "%s\t%d\t%s", key, results_int(run, "rep", -1),
@@ -549,7 +550,8 @@ store_runs_sha(const cJSON *doc, char *buf, size_t len, char *err,
 			lines[n++] = store_run_line(key, run);
 		}
 	}
-	qsort(lines, n, sizeof(*lines), store_line_cmp);
+	if (n > 1)
+		qsort(lines, n, sizeof(*lines), store_line_cmp);
 	snprintf(buf, len, "unknown");
 	if ((f = tmpfile()) != NULL) {
 		fprintf(f, "%s\t%s\t%s\n", results_str(ctx, "date", "?"),
