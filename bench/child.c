@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -70,6 +71,9 @@ child_run(const char *path, char *const argv[], unsigned int flags,
 	if (pipe(fds) != 0)
 		return ch->why = strerror(errno), child_text(ch, -1);
 	if ((pid = fork()) == 0) {
+		/* A tool killed past its deadline leaves no child behind. */
+		if (flags & CHILD_TIED)
+			prctl(PR_SET_PDEATHSIG, SIGKILL);
 		dup2(fds[1], STDOUT_FILENO);
 		close(fds[0]);
 		close(fds[1]);

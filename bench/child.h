@@ -14,6 +14,7 @@
 #include <stddef.h>
 
 #define CHILD_PATH	(1u << 0)	/* argv[0] is looked up in PATH */
+#define CHILD_TIED	(1u << 1)	/* killed when the tool dies */
 
 enum child_end {
 	CHILD_EXITED,		/* it ended by itself: status says how */

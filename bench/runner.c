@@ -19,6 +19,7 @@
 
 #include "child.h"
 #include "context.h"
+#include "count.h"
 #include "counters.h"
 #include "measure.h"
 #include "probe.h"
@@ -33,7 +34,6 @@
 /* What an interval of the median covers once 6 runs or more allow it. */
 #define RUNNER_COVERAGE	0.95
 /* The figure a cell's precision is judged on: the headline. */
-#define RUNNER_METRIC	"cpu_us_per_dispatch"
 
 static volatile sig_atomic_t runner_interrupted;
 
@@ -195,6 +195,10 @@ runner_print_run(const struct sweep *o, size_t i, size_t total,
 	if (strcmp(results_str(run, "status", "?"), "ok") != 0) {
 		fprintf(out, "%s: %s\n", results_str(run, "status", "?"),
 		    results_str(run, "error", "?"));
+	} else if (c->count > 0) {
+		fprintf(out, "%10.3f instructions/dispatch (%s) %4.0f thr\n",
+		    results_num(run, COUNT_FIELD), results_str(run,
+		    "instructions_counter", "?"), results_num(run, "threads"));
 	} else {
 		fprintf(out, "%8.3f us/dispatch %10.0f ops/s %7.3f ctxsw/disp "
 		    "%4.0f thr %3.0f starved\n",
@@ -233,6 +237,10 @@ runner_doc(const struct sweep *o, const struct cell *cells, size_t n,
 	cJSON_AddItemToObject(cJSON_GetObjectItem(doc, "context"), "counters",
 	    counters_context(n > 0 && cells[0].counters != NULL ?
 	    cells[0].counters : "none"));
+	/* A counted sweep: what counted, which the verdicts hold alike. */
+	if (n > 0 && cells[0].count > 0)
+		cJSON_AddItemToObject(cJSON_GetObjectItem(doc, "context"),
+		    "count", count_context(&cells[0]));
 	cJSON_AddNumberToObject(doc, "warmup_s", o->win.warmup_s);
 	cJSON_AddNumberToObject(doc, "time_s", o->win.time_s);
 	cJSON_AddNumberToObject(doc, "reps", o->reps);
@@ -438,12 +446,22 @@ runner_cell(const struct runner_arm *arm, size_t ci)
  * starved a coroutine, its median's interval.
  */
 struct runner_spread {
+	const char *metric;		/* what the precision rests on */
 	size_t runs, ok, starved;
 	double median, lo, hi, cover;
 };
 
+/* A counted sweep's figure is its count, a timed one's its CPU. */
+static const char *
+runner_metric(const struct sweep *o)
+{
+
+	return o->cell.count > 0 ? COUNT_FIELD : "cpu_us_per_dispatch";
+}
+
 static void
-runner_spread(const cJSON *cell, struct runner_spread *sp)
+runner_spread(const struct sweep *o, const cJSON *cell,
+    struct runner_spread *sp)
 {
 	const cJSON *runs = cJSON_GetObjectItem(cell, "runs"), *run;
 	double *v = malloc(((size_t)cJSON_GetArraySize(runs) + 1) *
@@ -451,11 +469,11 @@ runner_spread(const cJSON *cell, struct runner_spread *sp)
 
 	if (v == NULL)
 		abort();
-	*sp = (struct runner_spread){ .median = NAN, .lo = NAN, .hi = NAN,
-	    .cover = NAN };
+	*sp = (struct runner_spread){ .metric = runner_metric(o),
+	    .median = NAN, .lo = NAN, .hi = NAN, .cover = NAN };
 	cJSON_ArrayForEach(run, runs) {
 		sp->runs++;
-		x = results_num(run, RUNNER_METRIC);
+		x = results_num(run, sp->metric);
 		if (strcmp(results_str(run, "status", "?"), "ok") != 0 ||
 		    !isfinite(x))
 			continue;
@@ -505,7 +523,7 @@ runner_stop_note(cJSON *cell, const struct runner_spread *sp, bool early,
 	cJSON_AddBoolToObject(stop, "early", early);
 	cJSON_AddStringToObject(stop, "why", why);
 	cJSON_AddNumberToObject(stop, "runs", (double)sp->runs);
-	cJSON_AddStringToObject(stop, "metric", RUNNER_METRIC);
+	cJSON_AddStringToObject(stop, "metric", sp->metric);
 	if (sp->ok > 0) {
 		cJSON_AddNumberToObject(stop, "median_lo", sp->lo);
 		cJSON_AddNumberToObject(stop, "median_hi", sp->hi);
@@ -521,7 +539,7 @@ runner_may_stop(const struct sweep *o, const cJSON *cell)
 {
 	struct runner_spread sp;
 
-	runner_spread(cell, &sp);
+	runner_spread(o, cell, &sp);
 	return sp.runs < o->reps && runner_settled(o, &sp);
 }
 
@@ -533,7 +551,7 @@ runner_stop_early(const struct sweep *o, cJSON *cell)
 
 	if (!runner_may_stop(o, cell))
 		return false;
-	runner_spread(cell, &sp);
+	runner_spread(o, cell, &sp);
 	runner_stop_note(cell, &sp, true, "precision");
 	return true;
 }
@@ -705,7 +723,7 @@ runner_stop_notes(const struct sweep *o, struct runner_arm *arm, int narms)
 	cJSON *cell;
 
 	cJSON_ArrayForEach(cell, cJSON_GetObjectItem(arm->doc, "cells")) {
-		runner_spread(cell, &sp);
+		runner_spread(o, cell, &sp);
 		cells++;
 		runs += (unsigned int)sp.runs;
 		if (cJSON_GetObjectItem(cell, "stop") != NULL) {

@@ -45,6 +45,10 @@ static const struct {
 	{ "cpu_us_per_round_trip", "cpu_us_per_round_trip", "median" },
 	{ "round_trips_per_s", "round_trips_per_s", "median" },
 	{ "bare_loop_us_per_dispatch", "bare_loop_us_per_dispatch", "median" },
+	{ "instructions_per_dispatch", "instructions_per_dispatch", "median" },
+	{ "instructions_per_dispatch_min", "instructions_per_dispatch", "min" },
+	{ "instructions_per_dispatch_max", "instructions_per_dispatch", "max" },
+	{ "threads", "threads", "median" },
 };
 #define EXPORT_NFIGURES	(sizeof(export_figures) / sizeof(export_figures[0]))
 
@@ -94,6 +98,17 @@ static const struct table_col export_people[] = {
 	{ "real", "real library" }, { "note", "" },
 };
 
+/* A counted sweep's: its windows had no time, only instructions. */
+static const struct table_col export_counted[] = {
+	{ "dispatcher", "design" }, { "queue", "queue" },
+	{ "workers", "workers" }, { "coroutines", "coroutines" },
+	{ "workload", "workload" },
+	{ "instructions_shown", "instructions/dispatch" },
+	{ "instructions_range", "min–max" }, { "exact", "exact" },
+	{ "threads", "threads" }, { "ok_runs", "ok runs" },
+	{ "real", "real library" }, { "note", "" },
+};
+
 #define EXPORT_TABLE(cols, id)	\
 	{ (id), (cols), sizeof(cols) / sizeof((cols)[0]) }
 
@@ -114,6 +129,31 @@ export_number(cJSON *row, const char *name, double v)
 		cJSON_AddNumberToObject(row, name, v);
 	else
 		cJSON_AddNullToObject(row, name);
+	return;
+}
+
+/*
+ * A counted cell's range, and whether its runs agree to the instruction:
+ * where they do not, the path depends on scheduling, and a verdict on it
+ * is a timed one's.
+ */
+static void
+export_counts(cJSON *row, const cJSON *cell)
+{
+	double lo = results_stat(cell, "instructions_per_dispatch", "min");
+	double hi = results_stat(cell, "instructions_per_dispatch", "max");
+	char buf[96];
+
+	if (!isfinite(lo))
+		return;
+	/* Two decimals: a change of one instruction in 300 shows. */
+	snprintf(buf, sizeof(buf), "%.2f", results_stat(cell,
+	    "instructions_per_dispatch", "median"));
+	cJSON_AddStringToObject(row, "instructions_shown", buf);
+	snprintf(buf, sizeof(buf), "%.2f–%.2f", lo, hi);
+	cJSON_AddStringToObject(row, "instructions_range", buf);
+	cJSON_AddStringToObject(row, "exact", results_num(results_obj(cell,
+	    "summary"), "runs_ok") < 2 ? "?" : lo == hi ? "yes" : "no");
 	return;
 }
 
@@ -157,6 +197,7 @@ export_row(const cJSON *doc, const cJSON *cell)
 	    "cpu_us_per_dispatch", "min"), a, sizeof(a)), table_sig3(
 	    results_stat(cell, "cpu_us_per_dispatch", "max"), b, sizeof(b)));
 	cJSON_AddStringToObject(row, "cpu_range", buf);
+	export_counts(row, cell);
 	export_number(row, "rss_anon_mb", results_stat(cell,
 	    "rss_anon_peak_kb", "median") / 1024);
 	snprintf(buf, sizeof(buf), "%u/%.0f", results_runs_above_zero(cell,
@@ -538,7 +579,10 @@ void
 export_write(FILE *out, const cJSON *doc, enum table_format f, const char *id)
 {
 	static const struct table people = EXPORT_TABLE(export_people, NULL);
-	struct table t = table_for_people(f) ? people : export_program();
+	static const struct table counted = EXPORT_TABLE(export_counted, NULL);
+	bool count = results_obj(results_obj(doc, "context"), "count") != NULL;
+	struct table t = !table_for_people(f) ? export_program() : count ?
+	    counted : people;
 	struct table_col *cols = NULL;
 	char *text;
 	cJSON *rows;

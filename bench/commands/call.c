@@ -6,10 +6,13 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "commands.h"
+#include "count.h"
 #include "counters.h"
 #include "pin.h"
+#include "valgrind.h"
 
 int
 command_bad(const char *fmt, ...)
@@ -22,6 +25,41 @@ command_bad(const char *fmt, ...)
 	va_end(ap);
 	fprintf(stderr, "\n");
 	return EXIT_USAGE;
+}
+
+/* Counted cells: each one countable, and something here to count them. */
+static int
+call_counted(struct call *c, char *err, size_t len)
+{
+	bool callgrind = false;
+	size_t i;
+
+	for (i = 0; i < c->ncells; i++) {
+		if (count_check(&c->cells[i], err, len) != 0)
+			return -1;
+		callgrind |= c->cells[i].count > 0 &&
+		    count_counter(&c->cells[i]) == COUNT_CALLGRIND;
+	}
+	return callgrind ? valgrind_prepare(err, len) : 0;
+}
+
+int
+command_metric(struct call *c, const char **metric, char *err, size_t len)
+{
+	size_t i;
+
+	if (strcmp(*metric, COUNT_METRIC) != 0 &&
+	    strcmp(*metric, COUNT_FIELD) != 0)
+		return 0;
+	*metric = COUNT_FIELD;
+	if (c->cells == NULL)
+		return 0;
+	if (c->sweep.cell.count == 0)
+		c->sweep.cell.count = COUNT_DEFAULT;
+	for (i = 0; i < c->ncells; i++)
+		if (c->cells[i].count == 0)
+			c->cells[i].count = c->sweep.cell.count;
+	return call_counted(c, err, len);
 }
 
 /*
@@ -47,7 +85,7 @@ call_sweep(const struct command *cmd, struct call *c, char *err, size_t errlen)
 	if (counters_init(&k, c->sweep.cell.counters, err, errlen) != 0)
 		return -1;
 	c->cells = cli_cells(&c->sweep, &c->ncells, err, errlen);
-	return c->cells != NULL ? 0 : -1;
+	return c->cells != NULL ? call_counted(c, err, errlen) : -1;
 }
 
 static int

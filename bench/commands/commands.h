@@ -84,7 +84,12 @@ struct fleet_args {			/* merge and fleet */
 	int format;
 };
 
+struct run_args {
+	const char *metric;
+};
+
 union command_args {
+	struct run_args r;
 	struct verdict_args v;
 	struct verify_args y;
 	struct pair_args p;
@@ -172,5 +177,15 @@ int command_bad(const char *fmt, ...)
 
 /* The call's sweep, run by this binary as a plain sweep's one arm. */
 int command_sweep_self(struct call *c, struct runner_arm *arm);
+
+/*
+ * The run field a --metric names: instructions (or its field) is the
+ * counted one (count.h), and a call that runs cells then counts their
+ * windows, COUNT_DEFAULT resumptions a coroutine unless --count says
+ * otherwise. 0, or -1 with one line in err: a cell that cannot be
+ * counted, or nothing here to count with.
+ */
+int command_metric(struct call *c, const char **metric, char *err,
+    size_t len);
 
 #endif /* BENCH_COMMANDS_H */

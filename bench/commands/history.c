@@ -96,6 +96,8 @@ cmd_history(struct call *c)
 	char err[4096];
 	int rc;
 
+	if (command_metric(c, &o.metric, err, sizeof(err)) != 0)
+		return command_bad("%s", err);
 	cp_opts_default(&o.cp);
 	o.cp.threshold = c->args.h.threshold_pct / 100;
 	o.cp.alpha = c->args.h.alpha;

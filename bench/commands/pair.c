@@ -32,6 +32,7 @@
 #include "plugin.h"
 #include "results.h"
 #include "tally.h"
+#include "valgrind.h"
 
 #define PAIR_MIN_UNITS	6	/* below, no exact p goes below 0.05 */
 #define PAIR_MAX_UNITS	1000
@@ -187,6 +188,8 @@ cmd_pair(struct call *c)
 		return command_bad("pair: give --a and --b");
 	if (c->ncells != 1)
 		return command_bad("pair: the options must name exactly one cell");
+	if (command_metric(c, &c->args.p.metric, err, sizeof(err)) != 0)
+		return command_bad("pair: %s", err);
 	if ((kind[0] = pair_arm("--a", a->a, &c->cells[0], &arms[0], &named[0],
 	    err, sizeof(err))) < 0 || (kind[1] = pair_arm("--b", a->b,
 	    &c->cells[0], &arms[1], &named[1], err, sizeof(err))) < 0)
@@ -200,6 +203,8 @@ cmd_pair(struct call *c)
 		    "--processes %zu or more", a->processes, a->processes,
 		    a->alpha, ldexp(2, -(int)a->processes),
 		    paired_min_units(a->alpha));
+	if (a->unit >= 0 && valgrind_wrap(&arms[0], c->argc, c->argv, &k))
+		return k;
 	if (a->unit >= 0)
 		return pair_unit(c, arms);
 	tally_init(&t, a->metric, a->threshold_pct, a->alpha, PAIR_MAX_UNITS,

@@ -11,6 +11,7 @@
 #include "export.h"
 #include "measure.h"
 #include "results.h"
+#include "valgrind.h"
 #include "workload.h"
 
 const char *const command_run_sweep[] = { NULL };
@@ -41,12 +42,21 @@ command_sweep_self(struct call *c, struct runner_arm *arm)
 	return runner_sweep(&c->sweep, c->ncells, arm, 1, c->argc, c->argv);
 }
 
+static const struct param run_opts[] = {
+	{ .flag = "--metric", .kind = PARAM_TEXT, .dflt = "cpu_us_per_dispatch",
+	    ARG(r.metric), .metavar = "FIELD", .help = "the figure measured: "
+	    "the timed ones, or instructions (each window counted: --count)" },
+};
+
 static int
 cmd_run(struct call *c)
 {
 	struct runner_arm arm;
+	char err[512];
 	int rc;
 
+	if (command_metric(c, &c->args.r.metric, err, sizeof(err)) != 0)
+		return command_bad("%s", err);
 	rc = command_sweep_self(c, &arm);
 	/* With --quiet and a format, stdout holds the export alone. */
 	if (!c->sweep.quiet || c->sweep.format != TABLE_TEXT)
@@ -64,6 +74,8 @@ cmd_cell(struct call *c)
 
 	if (c->ncells != 1)
 		return command_bad("cell: the options must name exactly one cell");
+	if (valgrind_wrap(&c->cells[0], c->argc, c->argv, &rc))
+		return rc;
 	run = cell_run(&c->cells[0], &c->sweep.win);
 	cell_print(stdout, run);
 	rc = strcmp(results_str(run, "status", "?"), "ok") == 0 ? 0 :
@@ -110,6 +122,7 @@ const struct command command_run = {
 	.args = "[options]",
 	.summary = "sweep the designs, a child per run; write --out, print a "
 	    "summary",
+	OPTS(run_opts),
 	.sweep = run_sweep,
 	.run = cmd_run,
 };

@@ -91,7 +91,8 @@ cmd_compare(struct call *c)
 	char err[1024];
 	int i, cmp = COMPARE_BAD_INPUT;
 
-	if (verdict_opts_apply(&c->args.v, &o, err, sizeof(err)) != 0)
+	if (command_metric(c, &c->args.v.metric, err, sizeof(err)) != 0 ||
+	    verdict_opts_apply(&c->args.v, &o, err, sizeof(err)) != 0)
 		return command_bad("%s", err);
 	for (i = 0; i < 2; i++)
 		if (results_read(c->words[i], &docs[i], err, sizeof(err)) != 0)
@@ -123,7 +124,11 @@ verdict_plan(const struct call *c, char *err, size_t errlen)
 		    "times in both builds, A B B A; give --reps or --budget");
 		return -1;
 	}
-	if (c->args.v.budget_s > 0 || reps >= need)
+	/* Counts that agree run to run need two runs a side to show it. */
+	if (c->sweep.cell.count > 0 && reps < 2)
+		return snprintf(err, errlen, "--reps %zu: a counted cell needs 2 "
+		    "runs a side to show whether its count is exact", reps), -1;
+	if (c->args.v.budget_s > 0 || reps >= need || c->sweep.cell.count > 0)
 		return 0;
 	snprintf(err, errlen, "--reps %zu: no p of %zu runs a side can go below "
 	    "%.2g (alpha %g over %zu cell%s, Holm): give --reps %zu or more, or "
@@ -144,7 +149,8 @@ cmd_ab(struct call *c)
 	int rc, cmp;
 
 	memset(arms, 0, sizeof(arms));
-	if (verdict_opts_apply(&c->args.v, &co, err, sizeof(err)) != 0 ||
+	if (command_metric(c, &c->args.v.metric, err, sizeof(err)) != 0 ||
+	    verdict_opts_apply(&c->args.v, &co, err, sizeof(err)) != 0 ||
 	    ab_arms(&c->sweep, c->ncells, given, arms, outs, err,
 	    sizeof(err)) != 0 || verdict_plan(c, err, sizeof(err)) != 0) {
 		rc = command_bad("%s", err);

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "cell.h"
+#include "count.h"
 #include "counters.h"
 #include "floor.h"
 #include "measure.h"
@@ -500,6 +501,8 @@ cell_deadline(const struct cell *c, const struct cell_window *win)
 
 	if (c->disp->flags & DB_DISP_PROGRAM)
 		return program_deadline(c, win);
+	if (c->count > 0)
+		return COUNT_WAIT_S + CELL_GUARD_S(stall);
 	return win->warmup_s + win->time_s + stall + CELL_GUARD_S(stall);
 }
 
@@ -614,6 +617,36 @@ cell_teardown(struct cell_stop *x, struct watchdog *wd, bool measured)
 	return;
 }
 
+/*
+ * A counted window (count.h), which no watchdog watches: its looks would
+ * be counted. One that does not end is a hung run, with what can be seen
+ * of it.
+ */
+static bool
+cell_counted(struct cell_stop *x, struct count *k, struct cell_pin *pin)
+{
+	char why[256];
+	cJSON *run = x->run;
+
+	if (!count_window(k, x->w, run)) {
+		cJSON_Delete(run);
+		x->run = cJSON_CreateObject();
+		cJSON_AddStringToObject(x->run, "status", "hung");
+		snprintf(why, sizeof(why), "the counted window did not end "
+		    "within %.0f s", COUNT_WAIT_S);
+		cJSON_AddStringToObject(x->run, "error", why);
+		cJSON_AddBoolToObject(x->run, "count_ok", 0);
+		cJSON_AddItemToObject(x->run, "watchdog",
+		    watchdog_report(x->w, COUNT_WAIT_S));
+		return false;
+	}
+	cJSON_AddNumberToObject(run, "threads", measure_status(0, "Threads"));
+	cJSON_AddItemToObject(run, "bindings", pin_readback(&pin->plan, 0));
+	if (!place_check(&pin->place, run, why, sizeof(why)))
+		cell_fail(run, why);
+	return true;
+}
+
 cJSON *
 cell_run(const struct cell *c, const struct cell_window *win)
 {
@@ -621,6 +654,7 @@ cell_run(const struct cell *c, const struct cell_window *win)
 	    .stall_s = watchdog_stall_for(&c->profile, c->stall_s) };
 	struct cell_pin pin;
 	struct counters k = { .n = 0 };
+	struct count cnt = { .counter = COUNT_AUTO };
 	struct db_disp_config startcfg;
 	struct workload_opts wo;
 	const char *why;
@@ -635,10 +669,15 @@ cell_run(const struct cell *c, const struct cell_window *win)
 		return program_run(c, win);
 	}
 	cJSON_AddStringToObject(x.run, "status", "ok");
-	cJSON_AddNumberToObject(x.run, "bare_loop_us_per_dispatch",
-	    floor_bare_us(CELL_FLOOR_S));
+	if (c->count == 0)
+		cJSON_AddNumberToObject(x.run, "bare_loop_us_per_dispatch",
+		    floor_bare_us(CELL_FLOOR_S));
 	if (cell_plan(c, &pin, err, sizeof(err)) != 0)
 		return cell_fail(x.run, err);
+	if (c->count > 0 && count_open(&cnt, c, err, sizeof(err)) != 0) {
+		cell_fail(x.run, err);
+		goto out_pin;
+	}
 	/* Before the first thread, which inherits them. */
 	if (counters_init(&k, c->counters != NULL ? c->counters : "none",
 	    err, sizeof(err)) != 0) {
@@ -654,21 +693,26 @@ cell_run(const struct cell *c, const struct cell_window *win)
 		cJSON_AddNumberToObject(x.run, "payload_ns", c->payload_ns);
 	wo = (struct workload_opts){ .profile = c->profile, .spawn = c->spawn,
 	    .payload_ns = c->payload_ns, .latency_every = c->latency_every,
-	    .io = x.io };
+	    .io = x.io, .hold_every = c->count, .held = count_held,
+	    .held_arg = &cnt };
 	if (workload_start(&w, x.d, c->coroutines, &wo, &startcfg) != 0) {
 		cell_fail(x.run, "the workload could not be started");
 		goto out_io;
 	}
 	x.w = &w;
+	measured = c->count == 0 || cell_counted(&x, &cnt, &pin);
 	if (watchdog_start(&wd, &w, x.stall_s) != 0) {
 		cell_fail(x.run, "the watchdog could not be started");
 		goto out_workload;
 	}
-	measured = cell_sleep(win->warmup_s, &warm, &wd) &&
-	    cell_measure(x.run, c, &w, &pin, &k, win, &wd);
-	if (!measured)
-		x.run = cell_hung(x.run, &wd);
+	if (c->count == 0) {
+		measured = cell_sleep(win->warmup_s, &warm, &wd) &&
+		    cell_measure(x.run, c, &w, &pin, &k, win, &wd);
+		if (!measured)
+			x.run = cell_hung(x.run, &wd);
+	}
 	cell_teardown(&x, &wd, measured);
+	count_close(&cnt);
 	counters_close(&k);
 	place_fini(&pin.place);
 	pin_plan_fini(&pin.plan);
@@ -681,6 +725,7 @@ out_io:
 		db_shutdown(x.io, NULL);
 	db_shutdown(x.d, NULL);
 out_pin:
+	count_close(&cnt);
 	counters_close(&k);
 	place_fini(&pin.place);
 	pin_plan_fini(&pin.plan);

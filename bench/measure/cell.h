@@ -34,6 +34,9 @@ struct cell {
 	unsigned int latency_every;	/* sample 1 dispatch in N; 0: none */
 	double stall_s;			/* no progress this long: hung; 0: default */
 	const char *counters;		/* counters.h's list; NULL: none */
+	unsigned int count;		/* a counted window's resumptions per
+					   coroutine (count.h); 0: timed */
+	int counter;			/* enum count_counter */
 };
 
 struct cell_window {

@@ -142,6 +142,18 @@ counters_init(struct counters *k, const char *list, char *err,
 	return 0;
 }
 
+void
+counters_instructions(struct counters *k)
+{
+	struct perf_event_attr attr = { .type = PERF_TYPE_HARDWARE,
+	    .config = PERF_COUNT_HW_INSTRUCTIONS, .exclude_kernel = 1,
+	    .exclude_hv = 1 };
+
+	memset(k, 0, sizeof(*k));
+	counters_add(k, "instructions", &attr);
+	return;
+}
+
 /* The process and every thread it starts from now on, on any CPU. */
 static int
 counters_syscall(struct perf_event_attr *attr)

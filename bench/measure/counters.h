@@ -63,6 +63,9 @@ struct counters {
 int counters_init(struct counters *k, const char *list, char *err,
     size_t errlen);
 
+/* One event alone: the instructions of user space (instructions:u). */
+void counters_instructions(struct counters *k);
+
 /*
  * Opens every event, disabled, on this process and the threads it starts
  * from now on. A hardware event the machine cannot count is dropped, and

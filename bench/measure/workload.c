@@ -1,6 +1,7 @@
 /*
  * workload.c - the resume-only coroutines (see workload.h).
  */
+#define _GNU_SOURCE	/* pthread_timedjoin_np */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -277,6 +278,19 @@ coro_dispatch(struct db_dispatcher *d, struct coro *c, unsigned int idx)
 }
 
 /*
+ * A held coroutine stays as it would retire: its last dispatch ran
+ * (issued equals runs), so the count check holds whatever happens next.
+ */
+static __attribute__((noinline)) void
+coro_hold(struct workload *w)
+{
+
+	if (atomic_fetch_add(&w->holding, 1) + 1 == w->n)
+		w->held(w, w->held_arg);
+	return;
+}
+
+/*
  * One resumption of c, whose issued count is k (only c's running copy
  * writes it); with full false, the compiler drops the extra work. The
  * next dispatch is a yield on the design, through the function resolved
@@ -295,6 +309,10 @@ coro_run(struct coro *c, unsigned int idx, uint64_t k, bool full)
 		coro_work(c, runs);
 		if (atomic_load_explicit(&w->stop, memory_order_relaxed)) {
 			atomic_fetch_add(&w->retired, 1);
+			return;
+		}
+		if (w->hold_every != 0 && (k & (w->hold_every - 1)) == 0) {
+			coro_hold(w);
 			return;
 		}
 		if ((k & w->latency_mask) == 0)
@@ -652,10 +670,16 @@ workload_start(struct workload *w, struct db_dispatcher *d, unsigned int n,
 	    workload_calibrate(o->payload_ns) : 0;
 	w->slice_iters = w->profile.kind->cpu_bound ?
 	    workload_calibrate(WORKLOAD_SPIN_SLICE_NS) : 0;
-	w->latency_mask = o->latency_every > 0 ? o->latency_every - 1 :
-	    UINT64_MAX;
+	w->latency_mask = o->latency_every > 0 && o->hold_every == 0 ?
+	    o->latency_every - 1 : UINT64_MAX;
+	w->hold_every = o->hold_every;
+	w->held = o->held;
+	w->held_arg = o->held_arg;
+	atomic_init(&w->holding, 0);
+	/* A hold goes the full way, the resumptions between it the short. */
 	atomic_init(&w->full_mask, w->payload_iters != 0 ||
-	    workload_blocks_some(&w->profile) ? 0 : w->latency_mask & ~1ull);
+	    workload_blocks_some(&w->profile) ? 0 : o->hold_every != 0 ?
+	    o->hold_every - 1 : w->latency_mask & ~1ull);
 	w->spawn_outside = o->spawn == WORKLOAD_SPAWN_OUTSIDE;
 	/* One blocking resumption per period; phases spread over it. */
 	period = w->profile.share_ppm > 0 ?
@@ -699,6 +723,32 @@ workload_start(struct workload *w, struct db_dispatcher *d, unsigned int n,
 	return error;
 }
 
+bool
+workload_join_starter(struct workload *w, const struct timespec *until)
+{
+
+	if (!w->starter_joined)
+		w->starter_joined = pthread_timedjoin_np(w->starter, NULL,
+		    until) == 0;
+	return w->starter_joined;
+}
+
+void
+workload_release(struct workload *w)
+{
+	uint64_t k;
+	unsigned int i;
+
+	atomic_store(&w->holding, 0);
+	for (i = 0; i < w->n; i++) {
+		k = atomic_load_explicit(&w->coros[i].issued,
+		    memory_order_relaxed);
+		coro_dispatch(workload_first(w), &w->coros[i],
+		    (unsigned int)(k & 1));
+	}
+	return;
+}
+
 uint64_t
 workload_count(struct workload *w, uint64_t *per)
 {
@@ -737,6 +787,9 @@ workload_stop(struct workload *w, double timeout_s)
 
 	atomic_store(&w->stop, 1);
 	atomic_store(&w->full_mask, 0);
+	/* A counted window ends with all held: sent on, they retire. */
+	if (w->hold_every != 0 && atomic_load(&w->holding) == w->n)
+		workload_release(w);
 	/*
 	 * Once all have retired no hop starts: one still counted in hopping
 	 * is a thread inside a dispatch to d or the view, both about to be
@@ -750,7 +803,9 @@ workload_stop(struct workload *w, double timeout_s)
 		    timeout_s);
 	}
 	/* On `inline` the starter runs the coroutines until they retire. */
-	pthread_join(w->starter, NULL);
+	if (!w->starter_joined)
+		pthread_join(w->starter, NULL);
+	w->starter_joined = true;
 	return back;
 }
 

@@ -134,6 +134,16 @@ struct workload_opts {
 	unsigned int payload_ns;	/* busy work on every resumption */
 	unsigned int latency_every;	/* power of two; 0: no sampling */
 	/*
+	 * A counted window (count.h): every coroutine holds, not dispatching
+	 * itself again, at each resumption numbered a multiple of hold_every
+	 * (a power of two; 0: none holds), and the last of them to hold calls
+	 * held(w, held_arg) from that resumption, on the design's thread. No
+	 * latency is sampled then: a sample reads the clock.
+	 */
+	uint64_t hold_every;
+	void (*held)(struct workload *w, void *arg);
+	void *held_arg;
+	/*
 	 * request: the I/O loop; a blocking profile: the view its blocking
 	 * calls hop to (a split). NULL: d's own loop, or it blocks in place.
 	 */
@@ -196,6 +206,10 @@ struct workload {
 	unsigned int n;
 	struct coro *coros;
 	struct db_task spawner;	/* launches the n coroutines */
+	uint64_t hold_every;		/* workload_opts' */
+	_Atomic unsigned int holding;	/* coroutines held since the release */
+	void (*held)(struct workload *w, void *arg);
+	void *held_arg;
 	/*
 	 * request on a separate I/O loop: when every coroutine has retired,
 	 * the loop may still be inside its last dispatch to d, whose
@@ -218,6 +232,7 @@ struct workload {
 	bool spawn_outside;		/* the starter dispatches the coroutines */
 	struct hist *lat;		/* WORKLOAD_LAT_SLOTS, NULL: unsampled */
 	pthread_t starter;
+	bool starter_joined;
 };
 
 struct workload_check {
@@ -274,6 +289,20 @@ void workload_figures(const struct workload_profile *p,
  */
 int workload_start(struct workload *w, struct db_dispatcher *d, unsigned int n,
     const struct workload_opts *o, const struct db_disp_config *cfg);
+
+/*
+ * Waits until the absolute CLOCK_REALTIME time until for the starting
+ * thread to end: once it has dispatched the coroutines, or on `inline`
+ * once they all hold with nothing left to run. False if it has not.
+ */
+bool workload_join_starter(struct workload *w, const struct timespec *until);
+
+/*
+ * Sends every held coroutine on again, as the coroutines started (from
+ * the design's thread the spawner ran on, or from outside); called from
+ * held(), or once the workload is stopping, to let the held ones retire.
+ */
+void workload_release(struct workload *w);
 
 /* Sum of resumptions so far; each coroutine's count into per if not NULL. */
 uint64_t workload_count(struct workload *w, uint64_t *per);

@@ -7,6 +7,7 @@
 #include <stddef.h>
 
 #include "cli.h"
+#include "count.h"
 #include "params.h"
 
 /* A choice is stored in an int; the design's config holds enums. */
@@ -17,6 +18,8 @@ _Static_assert(sizeof(enum disp_yield) == sizeof(int), "yield is an int");
 _Static_assert(sizeof(enum disp_floor) == sizeof(int), "floor is an int");
 _Static_assert(sizeof(enum workload_spawn) == sizeof(int), "spawn is an int");
 _Static_assert(sizeof(enum disp_from) == sizeof(int), "from is an int");
+_Static_assert(sizeof(enum count_counter) == sizeof(int),
+    "counter is an int");
 
 static const char *const wake_names[] = { "every", "lazy", NULL };
 static const char *const lifo_names[] = { "on", "off", NULL };
@@ -32,6 +35,8 @@ static const char *const floor_suffix[] = { "", "-nofloor", "-io" };
 static const char *const spawn_names[] = { "inside", "outside", NULL };
 static const char *const host_names[] = { "any", "quiet", NULL };
 static const char *const from_names[] = { "home", "outside", "execute",
+    NULL };
+static const char *const counter_names[] = { "auto", "callgrind", "perf",
     NULL };
 static const char *const from_suffix[] = { "", "-execute", "-self-execute" };
 
@@ -169,6 +174,17 @@ const struct param params[] = {
 	    .help = "perf_event_open counters per dispatch: none (counting "
 	    "costs switch-heavy designs CPU), default (software; hardware "
 	    "where there is a PMU), or the defaults and libpfm4 event names" },
+	{ .flag = "--count", .kind = PARAM_COUNT, .flags = P_POW2,
+	    .hi = 1u << 20, .dflt = "0", .off = CELL(count), .metavar = "N",
+	    .help = "a counted window, not a timed one: each coroutine runs N "
+	    "resumptions (a power of two) to warm up, then N counted, and the "
+	    "run gives instructions per dispatch (--metric instructions: "
+	    "1024); 0: timed" },
+	{ .flag = "--counter", .kind = PARAM_CHOICE, .names = counter_names,
+	    .dflt = "auto", .off = CELL(counter),
+	    .metavar = "auto|callgrind|perf", .help = "what counts a counted "
+	    "window: Valgrind's callgrind, or the PMU's instructions:u; auto: "
+	    "perf where a PMU opens, else callgrind" },
 	{ .flag = "--stall", .kind = PARAM_SECONDS, .lo = 0.2, .hi = 86400,
 	    .dflt = "0", .off = CELL(stall_s), .metavar = "S",
 	    .help = "no resumption this long: hung; 0: 10, or twice a block "

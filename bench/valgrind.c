@@ -1,0 +1,127 @@
+/*
+ * valgrind.c - a process counted by callgrind runs under Valgrind (see
+ * valgrind.h).
+ */
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <valgrind/valgrind.h>
+
+#include "cell.h"
+#include "child.h"
+#include "count.h"
+#include "valgrind.h"
+
+/* Exit status of a run Valgrind could not start (as a usage error's). */
+#define VALGRIND_MISSING	2
+
+int
+valgrind_prepare(char *err, size_t len)
+{
+	char *argv[] = { (char *)"valgrind", (char *)"--version", NULL };
+	char out[64];
+
+	if (getenv(COUNT_VERSION_ENV) != NULL)
+		return 0;
+	if (child_output(argv, out, sizeof(out)) != 0 ||
+	    strncmp(out, "valgrind-", 9) != 0) {
+		snprintf(err, len, "--metric instructions: counting needs a PMU "
+		    "or Valgrind's callgrind, and Valgrind is not installed "
+		    "(apt-get install valgrind)");
+		return -1;
+	}
+	out[strcspn(out, "\n")] = '\0';
+	setenv(COUNT_VERSION_ENV, out, 1);
+	return 0;
+}
+
+/* Removes the folder of dumps, and what the process left in it. */
+static void
+valgrind_clean(const char *dir)
+{
+	char path[4400];
+	struct dirent *de;
+	DIR *d = opendir(dir);
+
+	while (d != NULL && (de = readdir(d)) != NULL) {
+		if (de->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
+		unlink(path);
+	}
+	if (d != NULL)
+		closedir(d);
+	rmdir(dir);
+	return;
+}
+
+/*
+ * The words: Valgrind's, then this binary and the command line. Its
+ * x86 backend of hwloc cannot read the CPU under Valgrind and says so;
+ * the topology comes from Linux all the same. Every symbol is bound at
+ * the start: a function's first call through the PLT costs its lookup
+ * (1,566 instructions of do_lookup_x), and whether that first call comes
+ * inside the window or before it can differ run to run.
+ */
+static int
+valgrind_run(const char *dir, int argc, char **argv)
+{
+	char self[4096], out[4200], **args;
+	static const char *const opts[] = { "valgrind", "--tool=callgrind",
+	    "--instr-atstart=no", "--compress-strings=no",
+	    "--compress-pos=no", "-q" };
+	size_t nopts = sizeof(opts) / sizeof(opts[0]), i;
+	struct child ch;
+	int rc;
+
+	if ((args = calloc(nopts + (size_t)argc + 2, sizeof(*args))) == NULL)
+		abort();
+	(void)child_self(self, sizeof(self));
+	snprintf(out, sizeof(out), "--callgrind-out-file=%s/cg.%%p", dir);
+	for (i = 0; i < nopts; i++)
+		args[i] = (char *)opts[i];
+	args[i++] = out;
+	args[i++] = self;
+	for (rc = 1; rc < argc; rc++)
+		args[i++] = argv[rc];
+	setenv(COUNT_DIR_ENV, dir, 1);
+	setenv("HWLOC_COMPONENTS", "-x86", 0);
+	setenv("LD_BIND_NOW", "1", 1);
+	child_run(args[0], args, CHILD_PATH | CHILD_TIED, 0, NULL, &ch);
+	fwrite(ch.out, 1, ch.len, stdout);
+	fflush(stdout);
+	rc = child_exit(&ch);
+	child_free(&ch);
+	free(args);
+	return rc;
+}
+
+bool
+valgrind_wrap(const struct cell *c, int argc, char **argv, int *status)
+{
+	char dir[4096], err[256];
+	const char *tmp = getenv("TMPDIR");
+
+	if (c->count == 0 || RUNNING_ON_VALGRIND ||
+	    count_counter(c) != COUNT_CALLGRIND)
+		return false;
+	if (valgrind_prepare(err, sizeof(err)) != 0) {
+		fprintf(stderr, "dispatchbench: %s\n", err);
+		*status = VALGRIND_MISSING;
+		return true;
+	}
+	snprintf(dir, sizeof(dir), "%s/dispatchbench-count-XXXXXX",
+	    tmp != NULL && *tmp != '\0' ? tmp : "/tmp");
+	if (mkdtemp(dir) == NULL) {
+		fprintf(stderr, "dispatchbench: no folder for callgrind's "
+		    "dumps under %s\n", tmp != NULL ? tmp : "/tmp");
+		*status = VALGRIND_MISSING;
+		return true;
+	}
+	*status = valgrind_run(dir, argc, argv);
+	valgrind_clean(dir);
+	return true;
+}
