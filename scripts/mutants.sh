@@ -143,6 +143,11 @@ history-sittings-pooled | bench/analyse/changepoint.c | s/\tif \(!isfinite\(\*se
 history-fails-the-merge-after | bench/history/trend.c | s/for \(n = st->at \+ 1; n < s->n; n\+\+\)/for (n = s->n - 1; n < s->n; n++)/ | test_history | history/fails_the_merge_that_makes_the_step_and_no_other
 history-newest-at-a-tenth | bench/analyse/changepoint.c | s/cp_passes\(&best, o->alpha \/\n/cp_passes(\&best, o->alpha \/ 10 \/\n/ | test_history | history/fails_the_merge_that_makes_the_step_and_no_other
 history-machine-never-moves | bench/history/sittings.c | s/\tmoved = b\.n > 0/\tmoved = 0 \&\& b.n > 0/ | test_history | history/a_step_the_probes_moved_with_is_the_machine
+count-release-skips-one | bench/measure/workload.c | s/for \(i = 0; i < w->n; i\+\+\) \{\n\t\tk = atomic_load_explicit\(&w->coros\[i\].issued,/for (i = 1; i < w->n; i++) {\n\t\tk = atomic_load_explicit(\&w->coros[i].issued,/ | test_count | count/every_coroutine_holds_at_each_multiple
+count-hold-off-by-one | bench/measure/workload.c | s/\(k & \(w->hold_every - 1\)\) == 0\) \{/(k \& (w->hold_every - 1)) == 1) {/ | test_count | count/every_coroutine_holds_at_each_multiple
+count-calls-as-own | bench/measure/count.c | s/if \(!call && \(last/if ((last/ | test_count | count/a_cell_counted_twice_gives_the_same_instructions
+count-payload-counted | bench/measure/count.c | s/else if \(c->payload_ns > 0\)/else if (0)/ | test_count | count/what_cannot_be_counted_is_refused_in_one_line
+count-dispatches-from-start | bench/measure/count.c | s/dispatches = workload_count\(w, NULL\) - k->start;/dispatches = workload_count(w, NULL);/ | test_count | count/a_cell_counted_twice_gives_the_same_instructions
 EOF
 }
 

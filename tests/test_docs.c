@@ -209,16 +209,16 @@ commands(char (*name)[FLAG_LEN])
 }
 
 /*
- * Command cmd's section of doc: from its heading "## `cmd`" to the next
- * "## ". *len is its length; NULL when it has none.
+ * The section of doc under the heading "## title" to the next "## ". *len
+ * is its length; NULL when it has none.
  */
 static const char *
-section_of(const char *doc, const char *cmd, size_t *len)
+section_titled(const char *doc, const char *title, size_t *len)
 {
-	char head[64];
+	char head[96];
 	const char *s, *next;
 
-	snprintf(head, sizeof(head), "\n## `%s`\n", cmd);
+	snprintf(head, sizeof(head), "\n## %s\n", title);
 	s = strstr(doc, head);
 	if (s == NULL)
 		return NULL;
@@ -228,14 +228,24 @@ section_of(const char *doc, const char *cmd, size_t *len)
 	return s;
 }
 
+/* Command cmd's section of doc, under "## `cmd`". */
+static const char *
+section_of(const char *doc, const char *cmd, size_t *len)
+{
+	char title[64];
+
+	snprintf(title, sizeof(title), "`%.60s`", cmd);
+	return section_titled(doc, title, len);
+}
+
 /*
  * The options docs/options.md gives cmd: those its section names, and
- * when it says it takes "the options of `run`", those of run's section.
+ * when it says it takes "the options of a sweep", those of that section.
  */
 static bool
 flags_of_docs(const char *doc, const char *cmd, struct flags *f)
 {
-	static const char marker[] = "options of `run`";
+	static const char marker[] = "options of a sweep";
 	const char *s, *run;
 	size_t len, run_len, i;
 
@@ -248,8 +258,9 @@ flags_of_docs(const char *doc, const char *cmd, struct flags *f)
 		if (strncmp(s + i, marker, sizeof(marker) - 1) == 0)
 			break;
 	if (i + sizeof(marker) - 1 <= len) {
-		run = section_of(doc, "run", &run_len);
-		cr_assert_not_null(run, "docs/options.md has no section `run`");
+		run = section_titled(doc, "The options of a sweep", &run_len);
+		cr_assert_not_null(run, "docs/options.md has no section \"The "
+		    "options of a sweep\"");
 		flags_in_text(run, run_len, f);
 	}
 	return true;

@@ -57,11 +57,14 @@ count_check(const struct cell *c, char *err, size_t len)
 		why = "only the resume-only workload is counted";
 	else if (c->payload_ns > 0)
 		why = "a payload is timed, so its instructions vary";
-	if (why == NULL)
-		return 0;
-	snprintf(err, len, "--count: %s cannot be counted: %s", c->disp->name,
-	    why);
-	return -1;
+	if (why != NULL)
+		return snprintf(err, len, "--count: %s cannot be counted: %s",
+		    c->disp->name, why), -1;
+	if (c->counter == COUNT_PERF && !count_has_pmu())
+		return snprintf(err, len, "--counter perf: instructions:u does "
+		    "not open here (no PMU, or perf_event_paranoid): give "
+		    "--counter callgrind"), -1;
+	return 0;
 }
 
 int
