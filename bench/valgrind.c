@@ -71,7 +71,7 @@ valgrind_run(const char *dir, int argc, char **argv)
 {
 	char self[4096], out[4200], **args;
 	static const char *const opts[] = { "valgrind", "--tool=callgrind",
-	    "--instr-atstart=no", "--compress-strings=no",
+	    "--instr-atstart=no", "--fair-sched=yes", "--compress-strings=no",
 	    "--compress-pos=no", "-q" };
 	size_t nopts = sizeof(opts) / sizeof(opts[0]), i;
 	struct child ch;

@@ -2,6 +2,7 @@
  * count.c - a counted window (see count.h).
  */
 #include <errno.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -123,6 +124,8 @@ count_held(struct workload *w, void *arg)
 	struct count *k = arg;
 
 	if (k->round++ == 0) {
+		while (!atomic_load(&k->waiting) || !workload_starter_gated(w))
+			sched_yield();
 		k->start = workload_count(w, NULL);
 		count_begin(k);
 		workload_release(w);
@@ -291,13 +294,7 @@ count_window(struct count *k, struct workload *w, cJSON *run)
 
 	clock_gettime(CLOCK_REALTIME, &until);
 	until.tv_sec += (time_t)COUNT_WAIT_S;
-	/*
-	 * The starting thread ends in the warm-up, which it would be counted
-	 * in if it ended as late as the window; this thread then waits
-	 * without running until the window has ended.
-	 */
-	if (!workload_join_starter(w, &until))
-		return false;
+	atomic_store(&k->waiting, 1);
 	while ((rc = sem_timedwait(&k->done, &until)) != 0 && errno == EINTR)
 		continue;
 	if (rc != 0)

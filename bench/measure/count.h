@@ -7,8 +7,11 @@
  * last to hold after M more stops it, each from inside that resumption.
  * So the window is coroutines x M dispatches exactly, it opens and closes
  * where no dispatch is under way, and nothing outside the design's
- * threads runs in it: the main thread waits on a semaphore, and the
- * watchdog is not started before the window has ended.
+ * threads runs in it: the thread that started the coroutines waits until
+ * the workload stops, the main thread on a semaphore (the window opens
+ * only once it has said so: under Valgrind, which runs one thread at a
+ * time, it then holds the CPU until it blocks), and the watchdog is not
+ * started before the window has ended.
  *
  * Two counters. Valgrind's callgrind counts every thread's instructions
  * in the window through its client requests (START_INSTRUMENTATION and
@@ -24,6 +27,7 @@
 #define BENCH_COUNT_H
 
 #include <semaphore.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -68,6 +72,7 @@ struct count {
 	sem_t done;
 	unsigned int round;		/* holds seen: 1 opens, 2 closes */
 	uint64_t start;			/* resumptions when the window opened */
+	_Atomic int waiting;		/* the main thread is about to block */
 	bool open;
 };
 

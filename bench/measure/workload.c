@@ -1,7 +1,6 @@
 /*
  * workload.c - the resume-only coroutines (see workload.h).
  */
-#define _GNU_SOURCE	/* pthread_timedjoin_np */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -648,6 +647,10 @@ workload_starter(void *arg)
 		workload_spawn(&w->spawner);
 	else
 		db_dispatch(workload_first(w), &w->spawner);
+	if (w->hold_every != 0) {
+		atomic_store(&w->gated, 1);
+		sem_wait(&w->gate);
+	}
 	return NULL;
 }
 
@@ -676,6 +679,8 @@ workload_start(struct workload *w, struct db_dispatcher *d, unsigned int n,
 	w->held = o->held;
 	w->held_arg = o->held_arg;
 	atomic_init(&w->holding, 0);
+	sem_init(&w->gate, 0, 0);
+	atomic_init(&w->gated, 0);
 	/* A hold goes the full way, the resumptions between it the short. */
 	atomic_init(&w->full_mask, w->payload_iters != 0 ||
 	    workload_blocks_some(&w->profile) ? 0 : o->hold_every != 0 ?
@@ -724,13 +729,11 @@ workload_start(struct workload *w, struct db_dispatcher *d, unsigned int n,
 }
 
 bool
-workload_join_starter(struct workload *w, const struct timespec *until)
+workload_starter_gated(struct workload *w)
 {
 
-	if (!w->starter_joined)
-		w->starter_joined = pthread_timedjoin_np(w->starter, NULL,
-		    until) == 0;
-	return w->starter_joined;
+	return atomic_load(&w->gated) || pthread_equal(pthread_self(),
+	    w->starter);
 }
 
 void
@@ -803,9 +806,9 @@ workload_stop(struct workload *w, double timeout_s)
 		    timeout_s);
 	}
 	/* On `inline` the starter runs the coroutines until they retire. */
-	if (!w->starter_joined)
-		pthread_join(w->starter, NULL);
-	w->starter_joined = true;
+	if (w->hold_every != 0)
+		sem_post(&w->gate);
+	pthread_join(w->starter, NULL);
 	return back;
 }
 
@@ -898,6 +901,7 @@ workload_blocking_peak(struct workload *w)
 void
 workload_fini(struct workload *w)
 {
+	sem_destroy(&w->gate);
 	free(w->lat);
 	w->lat = NULL;
 	free(w->coros);

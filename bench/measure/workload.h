@@ -41,6 +41,7 @@
 #define BENCH_WORKLOAD_H
 
 #include <pthread.h>
+#include <semaphore.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -232,7 +233,13 @@ struct workload {
 	bool spawn_outside;		/* the starter dispatches the coroutines */
 	struct hist *lat;		/* WORKLOAD_LAT_SLOTS, NULL: unsampled */
 	pthread_t starter;
-	bool starter_joined;
+	/*
+	 * A counted window's: the starting thread waits here once it has
+	 * started the coroutines (on `inline`, once they all hold), until
+	 * the workload stops, so that it ends in no window.
+	 */
+	sem_t gate;
+	_Atomic int gated;		/* it is about to wait there */
 };
 
 struct workload_check {
@@ -291,11 +298,11 @@ int workload_start(struct workload *w, struct db_dispatcher *d, unsigned int n,
     const struct workload_opts *o, const struct db_disp_config *cfg);
 
 /*
- * Waits until the absolute CLOCK_REALTIME time until for the starting
- * thread to end: once it has dispatched the coroutines, or on `inline`
- * once they all hold with nothing left to run. False if it has not.
+ * Whether the starting thread is at its gate (about to wait there, which
+ * under Valgrind, running one thread at a time, it does before any other
+ * runs), or is the calling thread (on `inline`, where it runs them all).
  */
-bool workload_join_starter(struct workload *w, const struct timespec *until);
+bool workload_starter_gated(struct workload *w);
 
 /*
  * Sends every held coroutine on again, as the coroutines started (from
