@@ -10,7 +10,8 @@
  * migrated; history orders commits by depth and UTC time, in the clone
  * or outside it, names the revision a step begins at, its size, and
  * fails a merge's CI only on a fresh step; an exact count steps at the
- * revision it moved; bisect refuses what is not a range.
+ * revision it moved; bisect refuses what is not a range, and names the
+ * first commit whose exact count moved.
  */
 #include <fcntl.h>
 #include <signal.h>
@@ -895,6 +896,106 @@ Test(bisect, refuses_what_is_not_a_range)
 	    "nosuch", tmp("h.db"));
 	cr_assert_eq(binary_run("", args, out, sizeof(out)), 2, "%s", out);
 	cr_assert_eq(lines_of(out), 1, "%s", out);
+}
+
+/*
+ * What a clone's scripts/build-rev.sh makes of a revision here: a binary
+ * (scripts/counted.sh) whose every run prints the run of its folder's
+ * run.json, which counts the revision's `count` file instructions a
+ * dispatch, as a counted window records it.
+ */
+static const char counted_build[] =
+    "#!/bin/sh\n"
+    "set -e\n"
+    "mkdir -p \"$2/bench\"\n"
+    "printf '{\"status\":\"ok\",\"" COUNTED "\":%s,"
+    "\"instructions_counter\":\"callgrind\"}\\n' "
+    "\"$(git show \"$1:count\")\" > \"$2/bench/run.json\"\n"
+    "cp \"$(dirname \"$0\")/counted.sh\" \"$2/bench/dispatchbench\"\n"
+    "chmod +x \"$2/bench/dispatchbench\"\n";
+static const char counted_binary[] =
+    "#!/bin/sh\n"
+    "[ \"$1\" = --version ] && exec echo 'dispatchbench (build Release)'\n"
+    "exec cat \"$(dirname \"$0\")/run.json\"\n";
+
+/* text into dir/name. */
+static void
+write_to(const char *dir, const char *name, const char *text)
+{
+	char path[256];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	cr_assert_not_null(f = fopen(path, "w"));
+	fputs(text, f);
+	fclose(f);
+	return;
+}
+
+/*
+ * A clone in dir of six first-parent commits, the fourth on counting one
+ * instruction a dispatch more (300, then 301), built by counted_build;
+ * their hashes into sha.
+ */
+static void
+counted_clone(const char *dir, char sha[6][48])
+{
+	char cmd[4096], out[1024], *line;
+	size_t used;
+	int i;
+
+	snprintf(cmd, sizeof(cmd), "mkdir -p %s/scripts && cd %s && git init -q "
+	    "&& git config user.email t@example.org && git config user.name t "
+	    "&& printf 'build-rev/\\n*.db\\n' > .gitignore", dir, dir);
+	cr_assert_eq(shell_output(cmd, out, sizeof(out)), 0, "%s", out);
+	write_to(dir, "scripts/build-rev.sh", counted_build);
+	write_to(dir, "scripts/counted.sh", counted_binary);
+	used = (size_t)snprintf(cmd, sizeof(cmd), "cd %s", dir);
+	for (i = 0; i < 6; i++)
+		used += (size_t)snprintf(cmd + used, sizeof(cmd) - used, " && echo "
+		    "%d > count && echo %d > n && git add -A && git commit -qm "
+		    "c%d", i >= 3 ? 301 : 300, i, i);
+	cr_assert_eq(shell_output(cmd, out, sizeof(out)), 0, "%s", out);
+	snprintf(cmd, sizeof(cmd), "cd %s && git log --reverse --format=%%H",
+	    dir);
+	cr_assert_eq(shell_output(cmd, out, sizeof(out)), 0);
+	for (i = 0, line = strtok(out, "\n"); i < 6 && line != NULL;
+	    i++, line = strtok(NULL, "\n"))
+		snprintf(sha[i], 48, "%s", line);
+	cr_assert_eq(i, 6);
+	return;
+}
+
+/*
+ * Issue 43: bisect --metric instructions_per_dispatch names the first
+ * commit whose exact count moved from GOOD's, one instruction on 300
+ * (+0.3 %): bisect passes no --threshold of its own to its steps, and
+ * each step's verdict on exact counts needs no test; with --threshold 5
+ * given, BAD is not slower.
+ */
+Test(bisect, names_the_first_commit_whose_exact_count_moved, .timeout = 120)
+{
+	const char *repo = kept(tmp("counted"));
+	static char out[65536];
+	char cmd[4096], want[128];
+	char sha[6][48];
+
+	counted_clone(repo, sha);
+	snprintf(cmd, sizeof(cmd), "cd %s && %s bisect %s %s --metric " COUNTED
+	    " --db h.db --reps 2 --warmup 0 --time 0.01 --budget 10 2>&1",
+	    repo, DB_BINARY, sha[0], sha[5]);
+	cr_assert_eq(shell_output(cmd, out, sizeof(out)), 0, "%s", out);
+	snprintf(want, sizeof(want), "first slower commit: %.7s c3\n",
+	    sha[3]);
+	cr_assert_not_null(strstr(out, want), "%s", out);
+	cr_assert_not_null(strstr(out, "regressed, +0.3 % instructions "
+	    "(exact: 300.0 -> 301.0 a dispatch)"), "%s", out);
+	snprintf(cmd, sizeof(cmd), "cd %s && %s bisect %s %s --metric " COUNTED
+	    " --db h.db --reps 2 --warmup 0 --time 0.01 --budget 10 --threshold "
+	    "5 2>&1", repo, DB_BINARY, sha[0], sha[5]);
+	cr_assert_eq(shell_output(cmd, out, sizeof(out)), 3, "%s", out);
+	cr_assert_not_null(strstr(out, "BAD is not slower than GOOD"), "%s",
+	    out);
 }
 
 /*
