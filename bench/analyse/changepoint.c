@@ -748,10 +748,10 @@ cp_exact_steps(const struct cp_point *pts, size_t n,
 		    o->threshold))
 			continue;
 		if (k < max)
-			steps[k] = (struct cp_step){ .at = i, .ratio = v / level,
-			    .lo = v / level, .hi = v / level, .p = 0,
-			    .before = level, .after = v, .confirmed = true,
-			    .exact = true };
+			steps[k] = (struct cp_step){ .at = i,
+			    .ratio = v / level, .lo = v / level,
+			    .hi = v / level, .p = 0, .before = level,
+			    .after = v, .confirmed = true, .exact = true };
 		at[k++] = i;
 		level = v;
 	}

@@ -117,8 +117,8 @@ struct cp_opts {
 	 */
 	const struct cp_gap *gaps;
 	size_t ngaps;
-	bool counted;		/* the runs count instructions: exact maybe */
-	bool threshold_given;	/* an exact series' steps pass threshold */
+	bool counted;		/* the runs count instructions */
+	bool threshold_given;	/* exact steps must pass threshold */
 };
 
 /*

@@ -130,22 +130,23 @@ counted_by_doc(const cJSON *doc, int k, struct counted_by *by, char *err,
 			if ((tool = results_str(run, "instructions_counter",
 			    NULL)) == NULL)
 				continue;
-			version = results_str(run, "instructions_counter_version",
-			    "version unknown");
+			version = results_str(run,
+			    "instructions_counter_version", "version unknown");
 			if (by->tool == NULL)
 				*by = (struct counted_by){ tool, version, k };
 			if (strcmp(tool, by->tool) == 0 &&
 			    strcmp(version, by->version) == 0)
 				continue;
 			if (by->side == k)
-				snprintf(err, errlen, "%s counted with %s (%s) and "
-				    "with %s (%s): not the same quantity",
+				snprintf(err, errlen, "%s counted with %s (%s) "
+				    "and with %s (%s): not the same quantity",
 				    sides[k], by->tool, by->version, tool,
 				    version);
 			else
-				snprintf(err, errlen, "BASE counted with %s (%s), "
-				    "NEW with %s (%s): not the same quantity",
-				    by->tool, by->version, tool, version);
+				snprintf(err, errlen, "BASE counted with %s "
+				    "(%s), NEW with %s (%s): not the same "
+				    "quantity", by->tool, by->version, tool,
+				    version);
 			return -1;
 		}
 	return 0;
@@ -221,7 +222,7 @@ counted_median_in(const cJSON *runs, const char *field)
 /* A function of either side: its self instructions a dispatch in each. */
 struct counted_fn {
 	const char *name;
-	double a, b;			/* NAN: not among that side's top ones */
+	double a, b;			/* NAN: not among its top ones */
 	double d;			/* b - a, an absent side as 0 */
 };
 

@@ -22,7 +22,7 @@
 #include <cjson/cJSON.h>
 
 #define COUNTED_METRIC		"instructions_per_dispatch"
-#define COUNTED_FUNCTIONS	5	/* functions told where a count moved */
+#define COUNTED_FUNCTIONS	5	/* named where a count moved */
 
 /* Whether metric is the counted one. */
 bool counted_metric(const char *metric);

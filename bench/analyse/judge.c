@@ -350,7 +350,7 @@ judge_mde(struct judge_row *r, const struct compare_opts *o)
 
 	r->mde = NAN;
 	if (r->exact) {
-		/* Every instruction is seen: any change, or past --threshold. */
+		/* Every instruction seen: any change, or past --threshold. */
 		r->mde = o->threshold_given ? o->threshold : 0;
 		return;
 	}

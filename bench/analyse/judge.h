@@ -43,7 +43,7 @@ struct judge_row {
 	bool split;			/* the pooled runs fall into two regimes */
 	bool regimes;			/* an arm holds runs of both */
 	bool wide;			/* an arm's spread exceeds the threshold */
-	bool exact;			/* both arms' counts exact (counted.h) */
+	bool exact;			/* both arms' counts exact */
 	struct rank_test t;		/* on logs, or on the values */
 	double tail;			/* the worse quantile, NEW - BASE */
 	double share_lo, share_hi;	/* slow share NEW - BASE, interval */

@@ -371,8 +371,9 @@ outcome_header(FILE *out, const struct compare_opts *o,
 	outcome_side(out, lead, "NEW: ", o->sides[1], results_obj(w->docs[1],
 	    "context"));
 	if (w->machines[0] != '\0')
-		fprintf(out, "%s%s%s%s: %s\n", lead, md ? "**" : "", w->machines,
-		    md ? "**" : "", counted_metric(o->metric) ? "a count does "
+		fprintf(out, "%s%s%s%s: %s\n", lead, md ? "**" : "",
+		    w->machines, md ? "**" : "", counted_metric(o->metric) ?
+		    "a count does "
 		    "not move with a machine's speed, but a CPU's flags can "
 		    "pick other code" : "each change below is the machines' as "
 		    "much as the builds' (--allow-other-machine)");

@@ -387,8 +387,8 @@ tally_terms(const struct tally *t, char *buf, size_t len)
 {
 
 	if (!t->exact)
-		snprintf(buf, len, "threshold %g %%, alpha %g", t->threshold_pct,
-		    t->alpha);
+		snprintf(buf, len, "threshold %g %%, alpha %g",
+		    t->threshold_pct, t->alpha);
 	else if (t->threshold_given)
 		snprintf(buf, len, "exact counts, threshold %g %%",
 		    t->threshold_pct);

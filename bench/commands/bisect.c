@@ -59,7 +59,7 @@ struct bisect {
 	bool threshold_given;
 };
 
-/* A step's command: fixed, less its last two words (--threshold) if not given. */
+/* A step's n words, less the last two (--threshold) when not given. */
 static size_t
 bisect_words(const struct bisect *b, size_t n)
 {
@@ -223,10 +223,11 @@ cmd_bisect(struct call *c)
 		return command_bad("%s", err);
 	}
 	if (s->threshold_given || !counted_metric(c->args.h.metric))
-		snprintf(terms, sizeof(terms), "--threshold %s %%", s->threshold);
+		snprintf(terms, sizeof(terms), "--threshold %s %%",
+		    s->threshold);
 	else
-		snprintf(terms, sizeof(terms), "no --threshold: any change of an "
-		    "exact count");
+		snprintf(terms, sizeof(terms), "no --threshold: any change of "
+		    "an exact count");
 	printf("bisect: %d commits from GOOD %.7s to BAD %.7s; each step %s "
 	    "against GOOD's (--metric %s, --budget %g s, %s), the steps kept "
 	    "in %s\n\n", b->n, b->good, b->sha[b->n - 1], c->args.h.pair ?

@@ -341,7 +341,7 @@ trend_steps(struct trend *t, struct trend_found *f)
 		s->nsteps = cp_find(pts, s->n, &o, s->steps, TREND_MAX_STEPS);
 		for (j = 0; j < s->nsteps; j++) {
 			st = &s->steps[j];
-			/* A machine's speed moves no exact count: the code did. */
+			/* No machine's speed moves an exact count. */
 			s->moved[j][0] = '\0';
 			if (!st->exact && trend_machine(t, s, st,
 			    trend_slower(t, st), s->moved[j],
