@@ -538,15 +538,36 @@ Test(changepoint, the_newest_is_judged_against_the_sittings_before_it)
 	cr_assert_eq(n, 0, "a sitting's move is a step (p %g)", n ? st[0].p : 1);
 }
 
-/* Counted instructions, no --threshold given: cp_opts for them. */
-static void
-counted(struct cp_opts *o, bool threshold_given)
+/*
+ * Revisions [0, n) of runs runs each, every run of revision i counting
+ * 100 level[i] instructions: the steps cp_find gives them as counted
+ * instructions, --threshold 5 given or not.
+ */
+static size_t
+counted_find(const double *level, size_t n, size_t runs,
+    bool threshold_given, struct cp_step *st)
 {
+	static struct history h;
+	struct cp_opts o;
 
-	cp_opts_default(o);
-	o->counted = true;
-	o->threshold_given = threshold_given;
-	return;
+	make(&h, level, n, runs, 0, 1);
+	cp_opts_default(&o);
+	o.counted = true;
+	o.threshold_given = threshold_given;
+	return cp_find(h.pts, h.n, &o, st, 8);
+}
+
+/* The one step counted_find gives, which must begin at revision at. */
+static struct cp_step
+counted_one(const double *level, size_t n, size_t runs,
+    bool threshold_given, size_t at)
+{
+	struct cp_step st[8];
+	size_t k = counted_find(level, n, runs, threshold_given, st);
+
+	cr_assert_eq(k, 1, "%zu steps", k);
+	cr_assert_eq(st[0].at, at, "at %zu", st[0].at);
+	return st[0];
 }
 
 /*
@@ -559,27 +580,21 @@ Test(changepoint, an_exact_series_steps_where_its_count_moves)
 {
 	static struct history h;
 	double level[20];
-	struct cp_step st[8];
-	struct cp_opts o;
-	size_t n;
+	struct cp_step st[8], one;
 
 	levels(level, 20, 13, 1.003);
+	one = counted_one(level, 20, 3, false, 13);
+	cr_assert(one.exact && one.confirmed);
+	cr_assert_float_eq(one.ratio, 1.003, 1e-12);
+	cr_assert(one.lo == one.ratio && one.hi == one.ratio);
+	cr_assert_eq(one.p, 0);
+	cr_assert_float_eq(one.before, 100, 1e-9);
+	cr_assert_float_eq(one.after, 100.3, 1e-9);
+	cr_assert_eq(one.n_before, 13);
+	cr_assert_eq(one.n_after, 7);
+	cr_assert_eq(counted_find(level, 20, 3, true, st), 0);
 	make(&h, level, 20, 3, 0, 1);
-	counted(&o, false);
-	n = cp_find(h.pts, h.n, &o, st, 8);
-	cr_assert_eq(n, 1, "%zu steps", n);
-	cr_assert_eq(st[0].at, 13, "at %zu", st[0].at);
-	cr_assert(st[0].exact && st[0].confirmed);
-	cr_assert_float_eq(st[0].ratio, 1.003, 1e-12);
-	cr_assert(st[0].lo == st[0].ratio && st[0].hi == st[0].ratio);
-	cr_assert_eq(st[0].p, 0);
-	cr_assert_float_eq(st[0].before, 100, 1e-9);
-	cr_assert_float_eq(st[0].after, 100.3, 1e-9);
-	cr_assert_eq(st[0].n_before, 13);
-	cr_assert_eq(st[0].n_after, 7);
 	cr_assert_eq(find(&h, st, 8), 0);
-	counted(&o, true);
-	cr_assert_eq(cp_find(h.pts, h.n, &o, st, 8), 0);
 }
 
 /*
@@ -589,23 +604,16 @@ Test(changepoint, an_exact_series_steps_where_its_count_moves)
  */
 Test(changepoint, an_exact_count_moved_at_the_newest_or_for_a_while)
 {
-	static struct history h;
 	double level[12];
-	struct cp_step st[8];
-	struct cp_opts o;
+	struct cp_step st[8], one;
 	size_t n;
 
-	counted(&o, false);
 	levels(level, 12, 11, 0.99);
-	make(&h, level, 12, 2, 0, 1);
-	n = cp_find(h.pts, h.n, &o, st, 8);
-	cr_assert_eq(n, 1, "%zu steps", n);
-	cr_assert(st[0].at == 11 && st[0].confirmed && st[0].n_after == 1);
+	one = counted_one(level, 12, 2, false, 11);
+	cr_assert(one.confirmed && one.n_after == 1);
 	levels(level, 12, 12, 1);
 	level[5] = level[6] = 1.01;
-	make(&h, level, 12, 2, 0, 1);
-	n = cp_find(h.pts, h.n, &o, st, 8);
-	cr_assert_eq(n, 2, "%zu steps", n);
+	cr_assert_eq(n = counted_find(level, 12, 2, false, st), 2, "%zu", n);
 	cr_assert(st[0].at == 5 && st[1].at == 7, "%zu %zu", st[0].at,
 	    st[1].at);
 	cr_assert_float_eq(st[1].ratio, 1 / 1.01, 1e-12);
@@ -621,15 +629,9 @@ Test(changepoint, an_exact_count_that_creeps_steps_past_the_threshold)
 {
 	static const double level[8] = { 1, 1, 1.02, 1.04, 1.06, 1.06, 1.08,
 	    1.08 };
-	static struct history h;
-	struct cp_step st[8];
-	struct cp_opts o;
 
-	counted(&o, true);
-	make(&h, level, 8, 2, 0, 1);
-	cr_assert_eq(cp_find(h.pts, h.n, &o, st, 8), 1);
-	cr_assert_eq(st[0].at, 4, "at %zu", st[0].at);
-	cr_assert_float_eq(st[0].ratio, 1.06, 1e-12);
+	cr_assert_float_eq(counted_one(level, 8, 2, true, 4).ratio, 1.06,
+	    1e-12);
 }
 
 /*
@@ -640,21 +642,14 @@ Test(changepoint, an_exact_count_that_creeps_steps_past_the_threshold)
  */
 Test(changepoint, one_count_a_revision_goes_to_the_statistics)
 {
-	static struct history h;
 	double level[20];
-	struct cp_step st[8];
-	struct cp_opts o;
-	size_t n;
+	struct cp_step st[8], one;
 
-	counted(&o, false);
 	levels(level, 20, 10, 1.2);
-	make(&h, level, 20, 1, 0, 1);
-	n = cp_find(h.pts, h.n, &o, st, 8);
-	cr_assert_eq(n, 1, "%zu steps", n);
-	cr_assert(st[0].at == 10 && !st[0].exact);
-	cr_assert(isfinite(st[0].p) && st[0].p < 1e-4, "p %g", st[0].p);
-	cr_assert(isfinite(st[0].lo) && isfinite(st[0].hi));
+	one = counted_one(level, 20, 1, false, 10);
+	cr_assert(!one.exact);
+	cr_assert(isfinite(one.p) && one.p < 1e-4, "p %g", one.p);
+	cr_assert(isfinite(one.lo) && isfinite(one.hi));
 	levels(level, 20, 20, 1);
-	make(&h, level, 20, 1, 0, 1);
-	cr_assert_eq(cp_find(h.pts, h.n, &o, st, 8), 0);
+	cr_assert_eq(counted_find(level, 20, 1, false, st), 0);
 }

@@ -1365,7 +1365,8 @@ counted_doc(const char *cpu, const char *tool, const char *ver,
 
 	cJSON_ArrayForEach(run, cJSON_GetObjectItem(c, "runs")) {
 		cJSON_AddStringToObject(run, "instructions_counter", tool);
-		cJSON_AddStringToObject(run, "instructions_counter_version", ver);
+		cJSON_AddStringToObject(run, "instructions_counter_version",
+		    ver);
 		if (isnan(push))
 			continue;
 		f = cJSON_AddObjectToObject(run, "instructions_by_function");
@@ -1389,22 +1390,28 @@ counted_same(double v, int n)
 	return counted_doc("X", "callgrind", "valgrind-3.19.0", runs, n, NAN);
 }
 
-/* The one row of a against b compared by their counts, and the exit. */
-static int
-counted_row(cJSON *a, cJSON *b, bool threshold_given, cJSON **rows,
-    const cJSON **row)
+/*
+ * a against b by their counts, --threshold 5 given or not: the exit must
+ * be rc, the one row's verdict v and its reason why (NULL: any). The
+ * rows; the row into *row. Takes a, b.
+ */
+static cJSON *
+counted_says(cJSON *a, cJSON *b, bool threshold_given, int rc,
+    const char *v, const char *why, const cJSON **row)
 {
 	struct compare_opts o;
 	char err[256];
-	int rc;
+	cJSON *rows;
 
 	compare_defaults(&o);
 	o.metric = COUNTED;
 	o.threshold_given = threshold_given;
-	rc = compare(a, b, &o, rows, err, sizeof(err));
-	cr_assert_neq(rc, COMPARE_BAD_INPUT, "%s", err);
-	*row = cJSON_GetArrayItem(*rows, 0);
-	return rc;
+	cr_assert_eq(compare(a, b, &o, &rows, err, sizeof(err)), rc, "%s", err);
+	*row = cJSON_GetArrayItem(rows, 0);
+	cr_assert_str_eq(field_text(*row, "verdict"), v);
+	if (why != NULL)
+		cr_assert_str_eq(field_text(*row, "why"), why);
+	return rows;
 }
 
 /*
@@ -1418,11 +1425,9 @@ Test(compare, exact_counts_alike_are_equivalent)
 	const cJSON *row;
 	cJSON *rows;
 
-	cr_assert_eq(counted_row(counted_same(312, 3), counted_same(312, 3),
-	    false, &rows, &row), COMPARE_NO_REGRESSION);
-	cr_assert_str_eq(field_text(row, "verdict"), "equivalent");
-	cr_assert_str_eq(field_text(row, "why"), "same instructions (exact: "
-	    "312.0 a dispatch on both)");
+	rows = counted_says(counted_same(312, 3), counted_same(312, 3), false,
+	    COMPARE_NO_REGRESSION, "equivalent", "same instructions (exact: "
+	    "312.0 a dispatch on both)", &row);
 	cr_assert(cJSON_IsTrue(cJSON_GetObjectItem(row, "exact")));
 	cr_assert(isnan(field_number_or(row, "p", NAN)));
 	cr_assert_eq(field_number(row, "family"), 0);
@@ -1443,19 +1448,14 @@ Test(compare, one_instruction_more_is_a_regression_unless_a_threshold_is_given)
 	const cJSON *row;
 	cJSON *rows;
 
-	cr_assert_eq(counted_row(counted_same(300, 3), counted_same(301, 3),
-	    false, &rows, &row), COMPARE_REGRESSED);
-	cr_assert_str_eq(field_text(row, "verdict"), "regressed");
-	cr_assert_str_eq(field_text(row, "why"), "+0.3 % instructions (exact: "
-	    "300.0 -> 301.0 a dispatch)");
+	rows = counted_says(counted_same(300, 3), counted_same(301, 3), false,
+	    COMPARE_REGRESSED, "regressed", "+0.3 % instructions (exact: 300.0 "
+	    "-> 301.0 a dispatch)", &row);
 	cr_assert(fabs(field_number(row, "ratio_hi") - 301.0 / 300) < 1e-12);
 	cJSON_Delete(rows);
-	cr_assert_eq(counted_row(counted_same(300, 3), counted_same(301, 3),
-	    true, &rows, &row), COMPARE_NO_REGRESSION);
-	cr_assert_str_eq(field_text(row, "verdict"), "equivalent");
-	cr_assert_str_eq(field_text(row, "why"), "+0.3 % instructions, within "
-	    "±5 % (exact: 300.0 -> 301.0 a dispatch)");
-	cJSON_Delete(rows);
+	cJSON_Delete(counted_says(counted_same(300, 3), counted_same(301, 3),
+	    true, COMPARE_NO_REGRESSION, "equivalent", "+0.3 % instructions, "
+	    "within ±5 % (exact: 300.0 -> 301.0 a dispatch)", &row));
 	base = kept(doc_file(counted_same(300, 3), "base.json"));
 	new = kept(doc_file(counted_same(301, 3), "new.json"));
 	snprintf(args, sizeof(args), "compare %s %s --metric " COUNTED, base,
@@ -1486,14 +1486,11 @@ Test(compare, counts_that_vary_are_judged_as_a_timed_figure)
 		base[i] = 300 * noisy[i];
 		new[i] = 450 * noisy[i];
 	}
-	cr_assert_eq(counted_row(counted_doc("X", "callgrind",
-	    "valgrind-3.19.0", base, 8, NAN), counted_doc("X", "callgrind",
-	    "valgrind-3.19.0", new, 8, NAN), false, &rows, &row),
-	    COMPARE_REGRESSED);
-	cr_assert_str_eq(field_text(row, "verdict"), "regressed");
+	rows = counted_says(counted_doc("X", "callgrind", "valgrind-3.19.0",
+	    base, 8, NAN), counted_doc("X", "callgrind", "valgrind-3.19.0", new,
+	    8, NAN), false, COMPARE_REGRESSED, "regressed", "counts vary run "
+	    "to run (spread 7 %): judged as a timed figure", &row);
 	cr_assert(cJSON_IsFalse(cJSON_GetObjectItem(row, "exact")));
-	cr_assert_str_eq(field_text(row, "why"), "counts vary run to run "
-	    "(spread 7 %): judged as a timed figure");
 	cr_assert_eq(field_number(row, "family"), 1);
 	cJSON_Delete(rows);
 }
@@ -1524,7 +1521,8 @@ Test(compare, counts_of_two_machines_yes_of_two_counters_no)
 	    v301, 3, NAN), "new.json"));
 	cr_assert_eq(cli(args, out, sizeof(out)), 2, "%s", out);
 	cr_assert_str_eq(out, "dispatchbench: BASE counted with callgrind "
-	    "(valgrind-3.19.0), NEW with perf (6.1.0): not the same quantity\n");
+	    "(valgrind-3.19.0), NEW with perf (6.1.0): not the same "
+	    "quantity\n");
 	snprintf(args, sizeof(args), "compare %s %s --metric " COUNTED,
 	    doc_file(counted_doc("X", "callgrind", "valgrind-3.19.0", v300, 3,
 	    NAN), "base.json"), doc_file(counted_doc("X", "callgrind",
@@ -1559,10 +1557,9 @@ Test(compare, a_count_that_moved_names_the_function)
 	cr_assert_not_null(strstr(out, "\n    mutex_push  +4.00 a dispatch "
 	    "(12.00 -> 16.00)\n"), "%s", out);
 	cr_assert_null(strstr(out, "mutex_pop"), "%s", out);
-	cr_assert_eq(counted_row(counted_doc("X", "callgrind",
-	    "valgrind-3.19.0", v312, 3, 12), counted_doc("X", "callgrind",
-	    "valgrind-3.19.0", v316, 3, 16), false, &rows, &row),
-	    COMPARE_REGRESSED);
+	rows = counted_says(counted_doc("X", "callgrind", "valgrind-3.19.0",
+	    v312, 3, 12), counted_doc("X", "callgrind", "valgrind-3.19.0", v316,
+	    3, 16), false, COMPARE_REGRESSED, "regressed", NULL, &row);
 	fns = cJSON_GetObjectItem(row, "instructions_by_function");
 	cr_assert_eq(cJSON_GetArraySize(fns), 1);
 	cr_assert_str_eq(field_text(cJSON_GetArrayItem(fns, 0), "function"),
@@ -1574,15 +1571,13 @@ Test(compare, a_count_that_moved_names_the_function)
 /* Exactness never hides a failure: a NEW run that failed is broken. */
 Test(compare, a_failed_run_beside_exact_counts_is_broken)
 {
-	cJSON *new = counted_same(300, 3), *run = cJSON_CreateObject(), *rows;
+	cJSON *new = counted_same(300, 3), *run = cJSON_CreateObject();
 	const cJSON *row;
 
 	cJSON_AddStringToObject(run, "status", "failed");
 	cJSON_AddStringToObject(run, "error", "count check: 1 lost");
 	cJSON_AddItemToArray(cJSON_GetObjectItem(cJSON_GetArrayItem(
 	    cJSON_GetObjectItem(new, "cells"), 0), "runs"), run);
-	cr_assert_eq(counted_row(counted_same(300, 3), new, false, &rows, &row),
-	    COMPARE_REGRESSED);
-	cr_assert_str_eq(field_text(row, "verdict"), "broken");
-	cJSON_Delete(rows);
+	cJSON_Delete(counted_says(counted_same(300, 3), new, false,
+	    COMPARE_REGRESSED, "broken", NULL, &row));
 }

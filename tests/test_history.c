@@ -735,6 +735,23 @@ Test(history, says_what_it_lacks)
 	cr_assert_not_null(strstr(out, "matches --cell 'nosuch'"), "%s", out);
 }
 
+/* The n commits of the clone in dir, oldest first, in git's format. */
+static void
+commits_of(const char *dir, const char *format, char sha[][48], int n)
+{
+	char cmd[512], out[4096], *line;
+	int i;
+
+	snprintf(cmd, sizeof(cmd), "cd %s && git log --reverse --format=%s",
+	    dir, format);
+	cr_assert_eq(shell_output(cmd, out, sizeof(out)), 0);
+	for (i = 0, line = strtok(out, "\n"); i < n && line != NULL;
+	    i++, line = strtok(NULL, "\n"))
+		snprintf(sha[i], 48, "%s", line);
+	cr_assert_eq(i, n);
+	return;
+}
+
 /*
  * A repository in dir of eight first-parent commits an hour apart in
  * UTC, made on clocks whose offsets make their %cI strings sort 0 4 1 5
@@ -744,7 +761,7 @@ static void
 clocks_apart(const char *dir, char sha[8][48])
 {
 	static const int local[8] = { 1, 3, 5, 7, 2, 4, 6, 8 };
-	char cmd[4096], out[1024], *line;
+	char cmd[4096], out[1024];
 	size_t used;
 	int i;
 
@@ -757,13 +774,7 @@ clocks_apart(const char *dir, char sha[8][48])
 		    "2026-01-01T%02d:00:00-%02d:00 git commit -qm c%d", i,
 		    local[i], 10 + i - local[i], i);
 	cr_assert_eq(shell_output(cmd, out, sizeof(out)), 0, "%s", out);
-	snprintf(cmd, sizeof(cmd), "cd %s && git log --reverse --format=%%h",
-	    dir);
-	cr_assert_eq(shell_output(cmd, out, sizeof(out)), 0);
-	for (i = 0, line = strtok(out, "\n"); i < 8 && line != NULL;
-	    i++, line = strtok(NULL, "\n"))
-		snprintf(sha[i], 48, "%s", line);
-	cr_assert_eq(i, 8);
+	commits_of(dir, "%h", sha, 8);
 	return;
 }
 
@@ -940,29 +951,24 @@ write_to(const char *dir, const char *name, const char *text)
 static void
 counted_clone(const char *dir, char sha[6][48])
 {
-	char cmd[4096], out[1024], *line;
+	char cmd[4096], out[1024];
 	size_t used;
 	int i;
 
-	snprintf(cmd, sizeof(cmd), "mkdir -p %s/scripts && cd %s && git init -q "
-	    "&& git config user.email t@example.org && git config user.name t "
-	    "&& printf 'build-rev/\\n*.db\\n' > .gitignore", dir, dir);
+	snprintf(cmd, sizeof(cmd), "mkdir -p %s/scripts && cd %s && git init "
+	    "-q && git config user.email t@example.org && git config "
+	    "user.name t && printf 'build-rev/\\n*.db\\n' > .gitignore", dir,
+	    dir);
 	cr_assert_eq(shell_output(cmd, out, sizeof(out)), 0, "%s", out);
 	write_to(dir, "scripts/build-rev.sh", counted_build);
 	write_to(dir, "scripts/counted.sh", counted_binary);
 	used = (size_t)snprintf(cmd, sizeof(cmd), "cd %s", dir);
 	for (i = 0; i < 6; i++)
-		used += (size_t)snprintf(cmd + used, sizeof(cmd) - used, " && echo "
-		    "%d > count && echo %d > n && git add -A && git commit -qm "
-		    "c%d", i >= 3 ? 301 : 300, i, i);
+		used += (size_t)snprintf(cmd + used, sizeof(cmd) - used,
+		    " && echo %d > count && echo %d > n && git add -A && "
+		    "git commit -qm c%d", i >= 3 ? 301 : 300, i, i);
 	cr_assert_eq(shell_output(cmd, out, sizeof(out)), 0, "%s", out);
-	snprintf(cmd, sizeof(cmd), "cd %s && git log --reverse --format=%%H",
-	    dir);
-	cr_assert_eq(shell_output(cmd, out, sizeof(out)), 0);
-	for (i = 0, line = strtok(out, "\n"); i < 6 && line != NULL;
-	    i++, line = strtok(NULL, "\n"))
-		snprintf(sha[i], 48, "%s", line);
-	cr_assert_eq(i, 6);
+	commits_of(dir, "%H", sha, 6);
 	return;
 }
 
@@ -991,8 +997,8 @@ Test(bisect, names_the_first_commit_whose_exact_count_moved, .timeout = 120)
 	cr_assert_not_null(strstr(out, "regressed, +0.3 % instructions "
 	    "(exact: 300.0 -> 301.0 a dispatch)"), "%s", out);
 	snprintf(cmd, sizeof(cmd), "cd %s && %s bisect %s %s --metric " COUNTED
-	    " --db h.db --reps 2 --warmup 0 --time 0.01 --budget 10 --threshold "
-	    "5 2>&1", repo, DB_BINARY, sha[0], sha[5]);
+	    " --db h.db --reps 2 --warmup 0 --time 0.01 --budget 10 "
+	    "--threshold 5 2>&1", repo, DB_BINARY, sha[0], sha[5]);
 	cr_assert_eq(shell_output(cmd, out, sizeof(out)), 3, "%s", out);
 	cr_assert_not_null(strstr(out, "BAD is not slower than GOOD"), "%s",
 	    out);
