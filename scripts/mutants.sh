@@ -148,6 +148,22 @@ count-hold-off-by-one | bench/measure/workload.c | s/\(k & \(w->hold_every - 1\)
 count-calls-as-own | bench/measure/count.c | s/if \(!call && \(last/if ((last/ | test_count | count/a_cell_counted_twice_gives_the_same_instructions
 count-payload-counted | bench/measure/count.c | s/else if \(c->payload_ns > 0\)/else if (0)/ | test_count | count/what_cannot_be_counted_is_refused_in_one_line
 count-dispatches-from-start | bench/measure/count.c | s/dispatches = workload_count\(w, NULL\) - k->start;/dispatches = workload_count(w, NULL);/ | test_count | count/a_cell_counted_twice_gives_the_same_instructions
+exact-never | bench/analyse/counted.c | s/\treturn n >= 2;/\treturn false;/ | test_compare | compare/exact_counts_alike_are_equivalent
+exact-threshold-always | bench/analyse/judge.c | s/o->threshold_given \? o->threshold : 0, r->why,/o->threshold, r->why,/ | test_compare | compare/one_instruction_more_is_a_regression_unless_a_threshold_is_given
+compare-threshold-unseen | bench/commands/verdict.c | s/\to\.threshold_given = cli_named\(c->argv, c->argc, "--threshold"\);\n// | test_compare | compare/one_instruction_more_is_a_regression_unless_a_threshold_is_given
+exact-before-failures | bench/analyse/judge.c | s/(\tif \(\(v = judge_unusable\(r, o\)\) != NULL\)\n\t\treturn v;\n)(\tif \(r->exact\)\n[^;]*;\n)/$2$1/ | test_compare | compare/a_failed_run_beside_exact_counts_is_broken
+counts-vary-unsaid | bench/analyse/judge.c | s/\tif \(counted_metric\(o->metric\)\)\n\t\tcounted_as_timed/\tif (0)\n\t\tcounted_as_timed/ | test_compare | compare/counts_that_vary_are_judged_as_a_timed_figure
+counters-mixed | bench/analyse/compare.c | s/if \(counted_metric\(o->metric\) \&\& counted_same_counter\(/if (0 \&\& counted_same_counter(/ | test_compare | compare/counts_of_two_machines_yes_of_two_counters_no
+counted-machines-refused | bench/analyse/compare.c | s/ \&\& !counted_metric\(o->metric\)\)/)/ | test_compare | compare/counts_of_two_machines_yes_of_two_counters_no
+functions-backwards | bench/analyse/counted.c | s/fns\[i\]\.d = \(isnan\(fns\[i\]\.b\) \? 0 : fns\[i\]\.b\) -\n\t\t    \(isnan\(fns\[i\]\.a\) \? 0 : fns\[i\]\.a\);/fns[i].d = (isnan(fns[i].a) ? 0 : fns[i].a) - (isnan(fns[i].b) ? 0 : fns[i].b);/ | test_compare | compare/a_count_that_moved_names_the_function
+pair-exact-never | bench/analyse/tally.c | s/\tt->exact = counted_exact/\tt->exact = 0 \&\& counted_exact/ | test_pair | pair/exact_counts_need_no_test
+pair-window-drops-functions | bench/analyse/tally.c | s/\tif \(fns != NULL\)\n\t\tcJSON_AddItemToObject\(line/\tif (0)\n\t\tcJSON_AddItemToObject(line/ | test_pair | pair/exact_counts_need_no_test
+history-exact-as-noise | bench/analyse/changepoint.c | s/\tif \(o->counted \&\& cp_exact\(pts, n\)\)/\tif (0)/ | test_history | history/an_exact_count_steps_at_the_revision_it_moved
+history-exact-one-run | bench/analyse/changepoint.c | s/\&alike\)\) == 1 \x7c\x7c !alike\)/\&alike)) == 0 \x7c\x7c !alike)/ | test_changepoint | changepoint/one_count_a_revision_goes_to_the_statistics
+history-exact-consecutive | bench/analyse/changepoint.c | s/\t\t    o->threshold\)\)\n\t\t\tcontinue;/\t\t    o->threshold)) {\n\t\t\tlevel = v;\n\t\t\tcontinue;\n\t\t}/ | test_changepoint | changepoint/an_exact_count_that_creeps_steps_past_the_threshold
+history-exact-the-machines | bench/history/trend.c | s/if \(!st->exact \&\& trend_machine/if (trend_machine/ | test_history | history/an_exact_count_steps_at_the_revision_it_moved
+history-threshold-unseen | bench/commands/history.c | s/\to\.cp\.threshold_given = cli_named[^\n]*\n// | test_history | history/an_exact_count_steps_at_the_revision_it_moved
+bisect-threshold-forced | bench/commands/bisect.c | s/return b->threshold_given \? n : n - 2;/return n;/ | test_history | bisect/names_the_first_commit_whose_exact_count_moved
 EOF
 }
 

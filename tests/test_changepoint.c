@@ -4,7 +4,10 @@
  * unless a test says otherwise. What a user is told: where a level
  * began, which way it went and how sure that is; nothing for the noise,
  * one noisy commit or a change under the threshold; the newest commit's
- * change at once, unconfirmed.
+ * change at once, unconfirmed. Counted instructions: an exact series
+ * steps wherever its count moves (past the threshold only when one was
+ * given), the newest revision's too, and a counted series that is not
+ * exact goes to the statistics, which a spread of 0 does not break.
  */
 #include <math.h>
 #include <stdbool.h>
@@ -533,4 +536,120 @@ Test(changepoint, the_newest_is_judged_against_the_sittings_before_it)
 	make(&h, level, 4, 6, 0.01, 3);
 	n = cp_find(h.pts, h.n, &o, st, 4);
 	cr_assert_eq(n, 0, "a sitting's move is a step (p %g)", n ? st[0].p : 1);
+}
+
+/*
+ * Revisions [0, n) of runs runs each, every run of revision i counting
+ * 100 level[i] instructions: the steps cp_find gives them as counted
+ * instructions, --threshold 5 given or not.
+ */
+static size_t
+counted_find(const double *level, size_t n, size_t runs,
+    bool threshold_given, struct cp_step *st)
+{
+	static struct history h;
+	struct cp_opts o;
+
+	make(&h, level, n, runs, 0, 1);
+	cp_opts_default(&o);
+	o.counted = true;
+	o.threshold_given = threshold_given;
+	return cp_find(h.pts, h.n, &o, st, 8);
+}
+
+/* The one step counted_find gives, which must begin at revision at. */
+static struct cp_step
+counted_one(const double *level, size_t n, size_t runs,
+    bool threshold_given, size_t at)
+{
+	struct cp_step st[8];
+	size_t k = counted_find(level, n, runs, threshold_given, st);
+
+	cr_assert_eq(k, 1, "%zu steps", k);
+	cr_assert_eq(st[0].at, at, "at %zu", st[0].at);
+	return st[0];
+}
+
+/*
+ * 20 revisions of 3 runs each counting 100 instructions a dispatch, 100.3
+ * from revision 13 on: exact, one step there, +0.3 %, confirmed, with no
+ * test; the statistics (not counted) call it nothing, and so does a
+ * --threshold of 5 % given.
+ */
+Test(changepoint, an_exact_series_steps_where_its_count_moves)
+{
+	static struct history h;
+	double level[20];
+	struct cp_step st[8], one;
+
+	levels(level, 20, 13, 1.003);
+	one = counted_one(level, 20, 3, false, 13);
+	cr_assert(one.exact && one.confirmed);
+	cr_assert_float_eq(one.ratio, 1.003, 1e-12);
+	cr_assert(one.lo == one.ratio && one.hi == one.ratio);
+	cr_assert_eq(one.p, 0);
+	cr_assert_float_eq(one.before, 100, 1e-9);
+	cr_assert_float_eq(one.after, 100.3, 1e-9);
+	cr_assert_eq(one.n_before, 13);
+	cr_assert_eq(one.n_after, 7);
+	cr_assert_eq(counted_find(level, 20, 3, true, st), 0);
+	make(&h, level, 20, 3, 0, 1);
+	cr_assert_eq(find(&h, st, 8), 0);
+}
+
+/*
+ * Every move of an exact count is a step, however few revisions follow:
+ * the newest revision's, confirmed; a count that comes for two
+ * revisions and goes, two steps.
+ */
+Test(changepoint, an_exact_count_moved_at_the_newest_or_for_a_while)
+{
+	double level[12];
+	struct cp_step st[8], one;
+	size_t n;
+
+	levels(level, 12, 11, 0.99);
+	one = counted_one(level, 12, 2, false, 11);
+	cr_assert(one.confirmed && one.n_after == 1);
+	levels(level, 12, 12, 1);
+	level[5] = level[6] = 1.01;
+	cr_assert_eq(n = counted_find(level, 12, 2, false, st), 2, "%zu", n);
+	cr_assert(st[0].at == 5 && st[1].at == 7, "%zu %zu", st[0].at,
+	    st[1].at);
+	cr_assert_float_eq(st[1].ratio, 1 / 1.01, 1e-12);
+	cr_assert_eq(st[0].n_after, 2);
+}
+
+/*
+ * With --threshold given, an exact count that creeps up 2 % a revision
+ * steps where it has moved past it from the level of the last step, not
+ * never.
+ */
+Test(changepoint, an_exact_count_that_creeps_steps_past_the_threshold)
+{
+	static const double level[8] = { 1, 1, 1.02, 1.04, 1.06, 1.06, 1.08,
+	    1.08 };
+
+	cr_assert_float_eq(counted_one(level, 8, 2, true, 4).ratio, 1.06,
+	    1e-12);
+}
+
+/*
+ * A counted series of one run a revision is not known exact: the
+ * statistics judge it, and a spread of 0 (every gap between its sittings
+ * 0 but the step's) neither divides by zero nor hides the step; flat, it
+ * has none.
+ */
+Test(changepoint, one_count_a_revision_goes_to_the_statistics)
+{
+	double level[20];
+	struct cp_step st[8], one;
+
+	levels(level, 20, 10, 1.2);
+	one = counted_one(level, 20, 1, false, 10);
+	cr_assert(!one.exact);
+	cr_assert(isfinite(one.p) && one.p < 1e-4, "p %g", one.p);
+	cr_assert(isfinite(one.lo) && isfinite(one.hi));
+	levels(level, 20, 20, 1);
+	cr_assert_eq(counted_find(level, 20, 1, false, st), 0);
 }

@@ -16,7 +16,12 @@
  * row (and its checksum in the JSON), the change signed and in words, and
  * which p it is, Holm's or a sequential look's. Issue 42's: the machine's
  * probes of two sittings side by side, a probe moved only past both
- * ranges, and nothing said of files without them.
+ * ranges, and nothing said of files without them. Issue 43's: counted
+ * instructions alike on both sides are equivalent with no test, one more
+ * a dispatch regresses unless --threshold was given, counts that vary are
+ * judged as a timed figure, two machines' counts compare and two
+ * counters' do not, a count that moved names its function, and a failed
+ * run is broken whatever the counts.
  */
 #include <math.h>
 #include <stdio.h>
@@ -1343,4 +1348,236 @@ Test(compare, compare_prints_the_probes_of_two_files)
 		compare_text(a, b, &o, out, sizeof(out));
 		cr_assert_null(strstr(out, "probe"), "%s", out);
 	}
+}
+
+#define COUNTED	"instructions_per_dispatch"
+
+/*
+ * A file of one cell of n counted runs, run i counting v[i] instructions
+ * a dispatch with tool (version ver), and, push not NAN, its functions:
+ * mutex_push's self instructions a dispatch push, the others fixed.
+ */
+static cJSON *
+counted_doc(const char *cpu, const char *tool, const char *ver,
+    const double *v, int n, double push)
+{
+	cJSON *d = doc(cpu), *c = cell(1, COUNTED, 1, v, n, 0), *run, *f;
+
+	cJSON_ArrayForEach(run, cJSON_GetObjectItem(c, "runs")) {
+		cJSON_AddStringToObject(run, "instructions_counter", tool);
+		cJSON_AddStringToObject(run, "instructions_counter_version",
+		    ver);
+		if (isnan(push))
+			continue;
+		f = cJSON_AddObjectToObject(run, "instructions_by_function");
+		cJSON_AddNumberToObject(f, "coro_resume", 50);
+		cJSON_AddNumberToObject(f, "mutex_push", push);
+		cJSON_AddNumberToObject(f, "mutex_pop", 10);
+	}
+	cJSON_AddItemToArray(cJSON_GetObjectItem(d, "cells"), c);
+	return d;
+}
+
+/* n runs, each counting v instructions a dispatch with valgrind 3.19. */
+static cJSON *
+counted_same(double v, int n)
+{
+	double runs[8];
+	int i;
+
+	for (i = 0; i < n; i++)
+		runs[i] = v;
+	return counted_doc("X", "callgrind", "valgrind-3.19.0", runs, n, NAN);
+}
+
+/*
+ * a against b by their counts, --threshold 5 given or not: the exit must
+ * be rc, the one row's verdict v and its reason why (NULL: any). The
+ * rows; the row into *row. Takes a, b.
+ */
+static cJSON *
+counted_says(cJSON *a, cJSON *b, bool threshold_given, int rc,
+    const char *v, const char *why, const cJSON **row)
+{
+	struct compare_opts o;
+	char err[256];
+	cJSON *rows;
+
+	compare_defaults(&o);
+	o.metric = COUNTED;
+	o.threshold_given = threshold_given;
+	cr_assert_eq(compare(a, b, &o, &rows, err, sizeof(err)), rc, "%s", err);
+	*row = cJSON_GetArrayItem(rows, 0);
+	cr_assert_str_eq(field_text(*row, "verdict"), v);
+	if (why != NULL)
+		cr_assert_str_eq(field_text(*row, "why"), why);
+	return rows;
+}
+
+/*
+ * Issue 43: two sides whose ok runs each count the same instructions are
+ * exact, and judged with no test: alike, equivalent with both counts
+ * said; three runs a side, where no rank-sum p could pass 0.05, is
+ * enough. No p is printed, and the cell is in no family.
+ */
+Test(compare, exact_counts_alike_are_equivalent)
+{
+	const cJSON *row;
+	cJSON *rows;
+
+	rows = counted_says(counted_same(312, 3), counted_same(312, 3), false,
+	    COMPARE_NO_REGRESSION, "equivalent", "same instructions (exact: "
+	    "312.0 a dispatch on both)", &row);
+	cr_assert(cJSON_IsTrue(cJSON_GetObjectItem(row, "exact")));
+	cr_assert(isnan(field_number_or(row, "p", NAN)));
+	cr_assert_eq(field_number(row, "family"), 0);
+	cJSON_Delete(rows);
+}
+
+/*
+ * One instruction more a dispatch on 300 (+0.3 %, far under the default
+ * threshold): with every instruction real, regressed and exit 1 when no
+ * --threshold was given; with --threshold 5 given, equivalent under it.
+ * The command line says which: compare --threshold sets it.
+ */
+Test(compare, one_instruction_more_is_a_regression_unless_a_threshold_is_given)
+{
+	static char out[1 << 16];
+	char args[1024];
+	const char *base, *new;
+	const cJSON *row;
+	cJSON *rows;
+
+	rows = counted_says(counted_same(300, 3), counted_same(301, 3), false,
+	    COMPARE_REGRESSED, "regressed", "+0.3 % instructions (exact: 300.0 "
+	    "-> 301.0 a dispatch)", &row);
+	cr_assert(fabs(field_number(row, "ratio_hi") - 301.0 / 300) < 1e-12);
+	cJSON_Delete(rows);
+	cJSON_Delete(counted_says(counted_same(300, 3), counted_same(301, 3),
+	    true, COMPARE_NO_REGRESSION, "equivalent", "+0.3 % instructions, "
+	    "within ±5 % (exact: 300.0 -> 301.0 a dispatch)", &row));
+	base = kept(doc_file(counted_same(300, 3), "base.json"));
+	new = kept(doc_file(counted_same(301, 3), "new.json"));
+	snprintf(args, sizeof(args), "compare %s %s --metric " COUNTED, base,
+	    new);
+	cr_assert_eq(cli(args, out, sizeof(out)), 1, "%s", out);
+	cr_assert_not_null(strstr(out, "regressed: +0.3 % instructions (exact: "
+	    "300.0 -> 301.0 a dispatch)"), "%s", out);
+	snprintf(args, sizeof(args), "compare %s %s --metric " COUNTED
+	    " --threshold 5", base, new);
+	cr_assert_eq(cli(args, out, sizeof(out)), 0, "%s", out);
+	cr_assert_not_null(strstr(out, "equivalent: +0.3 % instructions, "
+	    "within ±5 %"), "%s", out);
+}
+
+/*
+ * Counts that vary run to run (a contended cell) are no exact side: the
+ * runs' test judges them, as a timed figure, and the reason says so and
+ * how far they spread.
+ */
+Test(compare, counts_that_vary_are_judged_as_a_timed_figure)
+{
+	double base[8], new[8];
+	const cJSON *row;
+	cJSON *rows;
+	int i;
+
+	for (i = 0; i < 8; i++) {
+		base[i] = 300 * noisy[i];
+		new[i] = 450 * noisy[i];
+	}
+	rows = counted_says(counted_doc("X", "callgrind", "valgrind-3.19.0",
+	    base, 8, NAN), counted_doc("X", "callgrind", "valgrind-3.19.0", new,
+	    8, NAN), false, COMPARE_REGRESSED, "regressed", "counts vary run "
+	    "to run (spread 7 %): judged as a timed figure", &row);
+	cr_assert(cJSON_IsFalse(cJSON_GetObjectItem(row, "exact")));
+	cr_assert_eq(field_number(row, "family"), 1);
+	cJSON_Delete(rows);
+}
+
+/*
+ * A count does not move with a machine's speed: two machines' counts
+ * are compared without --allow-other-machine (and the header says they
+ * are two). Two counters, or two versions of one, are not one quantity:
+ * exit 2, one line.
+ */
+Test(compare, counts_of_two_machines_yes_of_two_counters_no)
+{
+	static const double v300[] = { 300, 300, 300 }, v301[] = { 301, 301,
+	    301 };
+	static char out[1 << 16];
+	char args[1024];
+
+	snprintf(args, sizeof(args), "compare %s %s --metric " COUNTED,
+	    doc_file(counted_doc("X", "callgrind", "valgrind-3.19.0", v300, 3,
+	    NAN), "base.json"), doc_file(counted_doc("Y", "callgrind",
+	    "valgrind-3.19.0", v301, 3, NAN), "new.json"));
+	cr_assert_eq(cli(args, out, sizeof(out)), 1, "%s", out);
+	cr_assert_not_null(strstr(out, "different machines (CPU 'X' against "
+	    "'Y'): a count does not move with a machine's speed"), "%s", out);
+	snprintf(args, sizeof(args), "compare %s %s --metric " COUNTED,
+	    doc_file(counted_doc("X", "callgrind", "valgrind-3.19.0", v300, 3,
+	    NAN), "base.json"), doc_file(counted_doc("X", "perf", "6.1.0",
+	    v301, 3, NAN), "new.json"));
+	cr_assert_eq(cli(args, out, sizeof(out)), 2, "%s", out);
+	cr_assert_str_eq(out, "dispatchbench: BASE counted with callgrind "
+	    "(valgrind-3.19.0), NEW with perf (6.1.0): not the same "
+	    "quantity\n");
+	snprintf(args, sizeof(args), "compare %s %s --metric " COUNTED,
+	    doc_file(counted_doc("X", "callgrind", "valgrind-3.19.0", v300, 3,
+	    NAN), "base.json"), doc_file(counted_doc("X", "callgrind",
+	    "valgrind-3.22.0", v300, 3, NAN), "new.json"));
+	cr_assert_eq(cli(args, out, sizeof(out)), 2, "%s", out);
+	cr_assert_eq(occurrences(out, "\n"), 1, "%s", out);
+	cr_assert_not_null(strstr(out, "NEW with callgrind (valgrind-3.22.0)"),
+	    "%s", out);
+}
+
+/*
+ * A count that moved says where: the function whose self instructions a
+ * dispatch moved, from each side's run, a line of the text and an entry
+ * of the JSON; functions that did not move are not named.
+ */
+Test(compare, a_count_that_moved_names_the_function)
+{
+	static const double v312[] = { 312, 312, 312 }, v316[] = { 316, 316,
+	    316 };
+	static char out[1 << 16];
+	const cJSON *row, *fns;
+	struct compare_opts o;
+	cJSON *rows;
+
+	compare_defaults(&o);
+	o.metric = COUNTED;
+	compare_text(counted_doc("X", "callgrind", "valgrind-3.19.0", v312, 3,
+	    12), counted_doc("X", "callgrind", "valgrind-3.19.0", v316, 3, 16),
+	    &o, out, sizeof(out));
+	cr_assert_not_null(strstr(out, "where the instructions went"), "%s",
+	    out);
+	cr_assert_not_null(strstr(out, "\n    mutex_push  +4.00 a dispatch "
+	    "(12.00 -> 16.00)\n"), "%s", out);
+	cr_assert_null(strstr(out, "mutex_pop"), "%s", out);
+	rows = counted_says(counted_doc("X", "callgrind", "valgrind-3.19.0",
+	    v312, 3, 12), counted_doc("X", "callgrind", "valgrind-3.19.0", v316,
+	    3, 16), false, COMPARE_REGRESSED, "regressed", NULL, &row);
+	fns = cJSON_GetObjectItem(row, "instructions_by_function");
+	cr_assert_eq(cJSON_GetArraySize(fns), 1);
+	cr_assert_str_eq(field_text(cJSON_GetArrayItem(fns, 0), "function"),
+	    "mutex_push");
+	cr_assert_eq(field_number(cJSON_GetArrayItem(fns, 0), "change"), 4);
+	cJSON_Delete(rows);
+}
+
+/* Exactness never hides a failure: a NEW run that failed is broken. */
+Test(compare, a_failed_run_beside_exact_counts_is_broken)
+{
+	cJSON *new = counted_same(300, 3), *run = cJSON_CreateObject();
+	const cJSON *row;
+
+	cJSON_AddStringToObject(run, "status", "failed");
+	cJSON_AddStringToObject(run, "error", "count check: 1 lost");
+	cJSON_AddItemToArray(cJSON_GetObjectItem(cJSON_GetArrayItem(
+	    cJSON_GetObjectItem(new, "cells"), 0), "runs"), run);
+	cJSON_Delete(counted_says(counted_same(300, 3), new, false,
+	    COMPARE_REGRESSED, "broken", NULL, &row));
 }

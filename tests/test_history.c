@@ -9,8 +9,9 @@
  * a machine is its identity; probes are kept; a version 1 store is
  * migrated; history orders commits by depth and UTC time, in the clone
  * or outside it, names the revision a step begins at, its size, and
- * fails a merge's CI only on a fresh step; bisect refuses what is not a
- * range.
+ * fails a merge's CI only on a fresh step; an exact count steps at the
+ * revision it moved; bisect refuses what is not a range, and names the
+ * first commit whose exact count moved.
  */
 #include <fcntl.h>
 #include <signal.h>
@@ -103,6 +104,26 @@ revision_file(const char *name, int rev, double factor, int ncells)
 
 	snprintf(field, sizeof(field), "abc%04d", rev);
 	return save_as(revision_doc(rev, factor, ncells), name, field);
+}
+
+#define COUNTED	"instructions_per_dispatch"
+
+/*
+ * Revision abc<rev> of a made-up counted history, run on day rev: the
+ * reference file's first two cells, every run counting count
+ * instructions a dispatch.
+ */
+static const char *
+counted_file(const char *name, int rev, double count)
+{
+	cJSON *doc = revision_doc(rev, 1, 2), *cell, *run;
+	char field[64];
+
+	cJSON_ArrayForEach(cell, cJSON_GetObjectItem(doc, "cells"))
+		cJSON_ArrayForEach(run, cJSON_GetObjectItem(cell, "runs"))
+			cJSON_AddNumberToObject(run, COUNTED, count);
+	snprintf(field, sizeof(field), "abc%04d", rev);
+	return save_as(doc, name, field);
 }
 
 /* from as a file of results schema 99. */
@@ -714,6 +735,23 @@ Test(history, says_what_it_lacks)
 	cr_assert_not_null(strstr(out, "matches --cell 'nosuch'"), "%s", out);
 }
 
+/* The n commits of the clone in dir, oldest first, in git's format. */
+static void
+commits_of(const char *dir, const char *format, char sha[][48], int n)
+{
+	char cmd[512], out[4096], *line;
+	int i;
+
+	snprintf(cmd, sizeof(cmd), "cd %s && git log --reverse --format=%s",
+	    dir, format);
+	cr_assert_eq(shell_output(cmd, out, sizeof(out)), 0);
+	for (i = 0, line = strtok(out, "\n"); i < n && line != NULL;
+	    i++, line = strtok(NULL, "\n"))
+		snprintf(sha[i], 48, "%s", line);
+	cr_assert_eq(i, n);
+	return;
+}
+
 /*
  * A repository in dir of eight first-parent commits an hour apart in
  * UTC, made on clocks whose offsets make their %cI strings sort 0 4 1 5
@@ -723,7 +761,7 @@ static void
 clocks_apart(const char *dir, char sha[8][48])
 {
 	static const int local[8] = { 1, 3, 5, 7, 2, 4, 6, 8 };
-	char cmd[4096], out[1024], *line;
+	char cmd[4096], out[1024];
 	size_t used;
 	int i;
 
@@ -736,13 +774,7 @@ clocks_apart(const char *dir, char sha[8][48])
 		    "2026-01-01T%02d:00:00-%02d:00 git commit -qm c%d", i,
 		    local[i], 10 + i - local[i], i);
 	cr_assert_eq(shell_output(cmd, out, sizeof(out)), 0, "%s", out);
-	snprintf(cmd, sizeof(cmd), "cd %s && git log --reverse --format=%%h",
-	    dir);
-	cr_assert_eq(shell_output(cmd, out, sizeof(out)), 0);
-	for (i = 0, line = strtok(out, "\n"); i < 8 && line != NULL;
-	    i++, line = strtok(NULL, "\n"))
-		snprintf(sha[i], 48, "%s", line);
-	cr_assert_eq(i, 8);
+	commits_of(dir, "%h", sha, 8);
 	return;
 }
 
@@ -878,6 +910,101 @@ Test(bisect, refuses_what_is_not_a_range)
 }
 
 /*
+ * What a clone's scripts/build-rev.sh makes of a revision here: a binary
+ * (scripts/counted.sh) whose every run prints the run of its folder's
+ * run.json, which counts the revision's `count` file instructions a
+ * dispatch, as a counted window records it.
+ */
+static const char counted_build[] =
+    "#!/bin/sh\n"
+    "set -e\n"
+    "mkdir -p \"$2/bench\"\n"
+    "printf '{\"status\":\"ok\",\"" COUNTED "\":%s,"
+    "\"instructions_counter\":\"callgrind\"}\\n' "
+    "\"$(git show \"$1:count\")\" > \"$2/bench/run.json\"\n"
+    "cp \"$(dirname \"$0\")/counted.sh\" \"$2/bench/dispatchbench\"\n"
+    "chmod +x \"$2/bench/dispatchbench\"\n";
+static const char counted_binary[] =
+    "#!/bin/sh\n"
+    "[ \"$1\" = --version ] && exec echo 'dispatchbench (build Release)'\n"
+    "exec cat \"$(dirname \"$0\")/run.json\"\n";
+
+/* text into dir/name. */
+static void
+write_to(const char *dir, const char *name, const char *text)
+{
+	char path[256];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	cr_assert_not_null(f = fopen(path, "w"));
+	fputs(text, f);
+	fclose(f);
+	return;
+}
+
+/*
+ * A clone in dir of six first-parent commits, the fourth on counting one
+ * instruction a dispatch more (300, then 301), built by counted_build;
+ * their hashes into sha.
+ */
+static void
+counted_clone(const char *dir, char sha[6][48])
+{
+	char cmd[4096], out[1024];
+	size_t used;
+	int i;
+
+	snprintf(cmd, sizeof(cmd), "mkdir -p %s/scripts && cd %s && git init "
+	    "-q && git config user.email t@example.org && git config "
+	    "user.name t && printf 'build-rev/\\n*.db\\n' > .gitignore", dir,
+	    dir);
+	cr_assert_eq(shell_output(cmd, out, sizeof(out)), 0, "%s", out);
+	write_to(dir, "scripts/build-rev.sh", counted_build);
+	write_to(dir, "scripts/counted.sh", counted_binary);
+	used = (size_t)snprintf(cmd, sizeof(cmd), "cd %s", dir);
+	for (i = 0; i < 6; i++)
+		used += (size_t)snprintf(cmd + used, sizeof(cmd) - used,
+		    " && echo %d > count && echo %d > n && git add -A && "
+		    "git commit -qm c%d", i >= 3 ? 301 : 300, i, i);
+	cr_assert_eq(shell_output(cmd, out, sizeof(out)), 0, "%s", out);
+	commits_of(dir, "%H", sha, 6);
+	return;
+}
+
+/*
+ * Issue 43: bisect --metric instructions_per_dispatch names the first
+ * commit whose exact count moved from GOOD's, one instruction on 300
+ * (+0.3 %): bisect passes no --threshold of its own to its steps, and
+ * each step's verdict on exact counts needs no test; with --threshold 5
+ * given, BAD is not slower.
+ */
+Test(bisect, names_the_first_commit_whose_exact_count_moved, .timeout = 120)
+{
+	const char *repo = kept(tmp("counted"));
+	static char out[65536];
+	char cmd[4096], want[128];
+	char sha[6][48];
+
+	counted_clone(repo, sha);
+	snprintf(cmd, sizeof(cmd), "cd %s && %s bisect %s %s --metric " COUNTED
+	    " --db h.db --reps 2 --warmup 0 --time 0.01 --budget 10 2>&1",
+	    repo, DB_BINARY, sha[0], sha[5]);
+	cr_assert_eq(shell_output(cmd, out, sizeof(out)), 0, "%s", out);
+	snprintf(want, sizeof(want), "first slower commit: %.7s c3\n",
+	    sha[3]);
+	cr_assert_not_null(strstr(out, want), "%s", out);
+	cr_assert_not_null(strstr(out, "regressed, +0.3 % instructions "
+	    "(exact: 300.0 -> 301.0 a dispatch)"), "%s", out);
+	snprintf(cmd, sizeof(cmd), "cd %s && %s bisect %s %s --metric " COUNTED
+	    " --db h.db --reps 2 --warmup 0 --time 0.01 --budget 10 "
+	    "--threshold 5 2>&1", repo, DB_BINARY, sha[0], sha[5]);
+	cr_assert_eq(shell_output(cmd, out, sizeof(out)), 3, "%s", out);
+	cr_assert_not_null(strstr(out, "BAD is not slower than GOOD"), "%s",
+	    out);
+}
+
+/*
  * A merge's CI, replayed: `history --fail-on-step` after each of seven
  * merges, each measured in its own sitting (the machine 2-3 % off from
  * one sitting to the next, every cell alike), a push loop making the
@@ -967,4 +1094,52 @@ Test(history, a_step_the_probes_moved_with_is_the_machine)
 		cr_assert_eq(strstr(out, "the machine moved (bare_loop 0.29 -> "
 		    "0.57 ns)") != NULL, moved, "%s", out);
 	}
+}
+
+/*
+ * Issue 43: a counted history, 300 instructions a dispatch and 301 from
+ * revision 5 on (+0.3 %, far under the default threshold): each series
+ * is exact, and steps at revision 5, confirmed, with no test; a
+ * --threshold of 5 given calls it nothing; a count that moves at the
+ * newest revision fails the merge at once, though the bare loop's probe
+ * moved with it: a machine's speed moves no count.
+ */
+Test(history, an_exact_count_steps_at_the_revision_it_moved)
+{
+	const char *db = kept(tmp("h.db"));
+	static char out[65536];
+	char args[512], name[32];
+	const char *file;
+	int i;
+
+	for (i = 0; i < 9; i++) {
+		snprintf(name, sizeof(name), "c%d.json", i);
+		file = counted_file(name, i, i == 8 ? 302 : i >= 5 ? 301 : 300);
+		with_probe(file, "bare_loop", i == 8 ? 0.57 : 0.29, i == 8 ?
+		    0.55 : 0.28, i == 8 ? 0.60 : 0.31);
+		if (i == 8)
+			continue;
+		snprintf(args, sizeof(args), "store add --db %s %s", db, file);
+		cr_assert_eq(binary_run("", args, out, sizeof(out)), 0, "%s",
+		    out);
+	}
+	snprintf(args, sizeof(args), "history --db %s --metric " COUNTED
+	    " --fail-on-step", db);
+	cr_assert_eq(binary_run("", args, out, sizeof(out)), 0, "%s", out);
+	cr_assert_not_null(strstr(out, "2 steps, 0 of them unconfirmed"), "%s",
+	    out);
+	cr_assert_not_null(strstr(out, "abc0005  "), "%s", out);
+	cr_assert_not_null(strstr(out, "+0.333 % (exact)"), "%s", out);
+	cr_assert_not_null(strstr(out, "step (exact)"), "%s", out);
+	snprintf(args, sizeof(args), "history --db %s --metric " COUNTED
+	    " --threshold 5", db);
+	cr_assert_eq(binary_run("", args, out, sizeof(out)), 0, "%s", out);
+	cr_assert_not_null(strstr(out, ": 0 steps"), "%s", out);
+	snprintf(args, sizeof(args), "store add --db %s %s", db, file);
+	cr_assert_eq(binary_run("", args, out, sizeof(out)), 0, "%s", out);
+	snprintf(args, sizeof(args), "history --db %s --metric " COUNTED
+	    " --fail-on-step", db);
+	cr_assert_eq(binary_run("", args, out, sizeof(out)), 1, "%s", out);
+	cr_assert_not_null(strstr(out, "abc0008  "), "%s", out);
+	cr_assert_null(strstr(out, "the machine moved"), "%s", out);
 }

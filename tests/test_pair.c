@@ -10,7 +10,10 @@
  * 29's: the verdict line names the metric, its unit, the cell and both
  * arms (two builds of one plugin by their files), and --out records what
  * each arm really was. Issue 33's: a process past its deadline is killed,
- * said so, and the campaign broken.
+ * said so, and the campaign broken. Issue 43's: two arms of exact
+ * instruction counts are judged with no test (one more a dispatch
+ * regresses unless --threshold was given), the function the count moved
+ * in is named, and counts that vary are judged as a timed figure.
  */
 #include <math.h>
 #include <stdbool.h>
@@ -25,6 +28,7 @@
 #include "binary.h"
 #include "paired.h"
 #include "results.h"
+#include "tally.h"
 #include "tmpdir.h"
 
 #define PROCESSES	10
@@ -551,4 +555,115 @@ Test(pair, a_process_past_its_deadline_is_killed, .timeout = 120)
 	cr_assert_str_eq(results_str(u, "failed", "?"), "process 5 passed its "
 	    "deadline of 1 s and was killed");
 	cJSON_Delete(doc);
+}
+
+/*
+ * Process k's windows of a counted pair as it prints them, two pairs,
+ * each arm first in turn: A counts a instructions a dispatch, B b + k
+ * vary; mutex_push's self count is 12 in A, 13 in B.
+ */
+static cJSON *
+counted_windows(unsigned int k, double a, double b, double vary)
+{
+	cJSON *ws = cJSON_CreateArray(), *run, *fns;
+	unsigned int i, arm;
+
+	for (i = 0; i < 2; i++)
+		for (arm = 0; arm < 2; arm++) {
+			run = cJSON_CreateObject();
+			cJSON_AddStringToObject(run, "status", "ok");
+			cJSON_AddNumberToObject(run,
+			    "instructions_per_dispatch", arm ? b + k * vary :
+			    a);
+			fns = cJSON_AddObjectToObject(run,
+			    "instructions_by_function");
+			cJSON_AddNumberToObject(fns, "coro_resume", 50);
+			cJSON_AddNumberToObject(fns, "mutex_push", arm ? 13 :
+			    12);
+			cJSON_AddItemToArray(ws, tally_window(run, i, arm, arm ^
+			    ((i + k) % 2), "instructions_per_dispatch"));
+			cJSON_Delete(run);
+		}
+	return ws;
+}
+
+/*
+ * Six processes of counted windows (counted_windows) told, --threshold 5
+ * given or not: the verdict must be v; the result, and the lines it
+ * printed into out.
+ */
+static cJSON *
+counted_pair(double a, double b, double vary, bool threshold_given,
+    const char *v, char *out, size_t len)
+{
+	cJSON *doc = cJSON_CreateObject(), *units, *u, *res;
+	const char *verdict;
+	struct tally t;
+	unsigned int k;
+	size_t n;
+	FILE *f;
+
+	tally_init(&t, "instructions_per_dispatch", 5, 0.05, 6, 2);
+	t.threshold_given = threshold_given;
+	units = cJSON_AddArrayToObject(doc, "processes");
+	for (k = 0; k < 6; k++) {
+		u = cJSON_CreateObject();
+		tally_unit(&t, u, counted_windows(k, a, b, vary), NULL);
+		cJSON_AddItemToArray(units, u);
+	}
+	fflush(stdout);
+	cr_assert_not_null(freopen(tmp("told.txt"), "w", stdout));
+	res = tally_report(&t, doc, false, &verdict);
+	fflush(stdout);
+	cr_assert_not_null(f = fopen(tmp("told.txt"), "r"));
+	n = fread(out, 1, len - 1, f);
+	out[n] = '\0';
+	fclose(f);
+	tally_free(&t);
+	cJSON_Delete(doc);
+	cr_assert_str_eq(verdict, v, "%s", out);
+	return res;
+}
+
+/*
+ * Every window of an arm counting the same: exact, judged with no test.
+ * One instruction more a dispatch on 300 regresses when no --threshold was
+ * given, and names the function it went to; under --threshold 5 it is
+ * equivalent; the same counts are equivalent, though every process's
+ * estimate is then 0 (which the signed-rank test drops).
+ */
+Test(pair, exact_counts_need_no_test)
+{
+	static char out[1 << 16];
+	cJSON *res;
+
+	res = counted_pair(300, 301, 0, false, "regressed", out, sizeof(out));
+	cr_assert_str_eq(results_str(res, "why", ""), "+0.3 % instructions "
+	    "(exact: 300.0 -> 301.0 a dispatch)");
+	cr_assert(results_true(res, "exact"));
+	cr_assert_not_null(strstr(out, "\n    mutex_push  +1.00 a dispatch "
+	    "(12.00 -> 13.00)\n"), "%s", out);
+	cr_assert_null(strstr(out, "coro_resume"), "%s", out);
+	cJSON_Delete(res);
+	cJSON_Delete(counted_pair(300, 301, 0, true, "equivalent", out,
+	    sizeof(out)));
+	res = counted_pair(300, 300, 0, false, "equivalent", out, sizeof(out));
+	cr_assert_str_eq(results_str(res, "why", ""), "same instructions "
+	    "(exact: 300.0 a dispatch on both)");
+	cr_assert_not_null(strstr(out, "B/A 1 (exact)"), "%s", out);
+	cJSON_Delete(res);
+}
+
+/* B's counts differ from process to process: the test's, said so. */
+Test(pair, counts_that_vary_are_judged_as_a_timed_figure)
+{
+	static char out[1 << 16];
+	cJSON *res;
+
+	res = counted_pair(300, 330, 3, false, "regressed", out, sizeof(out));
+	cr_assert(!results_true(res, "exact"));
+	cr_assert_not_null(strstr(results_str(res, "why", ""), "counts vary "
+	    "run to run (spread 4.4 %): judged as a timed figure"), "%s",
+	    results_str(res, "why", ""));
+	cJSON_Delete(res);
 }

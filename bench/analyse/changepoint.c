@@ -51,6 +51,8 @@ cp_opts_default(struct cp_opts *o)
 	o->min_size = 2;
 	o->gaps = NULL;
 	o->ngaps = 0;
+	o->counted = false;
+	o->threshold_given = false;
 	return;
 }
 
@@ -663,6 +665,107 @@ cp_newest(const struct cp_series *ser, size_t from, size_t m,
 	return true;
 }
 
+/*
+ * Revision p's valid runs: how many, the first one's count into *v, and
+ * whether every one counts the same.
+ */
+static size_t
+cp_count(const struct cp_point *p, double *v, bool *alike)
+{
+	size_t j, k = 0;
+
+	*alike = true;
+	for (j = 0; j < p->n; j++) {
+		if (!cp_valid(p->v[j]))
+			continue;
+		if (k++ == 0)
+			*v = p->v[j];
+		else if (p->v[j] != *v)
+			*alike = false;
+	}
+	return k;
+}
+
+/* An exact series: each revision with runs has two or more, alike. */
+static bool
+cp_exact(const struct cp_point *pts, size_t n)
+{
+	size_t i, k, revs = 0;
+	bool alike;
+	double v;
+
+	for (i = 0; i < n; i++) {
+		if ((k = cp_count(&pts[i], &v, &alike)) == 1 || !alike)
+			return false;
+		revs += k > 0;
+	}
+	return revs > 0;
+}
+
+/*
+ * Revisions [s, e): how many have runs, and their sittings into *ns (the
+ * runs of one sitting next to each other in a revision are one).
+ */
+static size_t
+cp_segment(const struct cp_point *pts, size_t s, size_t e, size_t *ns)
+{
+	size_t i, j, revs = 0, before;
+	long long id, last = 0;
+
+	for (*ns = 0, i = s; i < e; i++) {
+		before = *ns;
+		for (j = 0; j < pts[i].n; j++) {
+			if (!cp_valid(pts[i].v[j]))
+				continue;
+			id = pts[i].sitting != NULL ? pts[i].sitting[j] : 0;
+			*ns += *ns == before || id != last;
+			last = id;
+		}
+		revs += *ns > before;
+	}
+	return revs;
+}
+
+/*
+ * An exact series' steps: where a revision's count leaves the level (the
+ * count the last step came to, or the first revision's), past the
+ * threshold when one was given. The first max, in order; how many.
+ */
+static size_t
+cp_exact_steps(const struct cp_point *pts, size_t n,
+    const struct cp_opts *o, struct cp_step *steps, size_t max)
+{
+	size_t *at = rank_alloc(n + 1, sizeof(*at)), i, k = 0, s, e;
+	double level = NAN, v;
+	bool alike;
+
+	for (i = 0; i < n; i++) {
+		if (cp_count(&pts[i], &v, &alike) == 0)
+			continue;
+		if (isnan(level))
+			level = v;
+		if (v == level || (o->threshold_given && fabs(v / level - 1) <
+		    o->threshold))
+			continue;
+		if (k < max)
+			steps[k] = (struct cp_step){ .at = i,
+			    .ratio = v / level, .lo = v / level,
+			    .hi = v / level, .p = 0, .before = level,
+			    .after = v, .confirmed = true, .exact = true };
+		at[k++] = i;
+		level = v;
+	}
+	for (i = 0; i < k && i < max; i++) {
+		s = i > 0 ? at[i - 1] : 0;
+		e = i + 1 < k ? at[i + 1] : n;
+		steps[i].n_before = cp_segment(pts, s, at[i],
+		    &steps[i].s_before);
+		steps[i].n_after = cp_segment(pts, at[i], e, &steps[i].s_after);
+	}
+	free(at);
+	return i;
+}
+
 size_t
 cp_find(const struct cp_point *pts, size_t n, const struct cp_opts *o,
     struct cp_step *steps, size_t max)
@@ -672,6 +775,8 @@ cp_find(const struct cp_point *pts, size_t n, const struct cp_opts *o,
 	struct cp_cuts c;
 	struct cp_step *st;
 
+	if (o->counted && cp_exact(pts, n))
+		return cp_exact_steps(pts, n, o, steps, max);
 	/* Longer than the series finds nothing, and s + m cannot wrap. */
 	m = m > n ? n + 1 : m;
 	cp_series_init(&ser, pts, n, o);

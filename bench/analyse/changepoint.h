@@ -72,6 +72,14 @@
  * for 20 revisions of 6 runs, 0.07 s for 60 of 10, 0.2 s for 100 of 10
  * with one step in it.
  *
+ * Counted instructions (cp_opts.counted): a series each of whose
+ * revisions repeats one count in two runs or more is exact, and none of
+ * the above applies: no spread to judge a step against, and no noise to
+ * mistake for one. It steps wherever a revision's count leaves the level
+ * of the step before it (the first revision's, at first), past the
+ * threshold only when one was given (cp_opts.threshold_given), however
+ * few revisions follow: each such step is known, confirmed, its p 0.
+ *
  * The cp_* namespace: pure functions of arrays; deterministic (the same
  * history always gives the same steps); nothing prints.
  */
@@ -109,6 +117,8 @@ struct cp_opts {
 	 */
 	const struct cp_gap *gaps;
 	size_t ngaps;
+	bool counted;		/* the runs count instructions */
+	bool threshold_given;	/* exact steps must pass threshold */
 };
 
 /*
@@ -125,9 +135,11 @@ struct cp_step {
 	size_t n_before, n_after; /* revisions with runs in each */
 	size_t s_before, s_after; /* sittings in each */
 	bool confirmed;		/* false: under min_size revisions after */
+	bool exact;		/* of an exact series: no test, p 0 */
 };
 
-void cp_opts_default(struct cp_opts *o);	/* 0.05, 0.01, 2, none */
+/* 0.05, 0.01, 2, no gaps, not counted, no threshold given. */
+void cp_opts_default(struct cp_opts *o);
 
 /*
  * The gaps between consecutive sittings' levels (the median of a

@@ -15,6 +15,7 @@
 
 #include "beside.h"
 #include "compare.h"
+#include "counted.h"
 #include "identity.h"
 #include "judge.h"
 #include "label.h"
@@ -30,6 +31,7 @@ compare_defaults(struct compare_opts *o)
 {
 
 	o->threshold = 0.05;
+	o->threshold_given = false;
 	o->alpha = 0.05;
 	o->format = TABLE_TEXT;
 	o->allow_other_machine = false;
@@ -551,10 +553,17 @@ compare_docs(const cJSON *base, const cJSON *new, const struct compare_opts *o,
 	size_t n, i;
 	int rc;
 
+	/*
+	 * Counted instructions do not move with a machine's speed: two
+	 * machines are compared (and said to be two), two counters never.
+	 */
+	if (counted_metric(o->metric) && counted_same_counter(base, new, err,
+	    errlen) != 0)
+		return cJSON_Delete(json), COMPARE_BAD_INPUT;
 	if (o->one_machine || compare_machine(base, new, w.machines,
 	    sizeof(w.machines)) == 0)
 		w.machines[0] = '\0';
-	else if (!o->allow_other_machine)
+	else if (!o->allow_other_machine && !counted_metric(o->metric))
 		return snprintf(err, errlen, "%s; pass --allow-other-machine to "
 		    "compare anyway", w.machines), cJSON_Delete(json),
 		    COMPARE_BAD_INPUT;

@@ -18,6 +18,11 @@
 
 struct compare_opts {
 	double threshold;		/* the effect worth detecting, 0.05 = 5 % */
+	/*
+	 * --threshold on the command line: two exact counts (counted.h) then
+	 * call a change under it equivalent; without it, any change counts.
+	 */
+	bool threshold_given;
 	double alpha;			/* of the whole comparison (Holm) */
 	enum table_format format;	/* not TABLE_GBENCH */
 	bool allow_other_machine;

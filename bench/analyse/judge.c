@@ -19,6 +19,11 @@
  *    the slow counts and the rank sum inside each regime together, so
  *    that neither a shift, a change of the slow share nor a shift inside
  *    the regimes hides behind the others;
+ *  - two arms of exact counts (counted.h: instructions_per_dispatch, the
+ *    same in every ok run of a side) need no test: equivalent when equal,
+ *    else regressed or improved (with --threshold given, equivalent under
+ *    it), outside Holm's family; counts that vary are judged as a timed
+ *    figure, which the reason says;
  *  - verdicts, in this order: with p below the level, `regressed`
  *    (`improved`) when the regimes moved (their share, or the runs inside
  *    them), when the estimate lies past the threshold, or when the worse
@@ -33,6 +38,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "counted.h"
 #include "judge.h"
 #include "metric.h"
 #include "results.h"
@@ -272,12 +278,17 @@ judge_test(struct judge_row *r, const struct compare_opts *o,
 	double *l, split;
 
 	r->tested = r->a.n >= 2 && r->b.n >= 2;
+	r->exact = counted_metric(o->metric) && counted_exact(r->a.v, r->a.n) &&
+	    counted_exact(r->b.v, r->b.n);
 	r->spread = r->tail = r->margin = NAN;
 	if (!r->tested)
 		return;
 	l = judge_scale(r);
-	split = judge_split(r);
+	split = r->exact ? NAN : judge_split(r);
 	rank_compare(l, r->a.n, l + r->a.n, r->b.n, split, alpha, &r->t);
+	/* The estimate and its interval are the counts' ratio; no p is. */
+	if (r->exact)
+		r->t.p = r->t.p_shift = NAN;
 	r->split = !isnan(split);
 	r->regimes = r->split && ((r->t.slow_a > 0 && r->t.slow_a < r->a.n) ||
 	    (r->t.slow_b > 0 && r->t.slow_b < r->b.n));
@@ -338,6 +349,11 @@ judge_mde(struct judge_row *r, const struct compare_opts *o)
 	double t;
 
 	r->mde = NAN;
+	if (r->exact) {
+		/* Every instruction seen: any change, or past --threshold. */
+		r->mde = o->threshold_given ? o->threshold : 0;
+		return;
+	}
 	if (!r->tested || isnan(r->spread))
 		return;
 	t = r->difference ? judge_band(r, o) :
@@ -388,7 +404,7 @@ judge_unusable(struct judge_row *r, const struct compare_opts *o)
 	else if (!r->tested)
 		snprintf(r->why, sizeof(r->why), "fewer than two ok runs a side "
 		    "(%zu, %zu)", r->a.n, r->b.n);
-	else if (judge_busy_apart(r))
+	else if (!r->exact && judge_busy_apart(r))
 		snprintf(r->why, sizeof(r->why), "the machine was busy in %u of "
 		    "BASE's %u runs and %u of NEW's %u (host_busy): the sides "
 		    "did not run alike; interleave them (ab, pair) or use "
@@ -543,6 +559,21 @@ judge_open(struct judge_row *r, const struct compare_opts *o,
 	return "inconclusive";
 }
 
+/* A row the runs' test judges: changed, equivalent, or neither. */
+static const char *
+judge_timed(struct judge_row *r, const struct compare_opts *o,
+    double level, double p)
+{
+	const char *v;
+
+	if (p < level && (v = judge_changed(r, o)) != NULL)
+		return v;
+	r->why[0] = '\0';
+	if (judge_equivalent(r, o))
+		return "equivalent";
+	return judge_open(r, o, level, p);
+}
+
 const char *
 judge_decide(struct judge_row *r, const struct compare_opts *o,
     double level, double p)
@@ -552,17 +583,20 @@ judge_decide(struct judge_row *r, const struct compare_opts *o,
 	r->why[0] = '\0';
 	if ((v = judge_unusable(r, o)) != NULL)
 		return v;
-	if (p < level && (v = judge_changed(r, o)) != NULL)
-		return v;
-	r->why[0] = '\0';
-	if (judge_equivalent(r, o))
-		return "equivalent";
-	return judge_open(r, o, level, p);
+	if (r->exact)
+		return counted_verdict(r->a.median, r->b.median,
+		    o->threshold_given ? o->threshold : 0, r->why,
+		    sizeof(r->why));
+	v = judge_timed(r, o, level, p);
+	if (counted_metric(o->metric))
+		counted_as_timed(r->a.v, r->a.n, r->b.v, r->b.n, r->why,
+		    sizeof(r->why));
+	return v;
 }
 
 bool
 judge_in_family(const struct judge_row *r)
 {
 
-	return r->tested && !judge_is_broken(r) && !r->missing;
+	return r->tested && !r->exact && !judge_is_broken(r) && !r->missing;
 }

@@ -43,6 +43,7 @@ struct judge_row {
 	bool split;			/* the pooled runs fall into two regimes */
 	bool regimes;			/* an arm holds runs of both */
 	bool wide;			/* an arm's spread exceeds the threshold */
+	bool exact;			/* both arms' counts exact */
 	struct rank_test t;		/* on logs, or on the values */
 	double tail;			/* the worse quantile, NEW - BASE */
 	double share_lo, share_hi;	/* slow share NEW - BASE, interval */
@@ -78,7 +79,8 @@ bool judge_is_broken(const struct judge_row *r);
 /*
  * The test of one cell at level alpha: logs or values, the pooled split
  * into two regimes (found on both arms' runs together, as the test's
- * exactness needs), the worse tail, and the runs' spread.
+ * exactness needs), the worse tail, and the runs' spread. Two arms of
+ * exact counts are marked so, with no p: nothing about them is chance.
  */
 void judge_test(struct judge_row *r, const struct compare_opts *o,
     double alpha);
@@ -103,7 +105,7 @@ void judge_mde(struct judge_row *r, const struct compare_opts *o);
 const char *judge_decide(struct judge_row *r, const struct compare_opts *o,
     double level, double p);
 
-/* In Holm's family: a cell tested and not broken. */
+/* In Holm's family: a cell tested, not broken, and not exact. */
 bool judge_in_family(const struct judge_row *r);
 
 #endif /* BENCH_JUDGE_H */

@@ -27,6 +27,7 @@ metric_positive(const char *metric)
 	    strcmp(metric, "ops_per_s") == 0 ||
 	    strcmp(metric, "round_trips_per_s") == 0 ||
 	    strcmp(metric, "perf_task_clock_ns_per_dispatch") == 0 ||
+	    strcmp(metric, "instructions_per_dispatch") == 0 ||
 	    strcmp(metric, "wall_s") == 0;
 }
 
@@ -63,6 +64,10 @@ static const struct metric metric_table[] = {
 	METRIC_COST("perf_instructions_per_dispatch", "instructions per "
 	    "dispatch (perf)", "instructions", "runs", "instructions per "
 	    "dispatch", "more", "fewer"),
+	/* A counted window's: every thread's, exact where runs agree. */
+	METRIC_COST("instructions_per_dispatch", "instructions per dispatch",
+	    "instructions", "executes", "instructions per dispatch", "more",
+	    "fewer"),
 	METRIC_COST("perf_cache_misses_per_dispatch", "cache misses per "
 	    "dispatch (perf)", "misses", "takes", "cache misses per dispatch",
 	    "more", "fewer"),

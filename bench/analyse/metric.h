@@ -33,7 +33,8 @@ bool metric_higher_is_better(const char *metric);
 
 /*
  * Figures that cannot be 0 or below in a run that did its work: a time
- * per unit of work, a rate of work. Counts per dispatch can be 0.
+ * per unit of work, a rate of work, the instructions a dispatch executes.
+ * Other counts per dispatch (context switches) can be 0.
  */
 bool metric_positive(const char *metric);
 

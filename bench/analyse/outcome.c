@@ -4,6 +4,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "counted.h"
 #include "label.h"
 #include "metric.h"
 #include "outcome.h"
@@ -29,6 +30,11 @@ outcome_effect(const struct judge_row *r, const char *unit, char *buf,
 	}
 	if (!r->tested) {
 		snprintf(buf, len, r->missing ? "no NEW cell" : "too few ok runs");
+		return;
+	}
+	if (r->exact) {
+		snprintf(buf, len, "%+.3g %% exact", 100 * judge_as_change(r,
+		    r->t.shift));
 		return;
 	}
 	judge_change(r, &lo, &hi);
@@ -67,6 +73,9 @@ outcome_words_for(const struct judge_row *r, const struct compare_opts *o,
 	double est = r->tested ? judge_as_change(r, r->t.shift) : NAN;
 	size_t used;
 
+	/* An exact verdict's reason says it all, with the counts. */
+	if (r->exact)
+		est = NAN;
 	metric_verdict_words(o->metric, r->verdict, "NEW", est, r->difference,
 	    buf, len);
 	used = strlen(buf);
@@ -87,7 +96,9 @@ outcome_row_people(const struct judge_row *r, const struct compare_opts *o,
 	cJSON_AddStringToObject(j, "ok_runs", buf);
 	outcome_effect(r, m->unit, buf, sizeof(buf));
 	cJSON_AddStringToObject(j, "change", buf);
-	if (!isfinite(r->mde))
+	if (r->exact)
+		snprintf(buf, sizeof(buf), "exact");
+	else if (!isfinite(r->mde))
 		snprintf(buf, sizeof(buf), "-");
 	else
 		snprintf(buf, sizeof(buf), r->difference ? "%.3g" : "%.3g %%",
@@ -133,7 +144,9 @@ outcome_p_kind(const struct judge_row *r, const struct compare_opts *o,
     size_t family, char *buf, size_t len)
 {
 
-	if (!isfinite(r->p_adj))
+	if (r->exact)
+		snprintf(buf, len, "none: exact counts, no test");
+	else if (!isfinite(r->p_adj))
 		snprintf(buf, len, "-");
 	else if (o->levels != NULL)
 		snprintf(buf, len, "unadjusted, held to its last look's level "
@@ -190,11 +203,29 @@ outcome_row_labels(const struct judge_row *r, const struct compare_opts *o,
 	return;
 }
 
+/*
+ * A counted row that changed: the functions whose self instructions a
+ * dispatch moved most between each side's median run (any run of an
+ * exact side: they count alike); NULL for any other row.
+ */
+static cJSON *
+outcome_functions(const struct judge_row *r, const struct compare_opts *o)
+{
+	const cJSON *a, *b;
+
+	if (!counted_metric(o->metric) || (strcmp(r->verdict, "regressed") !=
+	    0 && strcmp(r->verdict, "improved") != 0))
+		return NULL;
+	a = counted_median_in(results_arr(r->ca, "runs"), o->metric);
+	b = counted_median_in(results_arr(r->cb, "runs"), o->metric);
+	return a != NULL && b != NULL ? counted_functions(a, b) : NULL;
+}
+
 cJSON *
 outcome_row_json(const struct judge_row *r, const struct compare_opts *o,
     const struct outcome_what *w)
 {
-	cJSON *j = cJSON_CreateObject();
+	cJSON *j = cJSON_CreateObject(), *fns = outcome_functions(r, o);
 	double lo = NAN, hi = NAN;
 	bool ratio = r->tested && !r->difference;
 
@@ -247,6 +278,9 @@ outcome_row_json(const struct judge_row *r, const struct compare_opts *o,
 	cJSON_AddBoolToObject(j, "missing_in_new", r->missing);
 	cJSON_AddStringToObject(j, "verdict", r->verdict);
 	cJSON_AddStringToObject(j, "why", r->why);
+	cJSON_AddBoolToObject(j, "exact", r->exact);
+	cJSON_AddItemToObject(j, "instructions_by_function", fns != NULL ? fns :
+	    cJSON_CreateNull());
 	outcome_row_labels(r, o, w, j);
 	return j;
 }
@@ -273,7 +307,8 @@ static const struct table_col outcome_program[] = {
 	{ "new_side", NULL }, { "plugins", NULL }, { "base_plugins", NULL },
 	{ "new_plugins", NULL }, { "change_pct", NULL },
 	{ "change_pct_lo", NULL }, { "change_pct_hi", NULL },
-	{ "p_kind", NULL }, { "in_words", NULL },
+	{ "p_kind", NULL }, { "in_words", NULL }, { "exact", NULL },
+	{ "instructions_by_function", NULL },
 };
 
 /*
@@ -336,15 +371,23 @@ outcome_header(FILE *out, const struct compare_opts *o,
 	outcome_side(out, lead, "NEW: ", o->sides[1], results_obj(w->docs[1],
 	    "context"));
 	if (w->machines[0] != '\0')
-		fprintf(out, "%s%s%s%s: each change below is the machines' as "
-		    "much as the builds' (--allow-other-machine)\n", lead,
-		    md ? "**" : "", w->machines, md ? "**" : "");
+		fprintf(out, "%s%s%s%s: %s\n", lead, md ? "**" : "",
+		    w->machines, md ? "**" : "", counted_metric(o->metric) ?
+		    "a count does "
+		    "not move with a machine's speed, but a CPU's flags can "
+		    "pick other code" : "each change below is the machines' as "
+		    "much as the builds' (--allow-other-machine)");
 	if (n > 1 && w->shared[0] != '\0')
 		fprintf(out, "%sall rows: %s\n", lead, w->shared);
 	fprintf(out, "%schange: NEW/BASE - 1 (NEW - BASE for a figure that can "
 	    "be 0) [interval], threshold ±%g %%; p: exact rank sum, %s, alpha "
-	    "%.3g\n%s", lead, o->threshold * 100, how, o->alpha, md ? "\n" :
-	    "");
+	    "%.3g\n", lead, o->threshold * 100, how, o->alpha);
+	if (counted_metric(o->metric))
+		fprintf(out, "%sexact: a side whose ok runs (two or more) all "
+		    "count the same; two exact sides need no test, %s\n", lead,
+		    o->threshold_given ? "and a change under the threshold is "
+		    "equivalent" : "and any change counts (no --threshold)");
+	fprintf(out, "%s", md ? "\n" : "");
 	return;
 }
 
@@ -366,6 +409,30 @@ outcome_broken(FILE *out, const struct judge_row *rows, size_t n)
 		    b->failed, b->hung, b->crashed, b->stalled, b->errors,
 		    judge_bad_runs(a) + a->stalled, a->runs, a->errors[0] ?
 		    " (" : "", a->errors, a->errors[0] ? ")" : "");
+	}
+	return;
+}
+
+/*
+ * Where the instructions went, for each counted row that changed: its
+ * functions (outcome_functions), a line each.
+ */
+static void
+outcome_where(FILE *out, const struct judge_row *rows, size_t n,
+    const cJSON *json)
+{
+	const cJSON *fns;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		fns = cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(json,
+		    (int)i), "instructions_by_function");
+		if (cJSON_GetArraySize(fns) == 0)
+			continue;
+		fprintf(out, "where the instructions went, %s (self "
+		    "instructions a dispatch, BASE -> NEW; -: not among that "
+		    "side's top functions):\n", rows[i].shown);
+		counted_write_functions(out, fns);
 	}
 	return;
 }
@@ -517,6 +584,8 @@ outcome_write(FILE *out, const struct judge_row *rows, size_t n,
 		    "interrupted" : "BASE's");
 	outcome_undecided(out, rows, n);
 	table_write(out, o->format, &people, json);
+	if (o->format != TABLE_HTML)
+		outcome_where(out, rows, n, json);
 	outcome_summary(out, rows, n, o, incomplete != NULL);
 	outcome_busy(out, rows, n);
 	if (o->levels == NULL)

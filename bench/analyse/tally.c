@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "counted.h"
 #include "label.h"
 #include "metric.h"
 #include "paired.h"
@@ -44,6 +45,7 @@ cJSON *
 tally_window(const cJSON *run, unsigned int pair, bool b,
     unsigned int position, const char *metric)
 {
+	const cJSON *fns = results_obj(run, "instructions_by_function");
 	cJSON *line = cJSON_CreateObject();
 
 	cJSON_AddNumberToObject(line, "pair", pair);
@@ -57,6 +59,10 @@ tally_window(const cJSON *run, unsigned int pair, bool b,
 	cJSON_AddNumberToObject(line, "value", results_num(run, metric));
 	cJSON_AddBoolToObject(line, "host_busy", cJSON_IsTrue(
 	    cJSON_GetObjectItem(run, "host_busy")));
+	/* A counted window's functions: where its instructions went. */
+	if (fns != NULL)
+		cJSON_AddItemToObject(line, "instructions_by_function",
+		    cJSON_Duplicate(fns, 1));
 	return line;
 }
 
@@ -253,7 +259,7 @@ tally_result_labels(const struct tally *t, const struct paired_test *r,
 {
 	struct metric m;
 	char buf[200];
-	bool some = r->n > 0;
+	bool some = r->n > 0 || t->exact;
 
 	metric_of(t->metric, &m);
 	cJSON_AddStringToObject(o, "metric", t->metric);
@@ -274,11 +280,122 @@ tally_result_labels(const struct tally *t, const struct paired_test *r,
 	    1) : NAN);
 	cJSON_AddNumberToObject(o, "change_pct_hi", some ? 100 * (exp(r->hi) -
 	    1) : NAN);
-	cJSON_AddStringToObject(o, "p_kind", "exact signed rank over the "
-	    "processes, one test: not adjusted");
+	cJSON_AddStringToObject(o, "p_kind", t->exact ? "none: exact counts, "
+	    "no test" : "exact signed rank over the processes, one test: not "
+	    "adjusted");
 	cJSON_AddStringToObject(o, "in_words", some ? metric_in_words(
 	    t->metric, "B", exp(r->shift) - 1, false, buf, sizeof(buf)) : "-");
 	return;
+}
+
+/*
+ * A counted metric, B not broken and the campaign not stopped: two arms
+ * of exact counts are judged with no test (counted_verdict), their ratio
+ * known, with no interval and no p; counts that vary are the test's,
+ * which why then says.
+ */
+static void
+tally_counted(struct tally *t, struct paired_test *r, bool interrupted,
+    const char **verdict, char *why, size_t len)
+{
+	double a, b;
+
+	if (!counted_metric(t->metric) || strcmp(*verdict, "broken") == 0 ||
+	    interrupted)
+		return;
+	t->exact = counted_exact(t->values[0], t->nvalues[0]) &&
+	    counted_exact(t->values[1], t->nvalues[1]);
+	if (!t->exact) {
+		if (t->nvalues[0] >= 2 && t->nvalues[1] >= 2)
+			counted_as_timed(t->values[0], t->nvalues[0],
+			    t->values[1], t->nvalues[1], why, len);
+		return;
+	}
+	a = t->values[0][0];
+	b = t->values[1][0];
+	*verdict = counted_verdict(a, b, t->threshold_given ?
+	    t->threshold_pct / 100 : 0, why, len);
+	r->shift = r->lo = r->hi = log(b / a);
+	r->conf = 1;
+	r->p = NAN;
+	return;
+}
+
+/* Two arms of exact counts: both counts and their windows, no test. */
+static void
+tally_exact_line(const struct tally *t)
+{
+	double a = t->values[0][0], b = t->values[1][0];
+	struct metric m;
+
+	metric_of(t->metric, &m);
+	printf("B/A %.6g (exact), %s%s%s, B %s against A %s: every ok window "
+	    "of an arm counts the same, A %.10g and B %.10g %s a dispatch (%zu "
+	    "and %zu windows): no test\n", b / a, m.quantity, t->brief[0] ?
+	    " in " : "", t->brief, t->side[1], t->side[0], a, b, m.unit,
+	    t->nvalues[0], t->nvalues[1]);
+	return;
+}
+
+/* Arm k's windows of doc's processes, into a new array of n. */
+static const cJSON **
+tally_arm_windows(const cJSON *doc, int k, size_t *n)
+{
+	const cJSON *u, *w, **all;
+	size_t cap = 1;
+
+	cJSON_ArrayForEach(u, results_arr(doc, "processes"))
+		cap += (size_t)cJSON_GetArraySize(results_arr(u, "windows"));
+	if ((all = malloc(cap * sizeof(*all))) == NULL)
+		abort();
+	*n = 0;
+	cJSON_ArrayForEach(u, results_arr(doc, "processes"))
+		cJSON_ArrayForEach(w, results_arr(u, "windows"))
+			if (strcmp(results_str(w, "arm", ""), k ? "b" : "a") ==
+			    0)
+				all[(*n)++] = w;
+	return all;
+}
+
+/*
+ * A counted verdict that changed: the functions whose self instructions
+ * a dispatch moved most between each arm's median window (any of an
+ * exact arm's: they count alike); NULL otherwise.
+ */
+static cJSON *
+tally_functions(const struct tally *t, const cJSON *doc, const char *verdict)
+{
+	const cJSON **all, *w[2];
+	size_t n;
+	int k;
+
+	if (!counted_metric(t->metric) || (strcmp(verdict, "regressed") != 0 &&
+	    strcmp(verdict, "improved") != 0))
+		return NULL;
+	for (k = 0; k < 2; k++) {
+		all = tally_arm_windows(doc, k, &n);
+		w[k] = counted_median_run(all, n, "value");
+		free(all);
+	}
+	return w[0] != NULL && w[1] != NULL ? counted_functions(w[0], w[1]) :
+	    NULL;
+}
+
+/* The verdict's terms: its threshold and alpha, or exact counts'. */
+static const char *
+tally_terms(const struct tally *t, char *buf, size_t len)
+{
+
+	if (!t->exact)
+		snprintf(buf, len, "threshold %g %%, alpha %g",
+		    t->threshold_pct, t->alpha);
+	else if (t->threshold_given)
+		snprintf(buf, len, "exact counts, threshold %g %%",
+		    t->threshold_pct);
+	else
+		snprintf(buf, len, "exact counts, no --threshold: any change "
+		    "is a verdict");
+	return buf;
 }
 
 cJSON *
@@ -286,8 +403,8 @@ tally_report(struct tally *t, const cJSON *doc, bool interrupted,
     const char **verdict)
 {
 	struct paired_test r;
-	cJSON *o = cJSON_CreateObject();
-	char why[256], words[160];
+	cJSON *o = cJSON_CreateObject(), *fns;
+	char why[320], words[160], terms[64];
 	double sees;
 
 	t->ends.crashed = t->crashed[0] != '\0';
@@ -295,21 +412,36 @@ tally_report(struct tally *t, const cJSON *doc, bool interrupted,
 	*verdict = paired_verdict(t->delta, t->n, &t->ends, t->threshold_pct /
 	    100, t->alpha, metric_higher_is_better(t->metric), &r, why,
 	    sizeof(why));
-	sees = tally_sees(t, &r);
+	tally_counted(t, &r, interrupted, verdict, why, sizeof(why));
+	sees = !t->exact ? tally_sees(t, &r) : t->threshold_given ?
+	    t->threshold_pct / 100 : 0;
 	tally_arms(t);
 	tally_header(t, doc);
-	if (r.n == 0)
+	if (t->exact)
+		tally_exact_line(t);
+	else if (r.n == 0)
 		printf("B/A: no process gave an estimate (each pair needs both "
 		    "windows ok)\n");
 	else
 		tally_line(t, &r, sees);
 	if (t->crashed[0] != '\0')
 		printf("%s\n", t->crashed);
-	metric_verdict_words(t->metric, *verdict, "B", r.n > 0 ? exp(r.shift) -
-	    1 : NAN, false, words, sizeof(words));
-	printf("verdict: %s%s%s%s%s (threshold %g %%, alpha %g)\n", *verdict,
-	    words[0] || why[0] ? ": " : "", words, words[0] && why[0] ? "; " :
-	    "", why, t->threshold_pct, t->alpha);
+	/* An exact verdict's reason says it all, with the counts. */
+	metric_verdict_words(t->metric, *verdict, "B", r.n > 0 && !t->exact ?
+	    exp(r.shift) - 1 : NAN, false, words, sizeof(words));
+	printf("verdict: %s%s%s%s%s (%s)\n", *verdict, words[0] || why[0] ?
+	    ": " : "", words, words[0] && why[0] ? "; " : "", why,
+	    tally_terms(t, terms, sizeof(terms)));
+	if ((fns = tally_functions(t, doc, *verdict)) != NULL &&
+	    cJSON_GetArraySize(fns) > 0) {
+		printf("where the instructions went (self instructions a "
+		    "dispatch, A -> B; -: not among that arm's top "
+		    "functions):\n");
+		counted_write_functions(stdout, fns);
+	}
+	cJSON_AddBoolToObject(o, "exact", t->exact);
+	cJSON_AddItemToObject(o, "instructions_by_function", fns != NULL ? fns :
+	    cJSON_CreateNull());
 	cJSON_AddStringToObject(o, "verdict", *verdict);
 	cJSON_AddStringToObject(o, "why", why);
 	cJSON_AddNumberToObject(o, "ratio", exp(r.shift));

@@ -19,6 +19,12 @@
 struct tally {
 	const char *metric;		/* the run field compared */
 	double threshold_pct, alpha;	/* the verdict's */
+	/*
+	 * --threshold on the command line: two arms of exact counts
+	 * (counted.h) then call a change under it equivalent; else any.
+	 */
+	bool threshold_given;
+	bool exact;			/* both arms' counts were exact */
 	unsigned int pairs;		/* of windows, a process's */
 	double *delta;			/* per process, ln(B/A) */
 	size_t n;
@@ -70,9 +76,11 @@ void tally_sides(struct tally *t, cJSON *doc, const struct tally_arm arms[2],
     cJSON *cells[2]);
 
 /*
- * The verdict (paired_verdict) into *verdict, with the lines that tell it
- * (each arm's windows on stderr, then on stdout the header, the change,
- * a failed process and the verdict); returns the result's object.
+ * The verdict (paired_verdict; for two arms of exact counts,
+ * counted_verdict) into *verdict, with the lines that tell it (each arm's
+ * windows on stderr, then on stdout the header, the change, a failed
+ * process, the verdict and, where a count moved, the functions it moved
+ * in); returns the result's object.
  */
 cJSON *tally_report(struct tally *t, const cJSON *doc, bool interrupted,
     const char **verdict);

@@ -15,6 +15,7 @@
 #include "bisection.h"
 #include "child.h"
 #include "commands.h"
+#include "counted.h"
 #include "measure.h"
 #include "results.h"
 #include "step.h"
@@ -26,9 +27,13 @@ static const struct param bisect_opts[] = {
 	{ .flag = "--cell", .kind = PARAM_TEXT, ARG(h.cell), .metavar = "WORDS",
 	    .help = "the cells whose verdicts decide (their keys hold every "
 	    "word); default: all the run options make" },
+	{ .flag = "--metric", .kind = PARAM_TEXT, .dflt = "cpu_us_per_dispatch",
+	    ARG(h.metric), .metavar = "FIELD",
+	    .help = "the run field each step compares" },
 	{ .flag = "--threshold", .kind = PARAM_NUMBER, .flags = P_POSITIVE,
 	    .hi = 99, .dflt = "5", ARG(h.threshold_pct), .metavar = "PCT",
-	    .help = "the smallest change worth a verdict" },
+	    .help = "the smallest change worth a verdict (exact counts: any, "
+	    "unless given)" },
 	{ .flag = "--budget", .kind = PARAM_DURATION, .lo = 1, .hi = 7 * 86400,
 	    .dflt = "60", ARG(h.budget_s), .metavar = "DURATION",
 	    .help = "each step's A B B A rounds for an undecided cell" },
@@ -47,7 +52,20 @@ struct bisect {
 	struct call *c;
 	char self[4096];
 	char threshold[32], budget[32];
+	/*
+	 * --threshold on bisect's line, passed on only then: a step's exact
+	 * counts (counted.h) take any change as a verdict without one.
+	 */
+	bool threshold_given;
 };
+
+/* A step's n words, less the last two (--threshold) when not given. */
+static size_t
+bisect_words(const struct bisect *b, size_t n)
+{
+
+	return b->threshold_given ? n : n - 2;
+}
 
 /*
  * This binary's command: the words fixed, then bisect's default run
@@ -88,12 +106,12 @@ bisect_ab(struct bisect *b, const char *bin, const char *path,
 	static char out[1 << 22];
 	const struct history_args *h = &b->c->args.h;
 	const char *fixed[] = { b->self, "ab", "--a", b->b.goodbin, "--b", bin,
-	    "--format", "json", "--quiet", "--threshold", b->threshold,
-	    "--budget", b->budget, "--out", path };
+	    "--format", "json", "--quiet", "--metric", h->metric, "--budget",
+	    b->budget, "--out", path, "--threshold", b->threshold };
 	cJSON *rows;
 
-	bisect_run(b, fixed, sizeof(fixed) / sizeof(fixed[0]), true, out,
-	    sizeof(out), st);
+	bisect_run(b, fixed, bisect_words(b, sizeof(fixed) / sizeof(fixed[0])),
+	    true, out, sizeof(out), st);
 	rows = cJSON_Parse(out);
 	step_judge(rows, h->cell, h->threshold_pct / 100, st);
 	cJSON_Delete(rows);
@@ -113,7 +131,8 @@ bisect_pair(struct bisect *b, const char *bin, const char *path,
 	const struct history_args *h = &b->c->args.h;
 	char pa[4400], pb[4400], out[4096], err[512];
 	const char *fixed[] = { b->self, "pair", "--a", pa, "--b", pb,
-	    "--threshold", b->threshold, "--budget", b->budget, "--out", path };
+	    "--metric", h->metric, "--budget", b->budget, "--out", path,
+	    "--threshold", b->threshold };
 	cJSON *doc = NULL, *rows;
 
 	snprintf(pa, sizeof(pa), "%.*s%s", (int)(strlen(b->b.goodbin) -
@@ -126,8 +145,8 @@ bisect_pair(struct bisect *b, const char *bin, const char *path,
 		    h->pair, access(pa, R_OK) != 0 ? "GOOD's" : "its");
 		return 0;
 	}
-	bisect_run(b, fixed, sizeof(fixed) / sizeof(fixed[0]), false, out,
-	    sizeof(out), st);
+	bisect_run(b, fixed, bisect_words(b, sizeof(fixed) / sizeof(fixed[0])),
+	    false, out, sizeof(out), st);
 	results_read_json(path, &doc, err, sizeof(err));
 	rows = step_pair_rows(doc);
 	step_judge(rows, NULL, h->threshold_pct / 100, st);
@@ -172,7 +191,7 @@ cmd_bisect(struct call *c)
 {
 	struct bisect *s = calloc(1, sizeof(*s));
 	struct bisection *b = &s->b;
-	char err[1024], options[4096], dbpath[4096];
+	char err[1024], options[4096], dbpath[4096], terms[64];
 	int good, bad, rc = 0;
 	const char *why;
 
@@ -189,6 +208,7 @@ cmd_bisect(struct call *c)
 	snprintf(b->dir, sizeof(b->dir), "%s", c->args.h.out);
 	snprintf(s->threshold, sizeof(s->threshold), "%g",
 	    c->args.h.threshold_pct);
+	s->threshold_given = cli_named(c->argv, c->argc, "--threshold");
 	snprintf(s->budget, sizeof(s->budget), "%g", c->args.h.budget_s);
 	(void)child_self(s->self, sizeof(s->self));
 	if (strcmp(c->args.h.db, "results/history.db") == 0)
@@ -202,11 +222,17 @@ cmd_bisect(struct call *c)
 		free(s);
 		return command_bad("%s", err);
 	}
+	if (s->threshold_given || !counted_metric(c->args.h.metric))
+		snprintf(terms, sizeof(terms), "--threshold %s %%",
+		    s->threshold);
+	else
+		snprintf(terms, sizeof(terms), "no --threshold: any change of "
+		    "an exact count");
 	printf("bisect: %d commits from GOOD %.7s to BAD %.7s; each step %s "
-	    "against GOOD's (--budget %g s, --threshold %g %%), the steps kept "
+	    "against GOOD's (--metric %s, --budget %g s, %s), the steps kept "
 	    "in %s\n\n", b->n, b->good, b->sha[b->n - 1], c->args.h.pair ?
-	    "a pair of its plugin" : "an ab of its build",
-	    c->args.h.budget_s, c->args.h.threshold_pct, c->args.h.db);
+	    "a pair of its plugin" : "an ab of its build", c->args.h.metric,
+	    c->args.h.budget_s, terms, c->args.h.db);
 	snprintf(b->out, sizeof(b->out), "%s/bisect-%.7s", b->dir, b->good);
 	mkdir(b->dir, 0777);
 	mkdir(b->out, 0777);

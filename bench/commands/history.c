@@ -100,6 +100,7 @@ cmd_history(struct call *c)
 		return command_bad("%s", err);
 	cp_opts_default(&o.cp);
 	o.cp.threshold = c->args.h.threshold_pct / 100;
+	o.cp.threshold_given = cli_named(c->argv, c->argc, "--threshold");
 	o.cp.alpha = c->args.h.alpha;
 	if (o.dir != NULL && mkdir(o.dir, 0777) != 0 && errno != EEXIST)
 		return command_bad("-o %s: %s", o.dir, strerror(errno));

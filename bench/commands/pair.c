@@ -209,6 +209,7 @@ cmd_pair(struct call *c)
 		return pair_unit(c, arms);
 	tally_init(&t, a->metric, a->threshold_pct, a->alpha, PAIR_MAX_UNITS,
 	    a->pairs);
+	t.threshold_given = cli_named(c->argv, c->argc, "--threshold");
 	doc = cJSON_CreateObject();
 	cJSON_AddItemToObject(doc, "context", context_read(c->argc, c->argv));
 	cJSON_AddItemToObject(cJSON_GetObjectItem(doc, "context"), "probes",

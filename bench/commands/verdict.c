@@ -94,6 +94,7 @@ cmd_compare(struct call *c)
 	if (command_metric(c, &c->args.v.metric, err, sizeof(err)) != 0 ||
 	    verdict_opts_apply(&c->args.v, &o, err, sizeof(err)) != 0)
 		return command_bad("%s", err);
+	o.threshold_given = cli_named(c->argv, c->argc, "--threshold");
 	for (i = 0; i < 2; i++)
 		if (results_read(c->words[i], &docs[i], err, sizeof(err)) != 0)
 			goto out;
@@ -158,6 +159,7 @@ cmd_ab(struct call *c)
 	}
 	co.by_position = true;
 	co.one_machine = true;
+	co.threshold_given = cli_named(c->argv, c->argc, "--threshold");
 	/* Under a machine format the runs are told on stderr. */
 	c->sweep.format = co.format;
 	if ((levels = calloc(c->ncells, sizeof(*levels))) == NULL)

@@ -107,15 +107,17 @@ bisection_tell(struct bisection *b, int i, const struct step *st)
 	struct store_step rec = { b->sha[i], step_marks[st->mark],
 	    st->verdict, st->why, st->ratio, st->lo, st->hi, st->p, st->seconds,
 	    st->runs };
-	char change[128], err[1024], runs[16];
+	char change[128], err[1024], runs[16], p[16];
 
 	metric_signed(st->ratio - 1, st->lo - 1, st->hi - 1, false, change,
 	    sizeof(change));
 	snprintf(runs, sizeof(runs), st->runs > 0 ? "%d" : "-", st->runs);
-	printf("step %-2d %.7s%s %-12s %-26s p %-8.2g %3s %-16s %4.0f s"
+	/* Exact counts have no p: their step is known. */
+	snprintf(p, sizeof(p), isfinite(st->p) ? "%.2g" : "-", st->p);
+	printf("step %-2d %.7s%s %-12s %-26s p %-8s %3s %-16s %4.0f s"
 	    "  %s: %s%s%s\n", b->steps, b->sha[i], i == b->n - 1 ? " (BAD)" :
 	    "      ", step_marks[st->mark], isfinite(st->ratio) ? change : "-",
-	    st->p, runs, b->pair ? "processes" : "runs a side",
+	    p, runs, b->pair ? "processes" : "runs a side",
 	    st->seconds,
 	    b->pair ? "pair" : "ab", st->verdict, *st->why ? ", " :
 	    "", st->why);

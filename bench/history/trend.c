@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "counted.h"
 #include "label.h"
 #include "metric.h"
 #include "plot.h"
@@ -287,8 +288,8 @@ trend_saw(const struct trend *t, const struct trend_series *s,
 
 	for (k = 0; k < found; k++)
 		if (was[k].at + 1 >= at && was[k].at <= at + 1 &&
-		    trend_slower(t, &was[k]) && !trend_machine(t, s, &was[k],
-		    true, why, sizeof(why)))
+		    trend_slower(t, &was[k]) && (was[k].exact ||
+		    !trend_machine(t, s, &was[k], true, why, sizeof(why))))
 			return true;
 	return false;
 }
@@ -334,13 +335,17 @@ trend_steps(struct trend *t, struct trend_found *f)
 	for (i = 0; i < t->n; i++) {
 		s = &t->s[i];
 		o = t->o->cp;
+		o.counted = counted_metric(t->o->metric);
 		trend_borrow(t, i, &o);
 		pts = trend_points(s);
 		s->nsteps = cp_find(pts, s->n, &o, s->steps, TREND_MAX_STEPS);
 		for (j = 0; j < s->nsteps; j++) {
 			st = &s->steps[j];
-			if (trend_machine(t, s, st, trend_slower(t, st),
-			    s->moved[j], sizeof(s->moved[j])))
+			/* No machine's speed moves an exact count. */
+			s->moved[j][0] = '\0';
+			if (!st->exact && trend_machine(t, s, st,
+			    trend_slower(t, st), s->moved[j],
+			    sizeof(s->moved[j])))
 				f->machine += trend_slower(t, st) &&
 				    st->at + 1 == s->n;
 			else if (trend_slower(t, st) &&
@@ -412,18 +417,37 @@ trend_status(const struct trend_series *s, const struct cp_step *st,
 		snprintf(buf, len, "the machine moved (%s)%s", moved,
 		    st->confirmed ? "" : ", newest");
 	else
-		snprintf(buf, len, "%s", st->confirmed ? "step" :
-		    "unconfirmed (newest)");
+		snprintf(buf, len, "%s", st->exact ? "step (exact)" :
+		    st->confirmed ? "step" : "unconfirmed (newest)");
 	return buf;
 }
 
-/* "+12.3 % [+9.0, +15.1]". */
+/* "+12.3 % [+9.0, +15.1]"; an exact step's "+0.333 % (exact)". */
 static const char *
 trend_change(const struct cp_step *st, char *buf, size_t len)
 {
 
+	if (st->exact) {
+		snprintf(buf, len, "%+.3g %% (exact)", 100 * (st->ratio - 1));
+		return buf;
+	}
 	return metric_signed(st->ratio - 1, st->lo - 1, st->hi - 1, false, buf,
 	    len);
+}
+
+/*
+ * A level either side of a step, scaled; an exact step's whole, since two
+ * figures would not tell 1234 instructions from 1235.
+ */
+static const char *
+trend_level(const struct cp_step *st, double v, const char *unit, char *buf,
+    size_t len)
+{
+
+	if (!st->exact)
+		return table_scaled(v, unit, buf, len);
+	snprintf(buf, len, "%.10g%s%s", v, unit[0] ? " " : "", unit);
+	return buf;
 }
 
 static cJSON *
@@ -438,9 +462,9 @@ trend_step_row(const struct trend_series *s, const struct cp_step *st,
 	cJSON_AddStringToObject(row, "machine", s->machine_name);
 	cJSON_AddStringToObject(row, "build", s->build);
 	cJSON_AddStringToObject(row, "revision", s->r[st->at].name);
-	cJSON_AddStringToObject(row, "before", table_scaled(st->before, unit,
-	    buf, sizeof(buf)));
-	cJSON_AddStringToObject(row, "after", table_scaled(st->after, unit,
+	cJSON_AddStringToObject(row, "before", trend_level(st, st->before,
+	    unit, buf, sizeof(buf)));
+	cJSON_AddStringToObject(row, "after", trend_level(st, st->after, unit,
 	    buf, sizeof(buf)));
 	cJSON_AddStringToObject(row, "change", trend_change(st, buf,
 	    sizeof(buf)));
@@ -591,6 +615,11 @@ trend_people(const struct trend *t, FILE *out, size_t picked)
 	    "newer than that is unconfirmed.\n", m.quantity, t->n, steps,
 	    steps == 1 ? "" : "s", unconfirmed, cp->threshold * 100, cp->alpha,
 	    cp->min_size);
+	if (counted_metric(t->o->metric))
+		fprintf(out, "A series whose every revision repeats one count "
+		    "(two runs or more) is exact: no test, a step wherever the "
+		    "count moves%s.\n", cp->threshold_given ? ", past the "
+		    "threshold" : " (no --threshold)");
 	trend_steps_table(t, out, m.unit);
 	for (i = 0; i < t->n; i++)
 		if (t->s[i].shown)
