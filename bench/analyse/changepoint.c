@@ -736,7 +736,7 @@ cp_exact_steps(const struct cp_point *pts, size_t n,
     const struct cp_opts *o, struct cp_step *steps, size_t max)
 {
 	size_t *at = rank_alloc(n + 1, sizeof(*at)), i, k = 0, s, e;
-	double level = NAN, v;
+	double level = NAN, v = NAN;
 	bool alike;
 
 	for (i = 0; i < n; i++) {
