@@ -3,13 +3,14 @@
 # and this machine lacks; with "tests", what the tests need as well. Run as
 # root (or through sudo). gdb takes a hung run's stacks. GLib, libuv and
 # liburcu are the real runtimes run beside the models (a build without them
-# leaves them out). With "programs", the toolchains of the real runtimes
+# leaves them out). Valgrind's callgrind counts instructions where the
+# machine has no PMU (--metric instructions). With "programs", the toolchains of the real runtimes
 # of other languages too. For the tests (which take those as well):
 # google-benchmark's compare.py (libbenchmark-tools, python3-scipy) reads
 # the gbench export, and headless Chromium loads the HTML report.
 set -eu
 
-need="cmake make gcc pkg-config git libck-dev libhwloc-dev libcjson-dev libsqlite3-dev libpfm4-dev libcriterion-dev gnuplot-nox gdb libglib2.0-dev libuv1-dev liburcu-dev"
+need="cmake make gcc pkg-config git libck-dev libhwloc-dev libcjson-dev libsqlite3-dev libpfm4-dev libcriterion-dev gnuplot-nox gdb libglib2.0-dev libuv1-dev liburcu-dev valgrind"
 # The real runtimes of other languages, each a program of its own
 # (docs/external.md): Go, Tokio (built offline from Debian's crates), and
 # kotlinx.coroutines and Netty on the JVM (kotlin for its stdlib jar).

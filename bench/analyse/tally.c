@@ -330,7 +330,7 @@ tally_exact_line(const struct tally *t)
 
 	metric_of(t->metric, &m);
 	printf("B/A %.6g (exact), %s%s%s, B %s against A %s: every ok window "
-	    "of an arm counts the same, A %.10g and B %.10g %s a dispatch (%zu "
+	    "of an arm counts the same, A %.2f and B %.2f %s a dispatch (%zu "
 	    "and %zu windows): no test\n", b / a, m.quantity, t->brief[0] ?
 	    " in " : "", t->brief, t->side[1], t->side[0], a, b, m.unit,
 	    t->nvalues[0], t->nvalues[1]);

@@ -197,6 +197,10 @@ cmd_bisect(struct call *c)
 
 	if (s == NULL)
 		abort();
+	if (command_metric(c, &c->args.h.metric, err, sizeof(err)) != 0) {
+		free(s);
+		return command_bad("%s", err);
+	}
 	*s = (struct bisect){ .c = c, .b = { .started = measure_now(),
 	    .pair = c->args.h.pair != NULL, .measure = bisect_measure,
 	    .arg = s } };
