@@ -184,6 +184,8 @@ Test(count, what_cannot_be_counted_is_refused_in_one_line, .timeout = 60)
 		    "100",
 		"run --metric instructions --dispatcher shared --workers 1 "
 		    "--workload request",
+		"advise --count 256",
+		"verify --queue mutex --count 256",
 	};
 	char out[4096];
 	size_t i;

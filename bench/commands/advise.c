@@ -135,6 +135,9 @@ cmd_advise(struct call *c)
 	cJSON *doc = NULL;
 	int rc, loaded;
 
+	if (c->sweep.cell.count > 0)
+		return command_bad("advise: --count: the advice weighs CPU time "
+		    "and capacity, which a counted window does not measure");
 	/* As run's: from the source tree, under build/. */
 	if (!cli_named(c->rest, c->nrest, "--out"))
 		c->sweep.out = cli_out_default(c->sweep.out, out, sizeof(out));

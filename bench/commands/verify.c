@@ -79,6 +79,9 @@ cmd_verify(struct call *c)
 
 	if (!queue && !cli_named(c->rest, c->nrest, "--dispatcher"))
 		return command_bad("verify: name a --queue or a --dispatcher");
+	if (c->sweep.cell.count > 0)
+		return command_bad("verify: --count: its checks count items, "
+		    "not instructions");
 	for (i = 0; i < c->ncells; i++)
 		if (c->cells[i].cfg.queue != NULL &&
 		    verify_queue_refused(c->cells[i].cfg.queue, err, sizeof(err)))
