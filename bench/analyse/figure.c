@@ -32,6 +32,9 @@ struct figure {
 static const struct figure figure_table[] = {
 	{ "cpu_us_per_dispatch", "cpu_per_dispatch", "CPU µs per dispatch",
 	    "process utime+stime over dispatches", FIGURE_LOG },
+	{ "instructions_per_dispatch", "instructions_per_dispatch",
+	    "instructions per dispatch", "counted: every thread, coroutines x "
+	    "N dispatches", FIGURE_LOG },
 	{ "ops_per_s", "ops_per_s", "ops/s", "an op is 4 resumptions",
 	    FIGURE_LOG },
 	{ "ctx_switches_per_dispatch", "ctx_switches_per_dispatch",
