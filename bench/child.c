@@ -63,17 +63,21 @@ int
 child_run(const char *path, char *const argv[], unsigned int flags,
     double deadline, bool (*stop)(void), struct child *ch)
 {
+	pid_t pid, self = getpid();
 	int fds[2];
 	bool eof;
-	pid_t pid;
 
 	*ch = (struct child){ .end = CHILD_UNSTARTED };
 	if (pipe(fds) != 0)
 		return ch->why = strerror(errno), child_text(ch, -1);
 	if ((pid = fork()) == 0) {
-		/* A tool killed past its deadline leaves no child behind. */
-		if (flags & CHILD_TIED)
-			prctl(PR_SET_PDEATHSIG, SIGKILL);
+		/*
+		 * A tool killed past its deadline leaves no child behind; one
+		 * killed before this line ran has a child no longer its own.
+		 */
+		if ((flags & CHILD_TIED) && (prctl(PR_SET_PDEATHSIG, SIGKILL) !=
+		    0 || getppid() != self))
+			_exit(127);
 		dup2(fds[1], STDOUT_FILENO);
 		close(fds[0]);
 		close(fds[1]);

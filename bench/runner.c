@@ -33,7 +33,6 @@
 #define RUNNER_QUIET_S	60.0	/* --host quiet waits no longer for a run */
 /* What an interval of the median covers once 6 runs or more allow it. */
 #define RUNNER_COVERAGE	0.95
-/* The figure a cell's precision is judged on: the headline. */
 
 static volatile sig_atomic_t runner_interrupted;
 

@@ -3,9 +3,11 @@
  * valgrind.h).
  */
 #include <dirent.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <valgrind/valgrind.h>
@@ -15,8 +17,8 @@
 #include "count.h"
 #include "valgrind.h"
 
-/* Exit status of a run Valgrind could not start (as a usage error's). */
-#define VALGRIND_MISSING	2
+/* Exit status of a run that could not start under Valgrind (a usage error's). */
+#define VALGRIND_UNSTARTED	2
 
 int
 valgrind_prepare(char *err, size_t len)
@@ -59,12 +61,16 @@ valgrind_clean(const char *dir)
 }
 
 /*
- * The words: Valgrind's, then this binary and the command line. Its
- * x86 backend of hwloc cannot read the CPU under Valgrind and says so;
- * the topology comes from Linux all the same. Every symbol is bound at
- * the start: a function's first call through the PLT costs its lookup
- * (1,566 instructions of do_lookup_x), and whether that first call comes
- * inside the window or before it can differ run to run.
+ * This binary and its command line under callgrind, instrumenting nothing
+ * until the window opens; fair scheduling, so that no thread waits out
+ * the warm-up for its turn. Its output is passed on; its exit status is
+ * returned, or the signal that ended it raised here. The user's own
+ * Valgrind options (VALGRIND_OPTS) would change what is counted, so they
+ * are dropped. hwloc's x86 backend cannot read the CPU under Valgrind and
+ * says so: the topology comes from Linux all the same. Every symbol is
+ * bound at the start: a function's first call through the PLT costs its
+ * lookup (1,566 instructions of do_lookup_x), and whether that first call
+ * comes inside the window or before it can differ run to run.
  */
 static int
 valgrind_run(const char *dir, int argc, char **argv)
@@ -73,27 +79,30 @@ valgrind_run(const char *dir, int argc, char **argv)
 	static const char *const opts[] = { "valgrind", "--tool=callgrind",
 	    "--instr-atstart=no", "--fair-sched=yes", "--compress-strings=no",
 	    "--compress-pos=no", "-q" };
-	size_t nopts = sizeof(opts) / sizeof(opts[0]), i;
+	size_t nopts = sizeof(opts) / sizeof(opts[0]), n;
 	struct child ch;
-	int rc;
+	int i, rc;
 
 	if ((args = calloc(nopts + (size_t)argc + 2, sizeof(*args))) == NULL)
 		abort();
 	(void)child_self(self, sizeof(self));
 	snprintf(out, sizeof(out), "--callgrind-out-file=%s/cg.%%p", dir);
-	for (i = 0; i < nopts; i++)
-		args[i] = (char *)opts[i];
-	args[i++] = out;
-	args[i++] = self;
-	for (rc = 1; rc < argc; rc++)
-		args[i++] = argv[rc];
+	for (n = 0; n < nopts; n++)
+		args[n] = (char *)opts[n];
+	args[n++] = out;
+	args[n++] = self;
+	for (i = 1; i < argc; i++)
+		args[n++] = argv[i];
 	setenv(COUNT_DIR_ENV, dir, 1);
 	setenv("HWLOC_COMPONENTS", "-x86", 0);
 	setenv("LD_BIND_NOW", "1", 1);
+	unsetenv("VALGRIND_OPTS");
 	child_run(args[0], args, CHILD_PATH | CHILD_TIED, 0, NULL, &ch);
 	fwrite(ch.out, 1, ch.len, stdout);
 	fflush(stdout);
 	rc = child_exit(&ch);
+	if (ch.end == CHILD_EXITED && WIFSIGNALED(ch.status))
+		rc = -WTERMSIG(ch.status);
 	child_free(&ch);
 	free(args);
 	return rc;
@@ -110,7 +119,7 @@ valgrind_wrap(const struct cell *c, int argc, char **argv, int *status)
 		return false;
 	if (valgrind_prepare(err, sizeof(err)) != 0) {
 		fprintf(stderr, "dispatchbench: %s\n", err);
-		*status = VALGRIND_MISSING;
+		*status = VALGRIND_UNSTARTED;
 		return true;
 	}
 	snprintf(dir, sizeof(dir), "%s/dispatchbench-count-XXXXXX",
@@ -118,10 +127,15 @@ valgrind_wrap(const struct cell *c, int argc, char **argv, int *status)
 	if (mkdtemp(dir) == NULL) {
 		fprintf(stderr, "dispatchbench: no folder for callgrind's "
 		    "dumps under %s\n", tmp != NULL ? tmp : "/tmp");
-		*status = VALGRIND_MISSING;
+		*status = VALGRIND_UNSTARTED;
 		return true;
 	}
 	*status = valgrind_run(dir, argc, argv);
 	valgrind_clean(dir);
+	/* A crash is the runner's to see as one. */
+	if (*status < 0) {
+		signal(-*status, SIG_DFL);
+		raise(-*status);
+	}
 	return true;
 }

@@ -184,6 +184,11 @@ Test(count, what_cannot_be_counted_is_refused_in_one_line, .timeout = 60)
 		    "100",
 		"run --metric instructions --dispatcher shared --workers 1 "
 		    "--workload request",
+		"run --metric instructions --count 0 --dispatcher shared "
+		    "--workers 1",
+		"run --metric wall_s --dispatcher shared --workers 1",
+		"cell --dispatcher shared --workers 1 --coroutines 8192 "
+		    "--count 1024",
 		"advise --count 256",
 		"verify --queue mutex --count 256",
 	};

@@ -54,6 +54,9 @@ command_metric(struct call *c, const char **metric, char *err, size_t len)
 	*metric = COUNT_FIELD;
 	if (c->cells == NULL)
 		return 0;
+	if (cli_given(&c->sweep, "--count") && c->sweep.cell.count == 0)
+		return snprintf(err, len, "--metric instructions counts every "
+		    "window: --count 0 would time them"), -1;
 	if (c->sweep.cell.count == 0)
 		c->sweep.cell.count = COUNT_DEFAULT;
 	for (i = 0; i < c->ncells; i++)

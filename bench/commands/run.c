@@ -8,6 +8,7 @@
 
 #include "child.h"
 #include "commands.h"
+#include "count.h"
 #include "export.h"
 #include "measure.h"
 #include "results.h"
@@ -57,6 +58,11 @@ cmd_run(struct call *c)
 
 	if (command_metric(c, &c->args.r.metric, err, sizeof(err)) != 0)
 		return command_bad("%s", err);
+	if (strcmp(c->args.r.metric, COUNT_FIELD) != 0 &&
+	    strcmp(c->args.r.metric, "cpu_us_per_dispatch") != 0)
+		return command_bad("--metric %s: run measures "
+		    "cpu_us_per_dispatch (timed) or instructions (counted)",
+		    c->args.r.metric);
 	rc = command_sweep_self(c, &arm);
 	/* With --quiet and a format, stdout holds the export alone. */
 	if (!c->sweep.quiet || c->sweep.format != TABLE_TEXT)

@@ -627,8 +627,11 @@ cell_counted(struct cell_stop *x, struct count *k, struct cell_pin *pin)
 {
 	char why[256];
 	cJSON *run = x->run;
+	int end = count_window(k, x->w, run, why, sizeof(why));
 
-	if (!count_window(k, x->w, run)) {
+	if (end == COUNT_FAILED)
+		cell_fail(run, why);
+	if (end == COUNT_LATE) {
 		cJSON_Delete(run);
 		x->run = cJSON_CreateObject();
 		cJSON_AddStringToObject(x->run, "status", "hung");

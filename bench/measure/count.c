@@ -1,6 +1,7 @@
 /*
  * count.c - a counted window (see count.h).
  */
+#define _GNU_SOURCE	/* sem_clockwait */
 #include <errno.h>
 #include <sched.h>
 #include <stdio.h>
@@ -58,6 +59,9 @@ count_check(const struct cell *c, char *err, size_t len)
 		why = "only the resume-only workload is counted";
 	else if (c->payload_ns > 0)
 		why = "a payload is timed, so its instructions vary";
+	else if ((uint64_t)c->coroutines * c->count > COUNT_MAX_DISPATCHES)
+		why = "coroutines x --count is more than 4194304 dispatches, "
+		    "which a window would take minutes to count";
 	if (why != NULL)
 		return snprintf(err, len, "--count: %s cannot be counted: %s",
 		    c->disp->name, why), -1;
@@ -128,7 +132,9 @@ count_held(struct workload *w, void *arg)
 			sched_yield();
 		k->start = workload_count(w, NULL);
 		count_begin(k);
-		workload_release(w);
+		/* Stopping already (the wait ran out): the stop sends them on. */
+		if (!workload_release(w))
+			count_end(k);
 		return;
 	}
 	count_end(k);
@@ -138,79 +144,97 @@ count_held(struct workload *w, void *arg)
 
 /* A function of the dump and its own instructions. */
 struct count_fn {
-	char name[96];
+	char name[COUNT_NAME];
 	uint64_t self;
 };
 
+/*
+ * The dump's functions; past the table's size, what the rest cost goes
+ * to one entry that says so.
+ */
 struct count_dump {
-	struct count_fn fn[512];
+	struct count_fn fn[COUNT_TABLE];
 	size_t n;
 	uint64_t total;
-	bool overflow;			/* more functions than fn holds */
 };
 
-/*
- * Adds cost to the function named; a recursion's levels (name'2) are
- * one function.
- */
+/* Adds cost to the function named; a recursion's levels (name'2) are one. */
 static void
 count_add(struct count_dump *d, const char *name, uint64_t cost)
 {
 	size_t i, len = strcspn(name, "'");
 
 	d->total += cost;
+	if (d->n == COUNT_TABLE - 1 && strncmp(name, "(", 1) != 0) {
+		name = "(the other functions)";
+		len = strlen(name);
+	}
 	for (i = 0; i < d->n; i++)
 		if (strncmp(d->fn[i].name, name, len) == 0 &&
 		    d->fn[i].name[len] == '\0')
 			break;
-	if (i == d->n) {
-		if (d->n == sizeof(d->fn) / sizeof(d->fn[0])) {
-			d->overflow = true;
-			return;
-		}
-		snprintf(d->fn[d->n].name, sizeof(d->fn[0].name), "%.*s",
+	if (i == d->n)
+		snprintf(d->fn[d->n++].name, sizeof(d->fn[0].name), "%.*s",
 		    (int)len, name);
-		d->n++;
-	}
 	d->fn[i].self += cost;
 	return;
 }
 
+/* A cost line's last field: its instructions; false if it is not one. */
+static bool
+count_cost(const char *line, uint64_t *cost)
+{
+	const char *last = strrchr(line, ' ');
+	char *end;
+
+	if (last == NULL)
+		return false;
+	*cost = strtoull(last + 1, &end, 10);
+	return end != last + 1 && *end == '\0';
+}
+
 /*
- * A callgrind dump (--compress-strings=no --compress-pos=no): under each
- * fn= line, its cost lines ("POSITION COST") are its own instructions,
- * but the line after a calls= line is what that call cost inclusively,
- * which the callee's own lines count. The sum must be the dump's totals.
+ * A callgrind dump (--compress-strings=no --compress-pos=no) of one
+ * event, Ir: under each fn= line, its cost lines ("POSITION COST") are
+ * its own instructions, but the line after a calls= line is what that
+ * call cost inclusively, which the callee's own lines count. The sum
+ * must be the dump's totals.
  */
 static int
 count_parse(FILE *f, struct count_dump *d, char *err, size_t len)
 {
-	char line[1024], fn[96] = "?";
+	char *line = NULL, fn[COUNT_NAME] = "?";
 	unsigned long long totals = 0;
-	bool call = false, has_totals = false;
-	char *last;
+	bool call = false, ir = false, has_totals = false;
+	size_t cap = 0;
+	uint64_t cost;
+	ssize_t n;
 
-	while (fgets(line, sizeof(line), f) != NULL) {
+	while ((n = getline(&line, &cap, f)) > 0) {
 		line[strcspn(line, "\n")] = '\0';
-		if (strncmp(line, "fn=", 3) == 0)
-			snprintf(fn, sizeof(fn), "%.95s", line + 3);
+		if (strncmp(line, "events:", 7) == 0)
+			ir = strcmp(line, "events: Ir") == 0;
+		else if (!ir)
+			continue;
+		else if (strncmp(line, "fn=", 3) == 0)
+			snprintf(fn, sizeof(fn), "%s", line + 3);
 		else if (strncmp(line, "calls=", 6) == 0)
 			call = true;
 		else if (sscanf(line, "totals: %llu", &totals) == 1)
 			has_totals = true;
 		else if (strchr("0123456789+-*", line[0]) != NULL &&
 		    line[0] != '\0') {
-			if (!call && (last = strrchr(line, ' ')) != NULL)
-				count_add(d, fn, strtoull(last + 1, NULL, 10));
+			if (!call && count_cost(line, &cost))
+				count_add(d, fn, cost);
 			call = false;
 		}
 	}
-	if (has_totals && totals == d->total)
+	free(line);
+	if (ir && has_totals && totals == d->total)
 		return 0;
-	snprintf(err, len, "the callgrind dump does not add up: its functions "
-	    "sum to %llu instructions, its totals say %llu%s",
-	    (unsigned long long)d->total, totals,
-	    has_totals ? "" : " (no totals line)");
+	snprintf(err, len, "the callgrind dump does not add up: %s", !ir ?
+	    "it counts no event Ir alone" : !has_totals ? "it has no totals" :
+	    "its functions' instructions are not its totals");
 	return -1;
 }
 
@@ -219,7 +243,10 @@ count_fn_cmp(const void *a, const void *b)
 {
 	const struct count_fn *x = a, *y = b;
 
-	return (x->self < y->self) - (x->self > y->self);
+	/* By name at a tie: the cut falls alike in every run. */
+	if (x->self != y->self)
+		return (x->self < y->self) - (x->self > y->self);
+	return strcmp(x->name, y->name);
 }
 
 /* The costliest functions' own instructions per dispatch, into run. */
@@ -253,8 +280,8 @@ count_read_dump(cJSON *run, double dispatches, uint64_t *total, char *err,
 	snprintf(path, sizeof(path), "%s/cg.%ld.%u", dir != NULL ? dir : ".",
 	    (long)getpid(), count_dumps);
 	if ((f = fopen(path, "r")) == NULL) {
-		snprintf(err, len, "no callgrind dump of the window: %.300s: %s",
-		    path, strerror(errno));
+		snprintf(err, len, "no callgrind dump of the window: %.*s: %s",
+		    (int)(len / 2), path, strerror(errno));
 	} else {
 		rc = count_parse(f, d, err, len);
 		fclose(f);
@@ -284,45 +311,68 @@ count_name(cJSON *o, enum count_counter counter)
 	return;
 }
 
-bool
-count_window(struct count *k, struct workload *w, cJSON *run)
+/* The perf counter's count of the window: it must have run all of it. */
+static int
+count_perf(const struct count *k, uint64_t *total, char *err, size_t len)
 {
-	struct timespec until;
-	uint64_t dispatches, total = 0;
-	char err[512];
-	int rc;
+	const struct counter *c = &k->k.ev[0];
 
-	clock_gettime(CLOCK_REALTIME, &until);
-	until.tv_sec += (time_t)COUNT_WAIT_S;
-	atomic_store(&k->waiting, 1);
-	while ((rc = sem_timedwait(&k->done, &until)) != 0 && errno == EINTR)
-		continue;
-	if (rc != 0)
-		return false;
-	dispatches = workload_count(w, NULL) - k->start;
+	*total = c->value;
+	if (c->enabled > 0 && c->running == c->enabled)
+		return 0;
+	snprintf(err, len, "instructions:u ran %.3g of the window's %.3g s (the "
+	    "PMU shared, or not read): its count is not the window's",
+	    c->running * 1e-9, c->enabled * 1e-9);
+	return -1;
+}
+
+/* The window's figures, once it has ended: -1 and why if it does not hold. */
+static int
+count_figures(struct count *k, struct workload *w, cJSON *run, char *err,
+    size_t len)
+{
+	uint64_t dispatches = workload_count(w, NULL) - k->start, total = 0;
+	uint64_t want = (uint64_t)w->n * w->hold_every;
+
 	cJSON_AddNumberToObject(run, "dispatches", (double)dispatches);
 	cJSON_AddNumberToObject(run, "count_per_coroutine",
 	    (double)w->hold_every);
 	count_name(run, k->counter);
-	if (dispatches != (uint64_t)w->n * w->hold_every) {
-		snprintf(err, sizeof(err), "the counted window ran %llu "
+	if (dispatches != want)
+		return snprintf(err, len, "the counted window ran %llu "
 		    "resumptions, not %u coroutines x %llu",
 		    (unsigned long long)dispatches, w->n,
-		    (unsigned long long)w->hold_every);
-		cell_fail(run, err);
-		return true;
-	}
-	if (k->counter == COUNT_PERF)
-		total = k->k.ev[0].value;
-	else if (count_read_dump(run, (double)dispatches, &total, err,
-	    sizeof(err)) != 0) {
-		cell_fail(run, err);
-		return true;
-	}
+		    (unsigned long long)w->hold_every), -1;
+	if ((k->counter == COUNT_PERF ? count_perf(k, &total, err, len) :
+	    count_read_dump(run, (double)dispatches, &total, err, len)) != 0)
+		return -1;
+	/* Not one instruction: the counter collected nothing. */
+	if (total == 0)
+		return snprintf(err, len, "the %s counter counted nothing in "
+		    "the window", count_names[k->counter]), -1;
 	cJSON_AddNumberToObject(run, "instructions", (double)total);
 	cJSON_AddNumberToObject(run, COUNT_FIELD,
 	    (double)total / (double)dispatches);
-	return true;
+	return 0;
+}
+
+int
+count_window(struct count *k, struct workload *w, cJSON *run, char *err,
+    size_t len)
+{
+	struct timespec until;
+	int rc;
+
+	clock_gettime(CLOCK_MONOTONIC, &until);
+	until.tv_sec += (time_t)COUNT_WAIT_S;
+	atomic_store(&k->waiting, 1);
+	while ((rc = sem_clockwait(&k->done, CLOCK_MONOTONIC, &until)) != 0 &&
+	    errno == EINTR)
+		continue;
+	if (rc != 0)
+		return COUNT_LATE;
+	return count_figures(k, w, run, err, len) == 0 ? COUNT_OK :
+	    COUNT_FAILED;
 }
 
 void

@@ -56,8 +56,25 @@ enum count_counter {
  * would be counted.
  */
 #define COUNT_WAIT_S		300.0
-/* Functions a run keeps of its callgrind dump, the costliest first. */
-#define COUNT_FUNCTIONS		16
+/*
+ * Functions a run keeps of its callgrind dump, the costliest first: a
+ * verdict names where instructions went from them. The dump's table, and
+ * a name's length.
+ */
+#define COUNT_FUNCTIONS		32
+#define COUNT_TABLE		1024
+#define COUNT_NAME		128
+/*
+ * The most dispatches a window: under callgrind, 20-30 times slower than
+ * the CPU, a window and its warm-up of 2^22 each take about 10 s on most
+ * designs, and the main thread waits COUNT_WAIT_S for them.
+ */
+#define COUNT_MAX_DISPATCHES	(1u << 22)
+
+/* How a counted window ended. */
+#define COUNT_OK		0
+#define COUNT_FAILED		1	/* its figures do not hold: err says why */
+#define COUNT_LATE		2	/* it did not end in COUNT_WAIT_S */
 
 /*
  * What the tool passes the process it runs under callgrind (valgrind.c):
@@ -98,9 +115,12 @@ void count_held(struct workload *w, void *arg);
  * Waits for the window of w (started with count_held) to end, and adds
  * its figures to run: dispatches, instructions, instructions per dispatch,
  * the counter, and under callgrind each costliest function's own
- * instructions per dispatch. False if it did not end in COUNT_WAIT_S.
+ * instructions per dispatch. COUNT_OK, COUNT_FAILED with why in err (the
+ * window ran another number of dispatches, the counter did not count all
+ * of it), or COUNT_LATE.
  */
-bool count_window(struct count *k, struct workload *w, cJSON *run);
+int count_window(struct count *k, struct workload *w, cJSON *run, char *err,
+    size_t len);
 
 void count_close(struct count *k);
 

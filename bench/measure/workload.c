@@ -662,6 +662,10 @@ workload_start(struct workload *w, struct db_dispatcher *d, unsigned int n,
 	unsigned int i;
 	int error;
 
+	/* Only a resumption of its own dispatch holds (coro_run). */
+	if (o->hold_every != 0 && (o->profile.kind != NULL &&
+	    (o->profile.kind->round_trip || o->profile.kind->block != NULL)))
+		return -EINVAL;
 	memset(w, 0, sizeof(*w));
 	w->d = d;
 	w->yield = d->ops->yield != NULL ? d->ops->yield : d->ops->dispatch;
@@ -736,20 +740,22 @@ workload_starter_gated(struct workload *w)
 	    w->starter);
 }
 
-void
+bool
 workload_release(struct workload *w)
 {
+	unsigned int i, all = w->n;
 	uint64_t k;
-	unsigned int i;
 
-	atomic_store(&w->holding, 0);
+	/* Claimed once: held() and a stop may both try. */
+	if (!atomic_compare_exchange_strong(&w->holding, &all, 0))
+		return false;
 	for (i = 0; i < w->n; i++) {
 		k = atomic_load_explicit(&w->coros[i].issued,
 		    memory_order_relaxed);
 		coro_dispatch(workload_first(w), &w->coros[i],
 		    (unsigned int)(k & 1));
 	}
-	return;
+	return true;
 }
 
 uint64_t
@@ -791,8 +797,8 @@ workload_stop(struct workload *w, double timeout_s)
 	atomic_store(&w->stop, 1);
 	atomic_store(&w->full_mask, 0);
 	/* A counted window ends with all held: sent on, they retire. */
-	if (w->hold_every != 0 && atomic_load(&w->holding) == w->n)
-		workload_release(w);
+	if (w->hold_every != 0)
+		(void)workload_release(w);
 	/*
 	 * Once all have retired no hop starts: one still counted in hopping
 	 * is a thread inside a dispatch to d or the view, both about to be

@@ -305,11 +305,12 @@ int workload_start(struct workload *w, struct db_dispatcher *d, unsigned int n,
 bool workload_starter_gated(struct workload *w);
 
 /*
- * Sends every held coroutine on again, as the coroutines started (from
- * the design's thread the spawner ran on, or from outside); called from
- * held(), or once the workload is stopping, to let the held ones retire.
+ * Sends every coroutine on again once all of them hold, by the dispatch
+ * they started with; from held(), or once the workload is stopping, to
+ * let them retire. False if they do not all hold, or another call has
+ * sent them on.
  */
-void workload_release(struct workload *w);
+bool workload_release(struct workload *w);
 
 /* Sum of resumptions so far; each coroutine's count into per if not NULL. */
 uint64_t workload_count(struct workload *w, uint64_t *per);
