@@ -281,9 +281,10 @@ coro_dispatch(struct db_dispatcher *d, struct coro *c, unsigned int idx)
  * (issued equals runs), so the count check holds whatever happens next.
  */
 static __attribute__((noinline)) void
-coro_hold(struct workload *w)
+coro_hold(struct coro *c, struct workload *w)
 {
 
+	atomic_store(&c->held, true);
 	if (atomic_fetch_add(&w->holding, 1) + 1 == w->n)
 		w->held(w, w->held_arg);
 	return;
@@ -311,7 +312,7 @@ coro_run(struct coro *c, unsigned int idx, uint64_t k, bool full)
 			return;
 		}
 		if (w->hold_every != 0 && (k & (w->hold_every - 1)) == 0) {
-			coro_hold(w);
+			coro_hold(c, w);
 			return;
 		}
 		if ((k & w->latency_mask) == 0)
@@ -719,6 +720,7 @@ workload_start(struct workload *w, struct db_dispatcher *d, unsigned int n,
 		atomic_init(&w->coros[i].blocked, 0);
 		atomic_init(&w->coros[i].out_of_turn, 0);
 		atomic_init(&w->coros[i].hops, 0);
+		atomic_init(&w->coros[i].held, false);
 		w->coros[i].hop = CORO_HOME;
 		w->coros[i].stamp = 0;
 		w->coros[i].phase = period * i / n;
@@ -740,22 +742,56 @@ workload_starter_gated(struct workload *w)
 	    w->starter);
 }
 
+/*
+ * Sends on each coroutine that holds now, by the dispatch it started
+ * with; each hold is taken once, whoever looks.
+ */
+static void
+workload_send_held(struct workload *w)
+{
+	struct coro *c;
+	unsigned int i;
+	uint64_t k;
+
+	for (i = 0; i < w->n; i++) {
+		c = &w->coros[i];
+		if (!atomic_exchange(&c->held, false))
+			continue;
+		k = atomic_load_explicit(&c->issued, memory_order_relaxed);
+		coro_dispatch(workload_first(w), c, (unsigned int)(k & 1));
+	}
+	return;
+}
+
 bool
 workload_release(struct workload *w)
 {
-	unsigned int i, all = w->n;
-	uint64_t k;
+	unsigned int all = w->n;
 
-	/* Claimed once: held() and a stop may both try. */
 	if (!atomic_compare_exchange_strong(&w->holding, &all, 0))
 		return false;
-	for (i = 0; i < w->n; i++) {
-		k = atomic_load_explicit(&w->coros[i].issued,
-		    memory_order_relaxed);
-		coro_dispatch(workload_first(w), &w->coros[i],
-		    (unsigned int)(k & 1));
-	}
+	workload_send_held(w);
 	return true;
+}
+
+/*
+ * Waits for every coroutine to retire; in a counted window, one that
+ * held before it saw the stop is sent on to retire, at any time.
+ */
+static bool
+workload_retire(struct workload *w, double deadline)
+{
+	struct timespec nap = { 0, 1000000 };
+
+	for (;;) {
+		if (w->hold_every != 0)
+			workload_send_held(w);
+		if (atomic_load(&w->retired) >= w->n)
+			return true;
+		if (measure_now() > deadline)
+			return false;
+		nanosleep(&nap, NULL);
+	}
 }
 
 uint64_t
@@ -796,15 +832,12 @@ workload_stop(struct workload *w, double timeout_s)
 
 	atomic_store(&w->stop, 1);
 	atomic_store(&w->full_mask, 0);
-	/* A counted window ends with all held: sent on, they retire. */
-	if (w->hold_every != 0)
-		(void)workload_release(w);
 	/*
 	 * Once all have retired no hop starts: one still counted in hopping
 	 * is a thread inside a dispatch to d or the view, both about to be
 	 * shut down.
 	 */
-	back = workload_wait(&w->retired, w->n, false, deadline);
+	back = workload_retire(w, deadline);
 	back &= workload_wait(&w->hopping, 0, true, deadline);
 	if (w->io != w->d) {
 		db_dispatch(w->io, &w->fence);

@@ -181,6 +181,7 @@ struct coro {
 	 */
 	_Atomic uint64_t hops;
 	enum coro_hop hop;
+	_Atomic bool held;		/* a counted window's hold (workload_opts) */
 } __attribute__((aligned(64)));
 
 /*
@@ -306,9 +307,8 @@ bool workload_starter_gated(struct workload *w);
 
 /*
  * Sends every coroutine on again once all of them hold, by the dispatch
- * they started with; from held(), or once the workload is stopping, to
- * let them retire. False if they do not all hold, or another call has
- * sent them on.
+ * they started with (from held()). False if they do not all hold, or
+ * another call has sent them on. A stop sends on those held, to retire.
  */
 bool workload_release(struct workload *w);
 
