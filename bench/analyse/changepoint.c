@@ -280,6 +280,7 @@ cp_test(const double *a, size_t na, const double *b, size_t nb, double alpha,
 	struct rank_test r;
 
 	rank_compare(a, na, b, nb, NAN, alpha, &r);
+	st->exact = false;		/* a test's step; cp_exact_steps' are */
 	st->ratio = exp(r.shift);
 	st->lo = exp(r.lo);
 	st->hi = exp(r.hi);
@@ -395,6 +396,7 @@ cp_none(struct cp_step *st)
 
 	st->p = INFINITY;
 	st->ratio = 1;
+	st->exact = false;
 	return;
 }
 
