@@ -13,6 +13,9 @@
  *    exact at its level;
  *  - the smallest shift a verdict of these runs catches 80 % of the time.
  *
+ * The estimates are picked out of the n m differences without listing
+ * them: n + m memory, whatever the sizes.
+ *
  * The rank_* namespace: pure functions of arrays; nothing prints.
  */
 #ifndef BENCH_RANK_H
@@ -50,8 +53,9 @@ void rank_compare(const double *a, size_t na, const double *b, size_t nb,
 /*
  * The tests of rank_compare alone, the same p, p_shift, p_share, p_strat,
  * u, slow counts and exact, to the bit; shift, shift_strat, lo and hi are
- * NAN and conf 0. The estimates sort every b - a, n m of them, which a
- * search that ranks its candidates by p need not pay for each.
+ * NAN and conf 0: the estimates select among every b - a, 64 passes over
+ * the runs each, which a search that ranks its candidates by p need not
+ * pay for each.
  */
 void rank_test_p(const double *a, size_t na, const double *b, size_t nb,
     double split, struct rank_test *r);
