@@ -169,6 +169,10 @@ moses-index-off-by-one | bench/analyse/rank.c | s/rank_select\(d, 1, k == 0 \? 0
 within-shift-over-all-pairs | bench/analyse/rank.c | s/return rank_median_blocks\(bl, 2\);/return rank_median_blocks(d, 1);/ | test_stats | stats/estimates_are_order_statistics_of_every_difference
 difference-count-strict | bench/analyse/rank.c | s/bl\[k\]\.a\[i\] <= x\)/bl[k].a[i] < x)/ | test_stats | stats/estimates_are_order_statistics_of_every_difference
 differences-rescanned | bench/analyse/rank.c | s/i < bl\[k\]\.na; i\+\+, n \+= j\)/i < bl[k].na; i++, n += j, j = 0)/ | test_stats | stats/ten_thousand_runs_a_side_answer_in_seconds
+wide-min-p-drawn | bench/analyse/rank.c | s/if \(p->n > RANK_DRAWN_MAX\) \{/if (0) {/ | test_stats | stats/ten_thousand_runs_a_side_answer_in_seconds
+wide-min-p-no-rank-sum | bench/analyse/rank.c | s/w->h1 = sigma > 0 \? 1 \+ 2 \* sigma \* w->q : INFINITY;/w->h1 = INFINITY;/ | test_stats | stats/a_wide_pools_min_p_is_its_permutations
+wide-min-p-no-within | bench/analyse/rank.c | s/h2 = v > 0 \? 1 \+ sqrt\(v\) \* w->q : INFINITY;/h2 = INFINITY;/ | test_stats | stats/a_wide_pools_min_p_is_its_permutations
+wide-min-p-no-share | bench/analyse/rank.c | s/\(l\.p\[i\] <= t \? 1 :/(0 ? 1 :/ | test_stats | stats/a_wide_pools_min_p_is_its_permutations
 EOF
 }
 

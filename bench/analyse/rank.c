@@ -15,6 +15,13 @@
 /* A joint distribution larger than this is sampled, not counted. */
 #define RANK_DP_CELLS	((size_t)1 << 22)
 #define RANK_DRAWS	20000
+/*
+ * Past this many runs in the pool the min-p's distribution is integrated,
+ * not drawn (rank_min_p_wide): the draws take RANK_DRAWS times b's runs
+ * (0.08 s at 10^3 a side, 0.8 s at 10^4, 8 s at 10^5) and no p below
+ * 1 / RANK_DRAWS, which Holm over a few hundred cells never lets pass.
+ */
+#define RANK_DRAWN_MAX	2000
 
 /* The runs of both arms in one array: value, arm, doubled mid-rank, slow. */
 struct rank_pool {
@@ -360,6 +367,16 @@ rank_share_p(const struct rank_pool *p, unsigned int c)
 	    (unsigned int)p->na - (p->nslow - c));
 }
 
+/* The rank sum's standard deviation, with R's tie correction. */
+static double
+rank_shift_sigma(const struct rank_pool *p)
+{
+	double n = (double)p->n;
+
+	return sqrt((double)p->na * (double)p->nb / 12 * ((n + 1) - p->ties /
+	    (n * (n - 1))));
+}
+
 /*
  * The rank-sum p by the normal approximation, with R's tie and continuity
  * corrections, from b's doubled rank sum.
@@ -367,11 +384,9 @@ rank_share_p(const struct rank_pool *p, unsigned int c)
 static double
 rank_shift_p_normal(const struct rank_pool *p, size_t sum)
 {
-	double n = (double)p->n, u, z, sigma;
+	double u, z, sigma = rank_shift_sigma(p);
 
 	u = (double)sum / 2 - (double)p->nb * (double)(p->nb + 1) / 2;
-	sigma = sqrt((double)p->na * (double)p->nb / 12 * ((n + 1) -
-	    p->ties / (n * (n - 1))));
 	z = u - (double)p->na * (double)p->nb / 2;
 	z -= z > 0 ? 0.5 : z < 0 ? -0.5 : 0;
 	return sigma > 0 ? fmin(1, 2 * stats_norm_upper(fabs(z) / sigma)) : 1;
@@ -571,55 +586,230 @@ rank_next(uint64_t *x)
 }
 
 /*
- * The within-regime rank sum's p by the normal approximation, given c of
- * b's runs slow: b's doubled ranks inside each regime, each regime's
- * labels drawn apart (no tie correction: regimes are far apart).
+ * The within-regime rank sum given c of b's runs slow: b's doubled ranks
+ * inside each regime, each regime's labels drawn apart (no tie
+ * correction: regimes are far apart). Its mean, with the variance in *v.
  */
+static double
+rank_strat_moments(const struct rank_pool *p, unsigned int c, double *v)
+{
+	double nf = (double)(p->n - p->nslow), ns = p->nslow;
+	double kf = (double)p->nb - c;
+
+	*v = 4 * (kf * (nf - kf) * (nf + 1) + c * (ns - c) * (ns + 1)) / 12;
+	return kf * (nf + 1) + c * (ns + 1);
+}
+
+/* Its p by the normal approximation, from b's doubled rank sum. */
 static double
 rank_strat_p_normal(const struct rank_pool *p, size_t sum, unsigned int c)
 {
-	double nf = (double)(p->n - p->nslow), ns = p->nslow;
-	double kf = (double)p->nb - c, x, e, v;
+	double x = (double)sum - 2.0 * c * (double)(p->n - p->nslow), e, v;
 
-	x = (double)sum - 2.0 * c * nf;
-	e = kf * (nf + 1) + c * (ns + 1);
-	v = 4 * (kf * (nf - kf) * (nf + 1) + c * (ns - c) * (ns + 1)) / 12;
+	e = rank_strat_moments(p, c, &v);
 	return v > 0 ? fmin(1, 2 * stats_norm_upper(fmax(0, fabs(x - e) - 1) /
 	    sqrt(v))) : 1;
 }
 
-/* The smallest of the min-p test's p-values for b's sum and slow count. */
+/*
+ * The smallest of the min-p test's p-values for b's sum and slow count,
+ * Fisher's from pf, each c's computed once: the draws repeat them.
+ */
 static double
-rank_min_p_normal(const struct rank_pool *p, size_t sum, unsigned int c)
+rank_min_p_normal(const struct rank_pool *p, size_t sum, unsigned int c,
+    double *pf)
 {
 
-	return fmin(fmin(rank_shift_p_normal(p, sum), rank_share_p(p, c)),
+	if (isnan(pf[c]))
+		pf[c] = rank_share_p(p, c);
+	return fmin(fmin(rank_shift_p_normal(p, sum), pf[c]),
 	    rank_strat_p_normal(p, sum, c));
 }
 
+/* The law of b's slow count c: P(c) and Fisher's p of each, c from lo. */
+struct rank_share_law {
+	unsigned int lo, n;
+	double *w, *p;
+};
+
+static double
+rank_lchoose(double n, double k)
+{
+
+	return lgamma(n + 1) - lgamma(k + 1) - lgamma(n - k + 1);
+}
+
 /*
- * Too large to count: the rank-sum p from the normal approximation, and
- * with two regimes the min-p's permutation distribution sampled.
+ * The hypergeometric law of b's slow count under the permutations, and
+ * Fisher's two-sided p of each count as stats_fisher takes it (every
+ * count no likelier, with R's slack), summed from the least likely up:
+ * one sort, where a sum over every count for each is quadratic.
  */
 static void
-rank_sampled(const struct rank_pool *p, size_t sum, unsigned int slow,
-    bool split, struct rank_test *r)
+rank_share_law(const struct rank_pool *p, struct rank_share_law *l)
+{
+	unsigned int ns = p->nslow, i, k;
+	struct rank_at *by;	/* each count's log-probability */
+	double acc = 0;
+
+	l->lo = ns > p->na ? ns - (unsigned int)p->na : 0;
+	l->n = (ns < p->nb ? ns : (unsigned int)p->nb) - l->lo + 1;
+	l->w = rank_alloc(l->n, sizeof(*l->w));
+	l->p = rank_alloc(l->n, sizeof(*l->p));
+	by = rank_alloc(l->n, sizeof(*by));
+	for (i = 0; i < l->n; i++) {
+		k = l->lo + i;
+		by[i].v = rank_lchoose(p->nb, k) + rank_lchoose(p->na, ns - k) -
+		    rank_lchoose(p->n, ns);
+		by[i].i = i;
+		l->w[i] = exp(by[i].v);
+	}
+	qsort(by, l->n, sizeof(*by), rank_at_cmp);
+	for (i = 0, k = 0; i < l->n; i++) {
+		for (; k < l->n && by[k].v <= by[i].v + log1p(RANK_EPS); k++)
+			acc += l->w[by[k].i];
+		l->p[by[i].i] = fmin(1, acc);
+	}
+	free(by);
+	return;
+}
+
+/* The z whose upper normal tail is q, 0 < q < 1/2: precise for tiny q. */
+static double
+rank_upper_quantile(double q)
+{
+	double lo = 0, hi = 40, mid;
+	int i;
+
+	for (i = 0; i < 100; i++) {
+		mid = (lo + hi) / 2;
+		if (stats_norm_upper(mid) > q)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return (lo + hi) / 2;
+}
+
+/*
+ * What rank_min_p_wide needs of the pool and of the observed min-p: b's
+ * doubled rank sum S passes the rank-sum test within h1 of c1.
+ */
+struct rank_wide {
+	double q;		/* the normal quantile of tobs / 2 */
+	double c1, h1;
+	double nf, ns;		/* each regime's runs, */
+	double mf, vf, ms, vs;	/* and their scores' mean and variance */
+};
+
+/* The mean and variance of the scores of one regime's runs. */
+static void
+rank_regime_scores(const struct rank_pool *p, bool slow, double *mean,
+    double *var)
+{
+	double k = 0, s = 0;
+	size_t i;
+
+	for (i = 0; i < p->n; i++)
+		if (p->slow[i] == slow) {
+			s += p->score[i];
+			k++;
+		}
+	*mean = k > 0 ? s / k : 0;
+	for (s = 0, i = 0; i < p->n; i++)
+		if (p->slow[i] == slow)
+			s += (p->score[i] - *mean) * (p->score[i] - *mean);
+	*var = k > 0 ? s / k : 0;
+	return;
+}
+
+/* The pool's part of w, and the observed min-p's, t. */
+static void
+rank_wide_init(const struct rank_pool *p, double t, struct rank_wide *w)
+{
+	double sigma = rank_shift_sigma(p);
+
+	w->q = t < 1 ? rank_upper_quantile(t / 2) : 0;
+	/* |S - c1| / 2 past 0.5 + sigma q: rank_shift_p_normal's z. */
+	w->c1 = (double)p->nb * (double)(p->nb + 1) + (double)p->na *
+	    (double)p->nb;
+	w->h1 = sigma > 0 ? 1 + 2 * sigma * w->q : INFINITY;
+	w->nf = (double)(p->n - p->nslow);
+	w->ns = p->nslow;
+	rank_regime_scores(p, false, &w->mf, &w->vf);
+	rank_regime_scores(p, true, &w->ms, &w->vs);
+	return;
+}
+
+/*
+ * The chance, given c of b's runs slow, that the rank sum or the
+ * within-regime one rejects at w->q: S outside either's band, S normal
+ * with the mean and variance of c slow scores and nb - c fast ones drawn
+ * without replacement.
+ */
+static double
+rank_wide_reject(const struct rank_pool *p, const struct rank_wide *w,
+    unsigned int c)
+{
+	double kf = (double)p->nb - c, e, v, h2, lo, hi, mu, var;
+
+	/* The within-regime test passes within h2 of e. */
+	e = 2.0 * c * w->nf + rank_strat_moments(p, c, &v);
+	h2 = v > 0 ? 1 + sqrt(v) * w->q : INFINITY;
+	lo = fmax(w->c1 - w->h1, e - h2);
+	hi = fmin(w->c1 + w->h1, e + h2);
+	mu = kf * w->mf + c * w->ms;
+	var = (w->nf > 1 ? kf * (w->nf - kf) / (w->nf - 1) * w->vf : 0) +
+	    (w->ns > 1 ? c * (w->ns - c) / (w->ns - 1) * w->vs : 0);
+	if (!(lo < hi))
+		return 1;
+	if (!(var > 0))
+		return mu <= lo || mu >= hi;
+	return fmin(1, stats_norm_upper((hi - mu) / sqrt(var)) +
+	    stats_norm_upper((mu - lo) / sqrt(var)));
+}
+
+/*
+ * The min-p's permutation distribution past RANK_DRAWN_MAX runs, from its
+ * large-sample law: b's slow count c exactly (hypergeometric), and b's
+ * rank sum S given c normal. Given c, Fisher's p is fixed and the two
+ * rank sums reject outside a band of S each, so the share of subsets
+ * whose smallest p is at most the observed one is a sum over c of normal
+ * tails: no draws, no floor at 1 / RANK_DRAWS, one sort of the counts.
+ */
+static double
+rank_min_p_wide(const struct rank_pool *p, size_t sum, unsigned int slow)
+{
+	struct rank_share_law l;
+	struct rank_wide w;
+	double t, hit = 0;
+	unsigned int i;
+
+	rank_share_law(p, &l);
+	t = fmin(fmin(rank_shift_p_normal(p, sum), l.p[slow - l.lo]),
+	    rank_strat_p_normal(p, sum, slow)) * (1 + RANK_EPS);
+	rank_wide_init(p, t, &w);
+	for (i = 0; t < 1 && i < l.n; i++)
+		if (l.w[i] > 0)
+			hit += l.w[i] * (l.p[i] <= t ? 1 : rank_wide_reject(p,
+			    &w, l.lo + i));
+	free(l.w);
+	free(l.p);
+	/* Every p is at most 1: a t of 1 or more takes every subset. */
+	return t < 1 ? fmin(1, hit) : 1;
+}
+
+/*
+ * The min-p's permutation distribution sampled: the share of RANK_DRAWS
+ * random nb-subsets of the pool whose smallest p is at most tobs.
+ */
+static double
+rank_min_p_drawn(const struct rank_pool *p, double tobs, double *pf)
 {
 	size_t *idx = rank_alloc(p->n, sizeof(*idx)), i, j, k, s;
 	uint64_t seed = 0x9e3779b97f4a7c15u;
 	unsigned int c, hits = 0, d;
-	double tobs;
 
-	r->p_shift = rank_shift_p_normal(p, sum);
-	r->p = r->p_shift;
-	r->p_strat = NAN;
-	r->exact = false;
-	if (!split) {
-		free(idx);
-		return;
-	}
-	r->p_strat = rank_strat_p_normal(p, sum, slow);
-	tobs = rank_min_p_normal(p, sum, slow) * (1 + RANK_EPS);
 	for (i = 0; i < p->n; i++)
 		idx[i] = i;
 	for (d = 0; d < RANK_DRAWS; d++) {
@@ -633,10 +823,42 @@ rank_sampled(const struct rank_pool *p, size_t sum, unsigned int slow,
 			s += p->score[idx[i]];
 			c += p->slow[idx[i]];
 		}
-		hits += rank_min_p_normal(p, s, c) <= tobs;
+		hits += rank_min_p_normal(p, s, c, pf) <= tobs;
 	}
-	r->p = (1.0 + hits) / (1.0 + RANK_DRAWS);
 	free(idx);
+	return (1.0 + hits) / (1.0 + RANK_DRAWS);
+}
+
+/*
+ * Too large to count: the rank-sum p from the normal approximation, and
+ * with two regimes the min-p's permutation distribution sampled, or past
+ * RANK_DRAWN_MAX runs integrated (rank_min_p_wide).
+ */
+static void
+rank_sampled(const struct rank_pool *p, size_t sum, unsigned int slow,
+    bool split, struct rank_test *r)
+{
+	unsigned int c, cmax = p->nslow < p->nb ? p->nslow :
+	    (unsigned int)p->nb;
+	double *pf, tobs;
+
+	r->p_shift = rank_shift_p_normal(p, sum);
+	r->p = r->p_shift;
+	r->p_strat = NAN;
+	r->exact = false;
+	if (!split)
+		return;
+	r->p_strat = rank_strat_p_normal(p, sum, slow);
+	if (p->n > RANK_DRAWN_MAX) {
+		r->p = rank_min_p_wide(p, sum, slow);
+		return;
+	}
+	pf = rank_alloc(cmax + 1, sizeof(*pf));
+	for (c = 0; c <= cmax; c++)
+		pf[c] = NAN;
+	tobs = rank_min_p_normal(p, sum, slow, pf) * (1 + RANK_EPS);
+	r->p = rank_min_p_drawn(p, tobs, pf);
+	free(pf);
 	return;
 }
 
