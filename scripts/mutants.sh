@@ -173,6 +173,7 @@ wide-min-p-drawn | bench/analyse/rank.c | s/if \(p->n > RANK_DRAWN_MAX\) \{/if (
 wide-min-p-no-rank-sum | bench/analyse/rank.c | s/w->h1 = sigma > 0 \? 1 \+ 2 \* sigma \* w->q : INFINITY;/w->h1 = INFINITY;/ | test_stats | stats/a_wide_pools_min_p_is_its_permutations
 wide-min-p-no-within | bench/analyse/rank.c | s/h2 = v > 0 \? 1 \+ sqrt\(v\) \* w->q : INFINITY;/h2 = INFINITY;/ | test_stats | stats/a_wide_pools_min_p_is_its_permutations
 wide-min-p-no-share | bench/analyse/rank.c | s/\(l\.p\[i\] <= t \? 1 :/(0 ? 1 :/ | test_stats | stats/a_wide_pools_min_p_is_its_permutations
+duplicate-cell-matched | bench/analyse/compare.c | s/if \(!o->by_position && \(compare_unique\(base,/if (0 \&\& (compare_unique(base,/ | test_compare | compare/a_cell_twice_in_a_file_is_refused
 EOF
 }
 
