@@ -174,6 +174,8 @@ wide-min-p-no-rank-sum | bench/analyse/rank.c | s/w->h1 = sigma > 0 \? 1 \+ 2 \*
 wide-min-p-no-within | bench/analyse/rank.c | s/h2 = v > 0 \? 1 \+ sqrt\(v\) \* w->q : INFINITY;/h2 = INFINITY;/ | test_stats | stats/a_wide_pools_min_p_is_its_permutations
 wide-min-p-no-share | bench/analyse/rank.c | s/\(l\.p\[i\] <= t \? 1 :/(0 ? 1 :/ | test_stats | stats/a_wide_pools_min_p_is_its_permutations
 duplicate-cell-matched | bench/analyse/compare.c | s/if \(!o->by_position && \(compare_unique\(base,/if (0 \&\& (compare_unique(base,/ | test_compare | compare/a_cell_twice_in_a_file_is_refused
+only-in-new-dropped | bench/analyse/compare.c | s/\t\tcompare_pairs_alone\(new, base, true, o, &pp\);\n// | test_compare | compare/a_cell_only_in_new_is_listed
+only-in-new-judged | bench/analyse/compare.c | s/\tr->verdict = "new";\n/\treturn;\n/ | test_compare | compare/a_cell_only_in_new_is_listed
 EOF
 }
 

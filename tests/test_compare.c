@@ -1642,3 +1642,62 @@ Test(compare, a_cell_twice_in_a_file_is_refused)
 	cr_assert_str_eq(v, "equivalent equivalent");
 	cJSON_Delete(rows);
 }
+
+/* compare's verdicts of a and b into v, joined, and the exit. Takes a, b. */
+static int
+verdicts_of(cJSON *a, cJSON *b, const struct compare_opts *o, char *v,
+    size_t len)
+{
+	char err[256];
+	cJSON *rows;
+	int rc;
+
+	rc = compare(a, b, o, &rows, err, sizeof(err));
+	cr_assert_neq(rc, COMPARE_BAD_INPUT, "%s", err);
+	verdicts(rows, v, len);
+	cJSON_Delete(rows);
+	return rc;
+}
+
+/*
+ * Issue 44: a cell only in NEW was dropped without a line. It is listed,
+ * `new: only in NEW`, never judged nor in Holm's family, and the summary
+ * counts it apart; a NEW run of it that failed makes it `broken` all the
+ * same, a verdict that asks nothing of BASE. By position (`ab`), a cell
+ * past BASE's last is one too.
+ */
+Test(compare, a_cell_only_in_new_is_listed)
+{
+	static char out[1 << 16];
+	struct compare_opts o;
+	char err[256], v[256];
+	const cJSON *row;
+	cJSON *rows;
+
+	compare_defaults(&o);
+	cr_assert_eq(compare(doc1("X", 1, noisy, 8, 0), cell_add(doc1("X", 1,
+	    noisy, 8, 0), 2, 1.5, 0), &o, &rows, err, sizeof(err)),
+	    COMPARE_NO_REGRESSION, "%s", err);
+	verdicts(rows, v, sizeof(v));
+	cr_assert_str_eq(v, "equivalent new");
+	row = cJSON_GetArrayItem(rows, 1);
+	cr_assert_str_eq(field_text(row, "why"), "only in NEW");
+	cr_assert(field_number(row, "runs_new") == 8 && field_number(row,
+	    "family") == 1 && cJSON_IsNull(cJSON_GetObjectItem(row, "p")));
+	cJSON_Delete(rows);
+	cr_assert_eq(verdicts_of(doc1("X", 1, noisy, 8, 0), cell_add(doc1("X",
+	    1, noisy, 8, 0), 2, 1, 1), &o, v, sizeof(v)), COMPARE_REGRESSED);
+	cr_assert_str_eq(v, "broken equivalent");
+	o.by_position = true;
+	cr_assert_eq(verdicts_of(doc1("X", 1, noisy, 8, 0), cell_add(doc1("X",
+	    1, noisy, 8, 0), 2, 1, 0), &o, v, sizeof(v)), COMPARE_NO_REGRESSION);
+	cr_assert_str_eq(v, "equivalent new");
+	o.by_position = false;
+	compare_text(doc1("X", 1, noisy, 8, 0), cell_add(doc1("X", 1, noisy, 8,
+	    0), 2, 1, 0), &o, out, sizeof(out));
+	cr_assert(strstr(out, "no BASE cell") != NULL && strstr(out, "new: "
+	    "only in NEW\n") != NULL, "%s", out);
+	cr_assert(strstr(out, "\n1 cells compared, Holm's correction at alpha "
+	    "0.05: no regression; 1 only in NEW, not judged\n") != NULL, "%s",
+	    out);
+}

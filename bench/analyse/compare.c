@@ -252,25 +252,27 @@ compare_pairs_matched(const cJSON *base, const cJSON *new,
 }
 
 /*
- * Each cell of base that new lacks (by key, or past new's last cell): a
- * cell that was not measured is not a cell that did not regress.
+ * Each cell of one file the other lacks (by key, or past its last cell):
+ * base's, since a cell that was not measured is not a cell that did not
+ * regress (undecided); new's, listed and never judged (compare_only_new).
  */
 static void
-compare_pairs_missing(const cJSON *base, const cJSON *new,
+compare_pairs_alone(const cJSON *from, const cJSON *other, bool in_new,
     const struct compare_opts *o, struct compare_pairs *pp)
 {
-	int i = 0, have = cJSON_GetArraySize(results_arr(new, "cells"));
+	int i = 0, have = cJSON_GetArraySize(results_arr(other, "cells"));
 	struct compare_pair *p;
-	const cJSON *ca;
+	const cJSON *c;
 	char key[640];
 
-	cJSON_ArrayForEach(ca, results_arr(base, "cells")) {
-		params_key(ca, true, key, sizeof(key));
-		if (o->by_position ? i++ < have : compare_find(new, key) != NULL)
+	cJSON_ArrayForEach(c, results_arr(from, "cells")) {
+		params_key(c, true, key, sizeof(key));
+		if (o->by_position ? i++ < have : compare_find(other, key) !=
+		    NULL)
 			continue;
 		p = &pp->p[pp->n++];
-		p->a = ca;
-		p->b = NULL;
+		p->a = in_new ? NULL : c;
+		p->b = in_new ? c : NULL;
 		p->level = o->alpha;
 		snprintf(p->cell, sizeof(p->cell), "%s", key);
 		p->keylen = strlen(p->cell);
@@ -334,9 +336,10 @@ compare_read(const struct compare_pairs *pp, const struct compare_opts *o,
 		judge_arm_read(&r->a, pp->p[i].a, o->metric);
 		judge_arm_read(&r->b, pp->p[i].b, o->metric);
 		r->missing = pp->p[i].b == NULL;
-		*known += r->a.n + r->b.n + (r->a.impossible >= 0) +
-		    (r->b.impossible >= 0);
-		*okruns += r->a.ok + r->b.ok;
+		/* A cell only in NEW is not compared: its runs say nothing. */
+		*known += r->ca == NULL ? 0 : r->a.n + r->b.n +
+		    (r->a.impossible >= 0) + (r->b.impossible >= 0);
+		*okruns += r->ca == NULL ? 0 : r->a.ok + r->b.ok;
 		r->level = pp->p[i].level;
 		judge_test(r, o, r->level);
 		for (k = i; judge_is_broken(&rows[k]) && k > 0 &&
@@ -370,8 +373,10 @@ compare_rows(const cJSON *base, const cJSON *new, const struct compare_opts *o,
 		beside_each(new, base, compare_pair_beside, &pp);
 	else
 		compare_pairs_matched(base, new, o, &pp);
-	if (!o->beside && pp.matched > 0)
-		compare_pairs_missing(base, new, o, &pp);
+	if (!o->beside && pp.matched > 0) {
+		compare_pairs_alone(base, new, false, o, &pp);
+		compare_pairs_alone(new, base, true, o, &pp);
+	}
 	rows = compare_read(&pp, o, &known, &okruns);
 	*nrows = pp.n;
 	free(pp.p);
@@ -391,6 +396,22 @@ compare_rows(const cJSON *base, const cJSON *new, const struct compare_opts *o,
 		judge_row_free(&rows[k]);
 	free(rows);
 	return NULL;
+}
+
+/*
+ * A cell only in NEW: `new`, not judged, with nothing to judge it
+ * against; a NEW run that failed keeps it `broken` all the same, since
+ * that verdict asks nothing of BASE.
+ */
+static void
+compare_only_new(struct judge_row *r)
+{
+
+	if (r->ca != NULL || strcmp(r->verdict, "broken") == 0)
+		return;
+	r->verdict = "new";
+	snprintf(r->why, sizeof(r->why), "only in NEW");
+	return;
 }
 
 /*
@@ -424,6 +445,7 @@ compare_verdicts(struct judge_row *rows, size_t n,
 		judge_mde(&rows[i], o);
 		rows[i].verdict = judge_decide(&rows[i], o, rows[i].level,
 		    rows[i].p_adj);
+		compare_only_new(&rows[i]);
 	}
 	free(p);
 	free(adj);
