@@ -1581,3 +1581,123 @@ Test(compare, a_failed_run_beside_exact_counts_is_broken)
 	cJSON_Delete(counted_says(counted_same(300, 3), new, false,
 	    COMPARE_REGRESSED, "broken", NULL, &row));
 }
+
+/* d with one more cell of noisy runs at workers w, scaled; then failed. */
+static cJSON *
+cell_add(cJSON *d, int w, double scale, int failed)
+{
+
+	cJSON_AddItemToArray(cJSON_GetObjectItem(d, "cells"), cell(w,
+	    "cpu_us_per_dispatch", scale, noisy, 8, failed));
+	return d;
+}
+
+/*
+ * Issue 44: a cell twice in a file was matched silently, the first copy
+ * winning: BASE with a slow copy first and NEW 30 % slower than the fast
+ * one was `equivalent`, exit 0; swapped, `regressed`; twice in NEW, two
+ * rows of one label. Refused, exit 2, one line naming the file and the
+ * cell. One cell on each of two machines is no duplicate: its key names
+ * the machine.
+ */
+Test(compare, a_cell_twice_in_a_file_is_refused)
+{
+	static char out[1 << 16];
+	struct compare_opts o;
+	char err[1024], args[1024], v[256];
+	cJSON *rows, *two[2];
+	int i;
+
+	compare_defaults(&o);
+	for (i = 0; i < 2; i++) {
+		cr_assert_eq(compare(cell_add(cell_add(doc("X"), 8, i ? 1 : 1.3,
+		    0), 8, i ? 1.3 : 1, 0), doc1("X", 1.3, noisy, 8, 0), &o,
+		    &rows, err, sizeof(err)), COMPARE_BAD_INPUT, "%d", i);
+		cr_assert(strstr(err, "BASE: the cell shared/lfseg w=8 c=64 ") ==
+		    err && strstr(err, " is there twice (cells 1 and 2)") !=
+		    NULL && strchr(err, '\n') == NULL, "%s", err);
+	}
+	snprintf(args, sizeof(args), "compare %s %s", doc_file(doc1("X", 1,
+	    noisy, 8, 0), "base.json"), doc_file(cell_add(cell_add(doc("X"), 2,
+	    1, 0), 8, 1, 0), "new.json"));
+	cr_assert_eq(cli(args, out, sizeof(out)), 0, "%s", out);
+	snprintf(args, sizeof(args), "compare %s %s", tmp("base.json"),
+	    doc_file(cell_add(cell_add(cell_add(doc("X"), 2, 1, 0), 8, 1, 0),
+	    8, 1.5, 0), "new.json"));
+	cr_assert_eq(cli(args, out, sizeof(out)), 2, "%s", out);
+	cr_assert(strstr(out, "new.json: the cell shared/lfseg w=8 c=64 ") !=
+	    NULL && strstr(out, "NEW ") != NULL && strstr(out, " is there "
+	    "twice (cells 2 and 3)") != NULL && occurrences(out, "\n") == 1,
+	    "%s", out);
+	for (i = 0; i < 2; i++) {
+		two[i] = cell_add(cell_add(doc("X"), 8, 1, 0), 8, 1, 0);
+		cJSON_AddStringToObject(cJSON_GetArrayItem(cJSON_GetObjectItem(
+		    two[i], "cells"), 0), "machine", "m1");
+		cJSON_AddStringToObject(cJSON_GetArrayItem(cJSON_GetObjectItem(
+		    two[i], "cells"), 1), "machine", "m2");
+	}
+	cr_assert_eq(compare(two[0], two[1], &o, &rows, err, sizeof(err)),
+	    COMPARE_NO_REGRESSION, "%s", err);
+	verdicts(rows, v, sizeof(v));
+	cr_assert_str_eq(v, "equivalent equivalent");
+	cJSON_Delete(rows);
+}
+
+/* compare's verdicts of a and b into v, joined, and the exit. Takes a, b. */
+static int
+verdicts_of(cJSON *a, cJSON *b, const struct compare_opts *o, char *v,
+    size_t len)
+{
+	char err[256];
+	cJSON *rows;
+	int rc;
+
+	rc = compare(a, b, o, &rows, err, sizeof(err));
+	cr_assert_neq(rc, COMPARE_BAD_INPUT, "%s", err);
+	verdicts(rows, v, len);
+	cJSON_Delete(rows);
+	return rc;
+}
+
+/*
+ * Issue 44: a cell only in NEW was dropped without a line. It is listed,
+ * `new: only in NEW`, never judged nor in Holm's family, and the summary
+ * counts it apart; a NEW run of it that failed makes it `broken` all the
+ * same, a verdict that asks nothing of BASE. By position (`ab`), a cell
+ * past BASE's last is one too.
+ */
+Test(compare, a_cell_only_in_new_is_listed)
+{
+	static char out[1 << 16];
+	struct compare_opts o;
+	char err[256], v[256];
+	const cJSON *row;
+	cJSON *rows;
+
+	compare_defaults(&o);
+	cr_assert_eq(compare(doc1("X", 1, noisy, 8, 0), cell_add(doc1("X", 1,
+	    noisy, 8, 0), 2, 1.5, 0), &o, &rows, err, sizeof(err)),
+	    COMPARE_NO_REGRESSION, "%s", err);
+	verdicts(rows, v, sizeof(v));
+	cr_assert_str_eq(v, "equivalent new");
+	row = cJSON_GetArrayItem(rows, 1);
+	cr_assert_str_eq(field_text(row, "why"), "only in NEW");
+	cr_assert(field_number(row, "runs_new") == 8 && field_number(row,
+	    "family") == 1 && cJSON_IsNull(cJSON_GetObjectItem(row, "p")));
+	cJSON_Delete(rows);
+	cr_assert_eq(verdicts_of(doc1("X", 1, noisy, 8, 0), cell_add(doc1("X",
+	    1, noisy, 8, 0), 2, 1, 1), &o, v, sizeof(v)), COMPARE_REGRESSED);
+	cr_assert_str_eq(v, "broken equivalent");
+	o.by_position = true;
+	cr_assert_eq(verdicts_of(doc1("X", 1, noisy, 8, 0), cell_add(doc1("X",
+	    1, noisy, 8, 0), 2, 1, 0), &o, v, sizeof(v)), COMPARE_NO_REGRESSION);
+	cr_assert_str_eq(v, "equivalent new");
+	o.by_position = false;
+	compare_text(doc1("X", 1, noisy, 8, 0), cell_add(doc1("X", 1, noisy, 8,
+	    0), 2, 1, 0), &o, out, sizeof(out));
+	cr_assert(strstr(out, "no BASE cell") != NULL && strstr(out, "new: "
+	    "only in NEW\n") != NULL, "%s", out);
+	cr_assert(strstr(out, "\n1 cells compared, Holm's correction at alpha "
+	    "0.05: no regression; 1 only in NEW, not judged\n") != NULL, "%s",
+	    out);
+}

@@ -5,9 +5,12 @@
  * note on verdict statistics; order statistics and the gap test, with the
  * edge cases n = 1, 2, 3, ties and identical samples.
  */
+#include <float.h>
 #include <math.h>
 #include <stdint.h>
 #include <string.h>
+#include <time.h>
+#include <sys/resource.h>
 
 #include <criterion/criterion.h>
 
@@ -142,6 +145,18 @@ draw_tied(uint64_t *x, double *v, size_t n, unsigned int levels,
 	return;
 }
 
+/* Swaps v[i] with one of v[i..n) at random: a shuffle's step. */
+static void
+shuffle_one(uint64_t *x, double *v, size_t n, size_t i)
+{
+	size_t j = i + draw(x) % (n - i);
+	double t = v[i];
+
+	v[i] = v[j];
+	v[j] = t;
+	return;
+}
+
 static bool
 same(double x, double y)
 {
@@ -217,6 +232,269 @@ Test(stats, rank_test_p_counts_every_subset)
 		cr_assert(CLOSE(t.p_shift, p, 1e-12), "%u: %u of %u: %.17g, "
 		    "counted %.17g", i, nb, n, t.p_shift, p);
 	}
+}
+
+/*
+ * Every difference b_j - a_i (of one regime when split is a number),
+ * sorted into d: what the estimates are defined on.
+ */
+static size_t
+every_difference(const double *a, size_t na, const double *b, size_t nb,
+    double split, double *d)
+{
+	size_t i, j, k = 0;
+
+	for (i = 0; i < na; i++)
+		for (j = 0; j < nb; j++)
+			if (isnan(split) || (a[i] > split) == (b[j] > split))
+				d[k++] = b[j] - a[i];
+	stats_sort(d, k);
+	return k;
+}
+
+static double
+sorted_median(const double *s, size_t n)
+{
+
+	return n == 0 ? NAN : n % 2 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
+}
+
+/*
+ * The Moses interval's index: R's qwilcox(alpha / 2, n, m), from the
+ * arrangements of n a's and m b's counted by their largest element (a b
+ * above all n a's adds n to U), up to 25 a side; the normal one from 50.
+ */
+static size_t
+moses_index(size_t n, size_t m, double alpha)
+{
+	static double f[26][26][626];
+	double total, acc = 0, k;
+	size_t i, j, u;
+
+	if (n >= RANK_EXACT_MAX || m >= RANK_EXACT_MAX) {
+		k = floor((double)(n * m) / 2 - stats_norm_quantile(1 - alpha /
+		    2) * sqrt((double)(n * m) * (double)(n + m + 1) / 12));
+		return k < 1 ? 0 : (size_t)k;
+	}
+	cr_assert(n <= 25 && m <= 25);
+	memset(f, 0, sizeof(f));
+	for (i = 0; i <= n; i++)
+		for (j = 0; j <= m; j++)
+			for (u = 0; u <= i * j; u++)
+				f[i][j][u] = i == 0 || j == 0 ? u == 0 :
+				    (u >= i ? f[i][j - 1][u - i] : 0) +
+				    f[i - 1][j][u];
+	total = exp(lgamma(n + m + 1.0) - lgamma(n + 1.0) - lgamma(m + 1.0));
+	for (u = 0; u <= n * m; u++)
+		if ((acc += f[n][m][u]) / total >= alpha / 2 - 10 * DBL_EPSILON)
+			return u;
+	return n * m;
+}
+
+/*
+ * The Hodges-Lehmann shift, its Moses interval and the within-regime
+ * shift are order statistics of every difference, to the bit, though
+ * rank_compare never lists them: one regime and two, tied or not, exact
+ * sizes and normal ones.
+ */
+Test(stats, estimates_are_order_statistics_of_every_difference)
+{
+	static double d[130 * 130];
+	double a[130], b[130], split;
+	uint64_t x = 0x853c49e6748fea9bu;
+	struct rank_test r;
+	size_t na, nb, top, k, i;
+	unsigned int levels;
+
+	for (i = 0; i < 300; i++) {
+		na = 2 + draw(&x) % (i % 2 ? 24 : 129);
+		nb = 2 + draw(&x) % (i % 2 ? 24 : 129);
+		if (i % 2 == 0 && na < RANK_EXACT_MAX && nb < RANK_EXACT_MAX)
+			na += RANK_EXACT_MAX;
+		levels = i % 3 == 0 ? 1000000 : 2 + i % 11;
+		draw_tied(&x, a, na, levels, 0);
+		draw_tied(&x, b, nb, levels, (double)(i % 4));
+		for (k = 0; k < na; k++)	/* values a sum rounds */
+			a[k] = log1p(a[k]);
+		for (k = 0; k < nb; k++)
+			b[k] = log1p(b[k]);
+		split = i % 5 == 0 ? log1p(levels / 2 + 0.5) : NAN;
+		rank_compare(a, na, b, nb, split, 0.05, &r);
+		top = every_difference(a, na, b, nb, NAN, d);
+		cr_assert(r.shift == sorted_median(d, top), "%zu: %zu against "
+		    "%zu: %a, sorted %a", i, na, nb, r.shift,
+		    sorted_median(d, top));
+		k = moses_index(na, nb, 0.05);
+		cr_assert(r.lo == d[k ? k - 1 : 0] && r.hi == d[k ? top - k :
+		    top - 1], "%zu: %zu against %zu: [%a, %a], sorted [%a, %a]",
+		    i, na, nb, r.lo, r.hi, d[k ? k - 1 : 0], d[k ? top - k :
+		    top - 1]);
+		top = every_difference(a, na, b, nb, split, d);
+		cr_assert(isnan(split) ? isnan(r.shift_strat) :
+		    same(r.shift_strat, sorted_median(d, top)), "%zu", i);
+	}
+}
+
+/*
+ * What rank_compare gave when it still sorted every difference, pinned to
+ * the bit: p, the estimates and the interval of tied runs in two regimes,
+ * by the exact count (3) and by draws (1, 7).
+ */
+Test(stats, rank_compare_keeps_its_answers)
+{
+	static const struct {
+		int i;
+		double p, shift, strat, lo, hi;
+	} pin[] = {
+		{ 1, 0x1.a368d05fa3068p-15, 0x1.269621134db94p-2,
+		    0x1.269621134db94p-2, 0x1.7565011e4967p-3,
+		    0x1.9f323ecbf984ap-2 },
+		{ 3, 0x1.0ae21edb3cdbbp-23, 0x1.62e42fefa39efp-1,
+		    0x1.62e42fefa39fp-1, 0x1.c8ff7c79a9a2p-3,
+		    0x1.40b512eb53d6p+0 },
+		{ 7, 0x1.0a1fd1b7af017p-3, 0x1.7565011e49674p-3,
+		    0x1.5ff3070a793dp-3, -0x1.1178e8227e478p-3,
+		    0x1.62e42fefa39eep-1 },
+	};
+	static double a[700], b[700];
+	uint64_t x = 0xdeadbeefcafef00du;
+	struct rank_test r;
+	size_t na, nb, k, at = 0;
+	unsigned int levels;
+	int i;
+
+	for (i = 0; i <= 7; i++) {
+		na = 2 + draw(&x) % (i % 3 == 0 ? 48 : i % 3 == 1 ? 150 : 700);
+		nb = 2 + draw(&x) % (i % 3 == 0 ? 48 : i % 3 == 1 ? 150 : 700);
+		levels = i % 4 == 0 ? 1000000 : 2 + i % 17;
+		/* A fifth of a and a quarter of b slow, b moved by i % 5. */
+		for (k = 0; k < na; k++) {
+			a[k] = (double)(draw(&x) % levels);
+			a[k] = log1p(a[k] + (draw(&x) % 5 == 0 ? 3 * levels : 0));
+		}
+		for (k = 0; k < nb; k++) {
+			b[k] = (double)(draw(&x) % levels + i % 5);
+			b[k] = log1p(b[k] + (draw(&x) % 4 == 0 ? 3 * levels : 0));
+		}
+		if (pin[at].i != i)
+			continue;
+		rank_compare(a, na, b, nb, log1p(2.0 * levels), 0.05, &r);
+		cr_assert(r.p == pin[at].p && r.shift == pin[at].shift &&
+		    r.shift_strat == pin[at].strat && r.lo == pin[at].lo &&
+		    r.hi == pin[at].hi, "%d: p %a, shift %a, within %a, [%a, "
+		    "%a]", i, r.p, r.shift, r.shift_strat, r.lo, r.hi);
+		at++;
+	}
+	cr_assert_eq(at, 3);
+}
+
+/*
+ * 10^4 runs a side, in two regimes: an answer in seconds and megabytes,
+ * where listing every difference took 52 s and 1.5 GB (issue 44). b is
+ * a copy of a moved by 3, so every estimate is 3 exactly and the
+ * interval is symmetric about it. Moved by 300, its p is as small as it
+ * is, not the 1 / 20001 that draws of the min-p's distribution can show
+ * (which Holm over a few hundred cells would never let pass).
+ */
+Test(stats, ten_thousand_runs_a_side_answer_in_seconds, .timeout = 120)
+{
+	static double a[10000], b[10000];
+	uint64_t x = 0x94d049bb133111ebu;
+	struct rank_test r;
+	struct rusage ru;
+	clock_t t0;
+	size_t i;
+
+	for (i = 0; i < 10000; i++) {
+		a[i] = (double)(draw(&x) % 1000) + (i % 5 == 0 ? 5000 : 0);
+		b[(i * 7919) % 10000] = a[i] + 3;
+	}
+	t0 = clock();
+	rank_compare(a, 10000, b, 10000, 3000, 0.05, &r);
+	cr_assert((double)(clock() - t0) / CLOCKS_PER_SEC < 2, "%.1f s",
+	    (double)(clock() - t0) / CLOCKS_PER_SEC);
+	cr_assert(getrusage(RUSAGE_SELF, &ru) == 0 && ru.ru_maxrss < 256 *
+	    1024, "%ld kB", ru.ru_maxrss);
+	cr_assert(r.shift == 3 && r.shift_strat == 3 && r.lo < 3 &&
+	    r.hi - 3 == 3 - r.lo, "%a [%a, %a] within %a", r.shift, r.lo,
+	    r.hi, r.shift_strat);
+	cr_assert(r.slow_a == 2000 && r.slow_b == 2000 && !r.exact &&
+	    r.p > 0 && r.p <= 1, "p %g", r.p);
+	for (i = 0; i < 10000; i++)
+		b[i] += 297;
+	rank_test_p(a, 10000, b, 10000, 3000, &r);
+	cr_assert(r.p < 1e-9, "p %g", r.p);
+}
+
+/* The smallest of the three p-values the min-p test combines. */
+static double
+min_of_three(const struct rank_test *t)
+{
+
+	return fmin(fmin(t->p_shift, t->p_share), t->p_strat);
+}
+
+/*
+ * The share of 2000 permutations of v's labels (1100 runs a side) whose
+ * smallest p is at most the observed one's, as the min-p test takes it.
+ */
+static double
+permuted_p(uint64_t *x, const double *v, const struct rank_test *t)
+{
+	static double w[2200];
+	double obs = min_of_three(t) * (1 + 1e-7);
+	size_t i, j, hits = 0;
+	struct rank_test u;
+
+	for (j = 0; j < 2000; j++) {
+		memcpy(w, v, sizeof(w));
+		for (i = 0; i < 1100; i++)
+			shuffle_one(x, w, 2200, i);
+		rank_test_p(w, 1100, w + 1100, 1100, log(1.5), &u);
+		hits += min_of_three(&u) <= obs;
+	}
+	return (1.0 + hits) / 2001;
+}
+
+/*
+ * Past 2000 runs in the pool the min-p test's p is integrated from the
+ * large-sample law of its permutation distribution, not drawn: it stays
+ * within the error of 2000 permutations of the labels, whether the rank
+ * sum, the slow share or a shift inside the regimes drives it, ties too;
+ * and over the cases together (the sum of squared errors in units of
+ * their sd, chi-square of 7 degrees below its 0.999 quantile), so that
+ * none of the three can be left out.
+ */
+Test(stats, a_wide_pools_min_p_is_its_permutations, .timeout = 120)
+{
+	static const struct {
+		double share_b, within, tick;
+	} k[] = { { 0.2, 0, 0 }, { 0.2, 0.0018, 0 }, { 0.23, 0, 0 },
+	    { 0.2, 0.0015, 0.01 }, { 0.225, 0.0012, 0 }, { 0.23, 0.0015, 0 },
+	    { 0.22, 0.001, 0 } };
+	static double v[2200];
+	uint64_t x = 0x12345678abcdefu;
+	double p, z, chi2 = 0;
+	struct rank_test t;
+	size_t c, i;
+
+	for (c = 0; c < 7; c++) {
+		/* Slow: a's 1st and 2nd of each 10, b's first share_b. */
+		for (i = 0; i < 2200; i++) {
+			v[i] = 0.02 * stats_gauss(&x) + (i < 1100 ? 0 :
+			    k[c].within) + ((i < 1100 ? i % 10 < 2 : i - 1100 <
+			    k[c].share_b * 1100) ? log(2) : 0);
+			if (k[c].tick > 0)	/* ties: values on a grid */
+				v[i] = k[c].tick * floor(v[i] / k[c].tick);
+		}
+		rank_test_p(v, 1100, v + 1100, 1100, log(1.5), &t);
+		p = permuted_p(&x, v, &t);
+		z = (t.p - p) / sqrt(t.p * (1 - t.p) / 2000);
+		chi2 += z * z;
+		cr_assert(fabs(z) < 4.5 && !t.exact, "case %zu: %g, permutations "
+		    "%g", c, t.p, p);
+	}
+	cr_assert(chi2 < 24.3, "chi-square %.1f", chi2);
 }
 
 /* Runs of b against a with the pooled split of the gap test. */

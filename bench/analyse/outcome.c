@@ -29,7 +29,8 @@ outcome_effect(const struct judge_row *r, const char *unit, char *buf,
 		return;
 	}
 	if (!r->tested) {
-		snprintf(buf, len, r->missing ? "no NEW cell" : "too few ok runs");
+		snprintf(buf, len, r->missing ? "no NEW cell" : r->ca == NULL ?
+		    "no BASE cell" : "too few ok runs");
 		return;
 	}
 	if (r->exact) {
@@ -515,20 +516,23 @@ outcome_busy(FILE *out, const struct judge_row *rows, size_t n)
 	return;
 }
 
-/* The counts of each verdict, as the summary line says them. */
+/*
+ * The counts of each verdict, as the summary line says them; a cell only
+ * in NEW is not one compared.
+ */
 static void
 outcome_summary(FILE *out, const struct judge_row *rows, size_t n,
     const struct compare_opts *o, bool incomplete)
 {
-	unsigned int c[5] = { 0 };
-	static const char *const words[5] = { "broken", "regressed",
-	    "undecided", "improved", "equivalent" };
+	unsigned int c[6] = { 0 };
+	static const char *const words[6] = { "broken", "regressed",
+	    "undecided", "improved", "equivalent", "new" };
 	size_t i, k;
 
 	for (i = 0; i < n; i++)
-		for (k = 0; k < 5; k++)
+		for (k = 0; k < 6; k++)
 			c[k] += strcmp(rows[i].verdict, words[k]) == 0;
-	fprintf(out, "\n%zu cells compared, %s at alpha %.3g: %s", n,
+	fprintf(out, "\n%zu cells compared, %s at alpha %.3g: %s", n - c[5],
 	    o->levels != NULL ? "sequentially" : "Holm's correction", o->alpha,
 	    c[0] || c[1] || c[2] || incomplete ? "" : "no regression");
 	if (c[0])
@@ -540,7 +544,9 @@ outcome_summary(FILE *out, const struct judge_row *rows, size_t n,
 	if (c[2] || incomplete)
 		fprintf(out, "UNDECIDED %u%s (no answer: not a pass)", c[2],
 		    incomplete ? " and a file not complete" : "");
-	fprintf(out, c[3] ? ", improved %u\n" : "\n", c[3]);
+	if (c[3])
+		fprintf(out, ", improved %u", c[3]);
+	fprintf(out, c[5] ? "; %u only in NEW, not judged\n" : "\n", c[5]);
 	return;
 }
 

@@ -15,6 +15,13 @@
 /* A joint distribution larger than this is sampled, not counted. */
 #define RANK_DP_CELLS	((size_t)1 << 22)
 #define RANK_DRAWS	20000
+/*
+ * Past this many runs in the pool the min-p's distribution is integrated,
+ * not drawn (rank_min_p_wide): the draws take RANK_DRAWS times b's runs
+ * (0.08 s at 10^3 a side, 0.8 s at 10^4, 8 s at 10^5) and no p below
+ * 1 / RANK_DRAWS, which Holm over a few hundred cells never lets pass.
+ */
+#define RANK_DRAWN_MAX	2000
 
 /* The runs of both arms in one array: value, arm, doubled mid-rank, slow. */
 struct rank_pool {
@@ -46,18 +53,109 @@ rank_alloc(size_t n, size_t size)
 	return p;
 }
 
-/* The n * m pairwise differences b_j - a_i, sorted. */
-static double *
-rank_diffs(const double *a, size_t na, const double *b, size_t nb)
-{
-	double *d = rank_alloc(na * nb, sizeof(*d));
-	size_t i, j, k = 0;
+/*
+ * The differences b_j - a_i of a and b, each sorted, as a matrix never
+ * written: a row rises with j and falls with i, since rounding keeps the
+ * order of what it rounds (b_j - a_i <= b_k - a_i when b_j <= b_k), so
+ * the differences at most x are counted in one pass of two pointers and
+ * the k-th smallest is found by bisecting on x: n + m memory and
+ * (n + m) 64 steps, where listing them took n m (1.5 GB and 26 s at 10^4
+ * runs a side, an abort at 10^5). The within-regime shift is over two
+ * such blocks, the fast runs' and the slow ones'.
+ */
+struct rank_block {
+	const double *a, *b;
+	size_t na, nb;
+};
 
-	for (i = 0; i < na; i++)
-		for (j = 0; j < nb; j++)
-			d[k++] = b[j] - a[i];
-	qsort(d, na * nb, sizeof(*d), rank_cmp);
-	return d;
+static size_t
+rank_count_le(const struct rank_block *bl, size_t nbl, double x)
+{
+	size_t k, i, j, n = 0;
+
+	/* A larger a_i leaves more of b within x of it: j only moves on. */
+	for (k = 0; k < nbl; k++)
+		for (i = 0, j = 0; i < bl[k].na; i++, n += j)
+			while (j < bl[k].nb && bl[k].b[j] - bl[k].a[i] <= x)
+				j++;
+	return n;
+}
+
+/* Doubles as integers in the same order, -0 just below +0 (no NaN here). */
+static uint64_t
+rank_key(double x)
+{
+	uint64_t u;
+
+	memcpy(&u, &x, sizeof(u));
+	return u >> 63 ? ~u : u | (uint64_t)1 << 63;
+}
+
+static double
+rank_unkey(uint64_t k)
+{
+	uint64_t u = k >> 63 ? k & ~((uint64_t)1 << 63) : ~k;
+	double x;
+
+	memcpy(&x, &u, sizeof(x));
+	return x;
+}
+
+/*
+ * The k-th smallest difference of the blocks (from 0; fewer than their
+ * n m): the least double with more than k differences at most it, which
+ * is one of them, found in at most 64 counts. A zero is +0, as a sort of
+ * the differences would hold either sign of it.
+ */
+static double
+rank_select(const struct rank_block *bl, size_t nbl, size_t k)
+{
+	uint64_t lo = UINT64_MAX, hi = 0, mid;
+	size_t i;
+	double x;
+
+	for (i = 0; i < nbl; i++) {
+		if (bl[i].na == 0 || bl[i].nb == 0)
+			continue;
+		mid = rank_key(bl[i].b[0] - bl[i].a[bl[i].na - 1]);
+		lo = mid < lo ? mid : lo;
+		mid = rank_key(bl[i].b[bl[i].nb - 1] - bl[i].a[0]);
+		hi = mid > hi ? mid : hi;
+	}
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (rank_count_le(bl, nbl, rank_unkey(mid)) > k)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	x = rank_unkey(lo);
+	return x == 0 ? 0 : x;
+}
+
+/* The median of the blocks' differences; NAN when they have none. */
+static double
+rank_median_blocks(const struct rank_block *bl, size_t nbl)
+{
+	size_t n = 0, i;
+
+	for (i = 0; i < nbl; i++)
+		n += bl[i].na * bl[i].nb;
+	if (n == 0)
+		return NAN;
+	return n % 2 ? rank_select(bl, nbl, n / 2) : (rank_select(bl, nbl,
+	    n / 2 - 1) + rank_select(bl, nbl, n / 2)) / 2;
+}
+
+/* A sorted copy of v[0..n). */
+static double *
+rank_sorted(const double *v, size_t n)
+{
+	double *s = rank_alloc(n, sizeof(*s));
+
+	memcpy(s, v, n * sizeof(*v));
+	qsort(s, n, sizeof(*s), rank_cmp);
+	return s;
 }
 
 static double
@@ -120,10 +218,9 @@ rank_p_min(size_t n, size_t m)
  * interval that covers at least 1 - alpha), else from the normal one.
  */
 static double
-rank_moses(const double *d, size_t na, size_t nb, double alpha, double *lo,
-    double *hi)
+rank_moses(const struct rank_block *d, double alpha, double *lo, double *hi)
 {
-	size_t top = na * nb, k, u;
+	size_t na = d->na, nb = d->nb, top = na * nb, k, u;
 	double *c, total = 0, below = 0, conf;
 
 	if (na < RANK_EXACT_MAX && nb < RANK_EXACT_MAX) {
@@ -141,24 +238,21 @@ rank_moses(const double *d, size_t na, size_t nb, double alpha, double *lo,
 		k = conf < 1 ? 0 : (size_t)conf;
 		conf = 1 - alpha;
 	}
-	if (k == 0) {
-		*lo = d[0];
-		*hi = d[top - 1];
-		return 0;
-	}
-	*lo = d[k - 1];
-	*hi = d[top - k];
-	return conf;
+	*lo = rank_select(d, 1, k == 0 ? 0 : k - 1);
+	*hi = rank_select(d, 1, k == 0 ? top - 1 : top - k);
+	return k == 0 ? 0 : conf;
 }
 
 double
 rank_interval(const double *a, size_t na, const double *b, size_t nb,
     double alpha, double *lo, double *hi)
 {
-	double *d = rank_diffs(a, na, b, nb), conf;
+	struct rank_block d = { rank_sorted(a, na), rank_sorted(b, nb), na,
+	    nb };
+	double conf = rank_moses(&d, alpha, lo, hi);
 
-	conf = rank_moses(d, na, nb, alpha, lo, hi);
-	free(d);
+	free((double *)d.a);
+	free((double *)d.b);
 	return conf;
 }
 
@@ -273,6 +367,16 @@ rank_share_p(const struct rank_pool *p, unsigned int c)
 	    (unsigned int)p->na - (p->nslow - c));
 }
 
+/* The rank sum's standard deviation, with R's tie correction. */
+static double
+rank_shift_sigma(const struct rank_pool *p)
+{
+	double n = (double)p->n;
+
+	return sqrt((double)p->na * (double)p->nb / 12 * ((n + 1) - p->ties /
+	    (n * (n - 1))));
+}
+
 /*
  * The rank-sum p by the normal approximation, with R's tie and continuity
  * corrections, from b's doubled rank sum.
@@ -280,11 +384,9 @@ rank_share_p(const struct rank_pool *p, unsigned int c)
 static double
 rank_shift_p_normal(const struct rank_pool *p, size_t sum)
 {
-	double n = (double)p->n, u, z, sigma;
+	double u, z, sigma = rank_shift_sigma(p);
 
 	u = (double)sum / 2 - (double)p->nb * (double)(p->nb + 1) / 2;
-	sigma = sqrt((double)p->na * (double)p->nb / 12 * ((n + 1) -
-	    p->ties / (n * (n - 1))));
 	z = u - (double)p->na * (double)p->nb / 2;
 	z -= z > 0 ? 0.5 : z < 0 ? -0.5 : 0;
 	return sigma > 0 ? fmin(1, 2 * stats_norm_upper(fabs(z) / sigma)) : 1;
@@ -484,55 +586,230 @@ rank_next(uint64_t *x)
 }
 
 /*
- * The within-regime rank sum's p by the normal approximation, given c of
- * b's runs slow: b's doubled ranks inside each regime, each regime's
- * labels drawn apart (no tie correction: regimes are far apart).
+ * The within-regime rank sum given c of b's runs slow: b's doubled ranks
+ * inside each regime, each regime's labels drawn apart (no tie
+ * correction: regimes are far apart). Its mean, with the variance in *v.
  */
+static double
+rank_strat_moments(const struct rank_pool *p, unsigned int c, double *v)
+{
+	double nf = (double)(p->n - p->nslow), ns = p->nslow;
+	double kf = (double)p->nb - c;
+
+	*v = 4 * (kf * (nf - kf) * (nf + 1) + c * (ns - c) * (ns + 1)) / 12;
+	return kf * (nf + 1) + c * (ns + 1);
+}
+
+/* Its p by the normal approximation, from b's doubled rank sum. */
 static double
 rank_strat_p_normal(const struct rank_pool *p, size_t sum, unsigned int c)
 {
-	double nf = (double)(p->n - p->nslow), ns = p->nslow;
-	double kf = (double)p->nb - c, x, e, v;
+	double x = (double)sum - 2.0 * c * (double)(p->n - p->nslow), e, v;
 
-	x = (double)sum - 2.0 * c * nf;
-	e = kf * (nf + 1) + c * (ns + 1);
-	v = 4 * (kf * (nf - kf) * (nf + 1) + c * (ns - c) * (ns + 1)) / 12;
+	e = rank_strat_moments(p, c, &v);
 	return v > 0 ? fmin(1, 2 * stats_norm_upper(fmax(0, fabs(x - e) - 1) /
 	    sqrt(v))) : 1;
 }
 
-/* The smallest of the min-p test's p-values for b's sum and slow count. */
+/*
+ * The smallest of the min-p test's p-values for b's sum and slow count,
+ * Fisher's from pf, each c's computed once: the draws repeat them.
+ */
 static double
-rank_min_p_normal(const struct rank_pool *p, size_t sum, unsigned int c)
+rank_min_p_normal(const struct rank_pool *p, size_t sum, unsigned int c,
+    double *pf)
 {
 
-	return fmin(fmin(rank_shift_p_normal(p, sum), rank_share_p(p, c)),
+	if (isnan(pf[c]))
+		pf[c] = rank_share_p(p, c);
+	return fmin(fmin(rank_shift_p_normal(p, sum), pf[c]),
 	    rank_strat_p_normal(p, sum, c));
 }
 
+/* The law of b's slow count c: P(c) and Fisher's p of each, c from lo. */
+struct rank_share_law {
+	unsigned int lo, n;
+	double *w, *p;
+};
+
+static double
+rank_lchoose(double n, double k)
+{
+
+	return lgamma(n + 1) - lgamma(k + 1) - lgamma(n - k + 1);
+}
+
 /*
- * Too large to count: the rank-sum p from the normal approximation, and
- * with two regimes the min-p's permutation distribution sampled.
+ * The hypergeometric law of b's slow count under the permutations, and
+ * Fisher's two-sided p of each count as stats_fisher takes it (every
+ * count no likelier, with R's slack), summed from the least likely up:
+ * one sort, where a sum over every count for each is quadratic.
  */
 static void
-rank_sampled(const struct rank_pool *p, size_t sum, unsigned int slow,
-    bool split, struct rank_test *r)
+rank_share_law(const struct rank_pool *p, struct rank_share_law *l)
+{
+	unsigned int ns = p->nslow, i, k;
+	struct rank_at *by;	/* each count's log-probability */
+	double acc = 0;
+
+	l->lo = ns > p->na ? ns - (unsigned int)p->na : 0;
+	l->n = (ns < p->nb ? ns : (unsigned int)p->nb) - l->lo + 1;
+	l->w = rank_alloc(l->n, sizeof(*l->w));
+	l->p = rank_alloc(l->n, sizeof(*l->p));
+	by = rank_alloc(l->n, sizeof(*by));
+	for (i = 0; i < l->n; i++) {
+		k = l->lo + i;
+		by[i].v = rank_lchoose(p->nb, k) + rank_lchoose(p->na, ns - k) -
+		    rank_lchoose(p->n, ns);
+		by[i].i = i;
+		l->w[i] = exp(by[i].v);
+	}
+	qsort(by, l->n, sizeof(*by), rank_at_cmp);
+	for (i = 0, k = 0; i < l->n; i++) {
+		for (; k < l->n && by[k].v <= by[i].v + log1p(RANK_EPS); k++)
+			acc += l->w[by[k].i];
+		l->p[by[i].i] = fmin(1, acc);
+	}
+	free(by);
+	return;
+}
+
+/* The z whose upper normal tail is q, 0 < q < 1/2: precise for tiny q. */
+static double
+rank_upper_quantile(double q)
+{
+	double lo = 0, hi = 40, mid;
+	int i;
+
+	for (i = 0; i < 100; i++) {
+		mid = (lo + hi) / 2;
+		if (stats_norm_upper(mid) > q)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return (lo + hi) / 2;
+}
+
+/*
+ * What rank_min_p_wide needs of the pool and of the observed min-p: b's
+ * doubled rank sum S passes the rank-sum test within h1 of c1.
+ */
+struct rank_wide {
+	double q;		/* the normal quantile of tobs / 2 */
+	double c1, h1;
+	double nf, ns;		/* each regime's runs, */
+	double mf, vf, ms, vs;	/* and their scores' mean and variance */
+};
+
+/* The mean and variance of the scores of one regime's runs. */
+static void
+rank_regime_scores(const struct rank_pool *p, bool slow, double *mean,
+    double *var)
+{
+	double k = 0, s = 0;
+	size_t i;
+
+	for (i = 0; i < p->n; i++)
+		if (p->slow[i] == slow) {
+			s += p->score[i];
+			k++;
+		}
+	*mean = k > 0 ? s / k : 0;
+	for (s = 0, i = 0; i < p->n; i++)
+		if (p->slow[i] == slow)
+			s += (p->score[i] - *mean) * (p->score[i] - *mean);
+	*var = k > 0 ? s / k : 0;
+	return;
+}
+
+/* The pool's part of w, and the observed min-p's, t. */
+static void
+rank_wide_init(const struct rank_pool *p, double t, struct rank_wide *w)
+{
+	double sigma = rank_shift_sigma(p);
+
+	w->q = t < 1 ? rank_upper_quantile(t / 2) : 0;
+	/* |S - c1| / 2 past 0.5 + sigma q: rank_shift_p_normal's z. */
+	w->c1 = (double)p->nb * (double)(p->nb + 1) + (double)p->na *
+	    (double)p->nb;
+	w->h1 = sigma > 0 ? 1 + 2 * sigma * w->q : INFINITY;
+	w->nf = (double)(p->n - p->nslow);
+	w->ns = p->nslow;
+	rank_regime_scores(p, false, &w->mf, &w->vf);
+	rank_regime_scores(p, true, &w->ms, &w->vs);
+	return;
+}
+
+/*
+ * The chance, given c of b's runs slow, that the rank sum or the
+ * within-regime one rejects at w->q: S outside either's band, S normal
+ * with the mean and variance of c slow scores and nb - c fast ones drawn
+ * without replacement.
+ */
+static double
+rank_wide_reject(const struct rank_pool *p, const struct rank_wide *w,
+    unsigned int c)
+{
+	double kf = (double)p->nb - c, e, v, h2, lo, hi, mu, var;
+
+	/* The within-regime test passes within h2 of e. */
+	e = 2.0 * c * w->nf + rank_strat_moments(p, c, &v);
+	h2 = v > 0 ? 1 + sqrt(v) * w->q : INFINITY;
+	lo = fmax(w->c1 - w->h1, e - h2);
+	hi = fmin(w->c1 + w->h1, e + h2);
+	mu = kf * w->mf + c * w->ms;
+	var = (w->nf > 1 ? kf * (w->nf - kf) / (w->nf - 1) * w->vf : 0) +
+	    (w->ns > 1 ? c * (w->ns - c) / (w->ns - 1) * w->vs : 0);
+	if (!(lo < hi))
+		return 1;
+	if (!(var > 0))
+		return mu <= lo || mu >= hi;
+	return fmin(1, stats_norm_upper((hi - mu) / sqrt(var)) +
+	    stats_norm_upper((mu - lo) / sqrt(var)));
+}
+
+/*
+ * The min-p's permutation distribution past RANK_DRAWN_MAX runs, from its
+ * large-sample law: b's slow count c exactly (hypergeometric), and b's
+ * rank sum S given c normal. Given c, Fisher's p is fixed and the two
+ * rank sums reject outside a band of S each, so the share of subsets
+ * whose smallest p is at most the observed one is a sum over c of normal
+ * tails: no draws, no floor at 1 / RANK_DRAWS, one sort of the counts.
+ */
+static double
+rank_min_p_wide(const struct rank_pool *p, size_t sum, unsigned int slow)
+{
+	struct rank_share_law l;
+	struct rank_wide w;
+	double t, hit = 0;
+	unsigned int i;
+
+	rank_share_law(p, &l);
+	t = fmin(fmin(rank_shift_p_normal(p, sum), l.p[slow - l.lo]),
+	    rank_strat_p_normal(p, sum, slow)) * (1 + RANK_EPS);
+	rank_wide_init(p, t, &w);
+	for (i = 0; t < 1 && i < l.n; i++)
+		if (l.w[i] > 0)
+			hit += l.w[i] * (l.p[i] <= t ? 1 : rank_wide_reject(p,
+			    &w, l.lo + i));
+	free(l.w);
+	free(l.p);
+	/* Every p is at most 1: a t of 1 or more takes every subset. */
+	return t < 1 ? fmin(1, hit) : 1;
+}
+
+/*
+ * The min-p's permutation distribution sampled: the share of RANK_DRAWS
+ * random nb-subsets of the pool whose smallest p is at most tobs.
+ */
+static double
+rank_min_p_drawn(const struct rank_pool *p, double tobs, double *pf)
 {
 	size_t *idx = rank_alloc(p->n, sizeof(*idx)), i, j, k, s;
 	uint64_t seed = 0x9e3779b97f4a7c15u;
 	unsigned int c, hits = 0, d;
-	double tobs;
 
-	r->p_shift = rank_shift_p_normal(p, sum);
-	r->p = r->p_shift;
-	r->p_strat = NAN;
-	r->exact = false;
-	if (!split) {
-		free(idx);
-		return;
-	}
-	r->p_strat = rank_strat_p_normal(p, sum, slow);
-	tobs = rank_min_p_normal(p, sum, slow) * (1 + RANK_EPS);
 	for (i = 0; i < p->n; i++)
 		idx[i] = i;
 	for (d = 0; d < RANK_DRAWS; d++) {
@@ -546,10 +823,42 @@ rank_sampled(const struct rank_pool *p, size_t sum, unsigned int slow,
 			s += p->score[idx[i]];
 			c += p->slow[idx[i]];
 		}
-		hits += rank_min_p_normal(p, s, c) <= tobs;
+		hits += rank_min_p_normal(p, s, c, pf) <= tobs;
 	}
-	r->p = (1.0 + hits) / (1.0 + RANK_DRAWS);
 	free(idx);
+	return (1.0 + hits) / (1.0 + RANK_DRAWS);
+}
+
+/*
+ * Too large to count: the rank-sum p from the normal approximation, and
+ * with two regimes the min-p's permutation distribution sampled, or past
+ * RANK_DRAWN_MAX runs integrated (rank_min_p_wide).
+ */
+static void
+rank_sampled(const struct rank_pool *p, size_t sum, unsigned int slow,
+    bool split, struct rank_test *r)
+{
+	unsigned int c, cmax = p->nslow < p->nb ? p->nslow :
+	    (unsigned int)p->nb;
+	double *pf, tobs;
+
+	r->p_shift = rank_shift_p_normal(p, sum);
+	r->p = r->p_shift;
+	r->p_strat = NAN;
+	r->exact = false;
+	if (!split)
+		return;
+	r->p_strat = rank_strat_p_normal(p, sum, slow);
+	if (p->n > RANK_DRAWN_MAX) {
+		r->p = rank_min_p_wide(p, sum, slow);
+		return;
+	}
+	pf = rank_alloc(cmax + 1, sizeof(*pf));
+	for (c = 0; c <= cmax; c++)
+		pf[c] = NAN;
+	tobs = rank_min_p_normal(p, sum, slow, pf) * (1 + RANK_EPS);
+	r->p = rank_min_p_drawn(p, tobs, pf);
+	free(pf);
 	return;
 }
 
@@ -559,20 +868,22 @@ rank_sampled(const struct rank_pool *p, size_t sum, unsigned int slow,
  * regime holds runs of both.
  */
 static double
-rank_shift_within(const double *a, size_t na, const double *b, size_t nb,
-    double split)
+rank_shift_within(const struct rank_block *d, double split)
 {
-	double *d = rank_alloc(na * nb, sizeof(*d)), m;
-	size_t i, j, k = 0;
+	struct rank_block bl[2] = { *d, *d };
 
-	for (i = 0; i < na; i++)
-		for (j = 0; j < nb; j++)
-			if ((a[i] > split) == (b[j] > split))
-				d[k++] = b[j] - a[i];
-	qsort(d, k, sizeof(*d), rank_cmp);
-	m = k > 0 ? rank_median_sorted(d, k) : NAN;
-	free(d);
-	return m;
+	/* Sorted, each side's fast runs come first. */
+	for (bl[0].na = 0; bl[0].na < d->na && !(d->a[bl[0].na] > split);
+	    bl[0].na++)
+		;
+	for (bl[0].nb = 0; bl[0].nb < d->nb && !(d->b[bl[0].nb] > split);
+	    bl[0].nb++)
+		;
+	bl[1].a += bl[0].na;
+	bl[1].na -= bl[0].na;
+	bl[1].b += bl[0].nb;
+	bl[1].nb -= bl[0].nb;
+	return rank_median_blocks(bl, 2);
 }
 
 void
@@ -605,15 +916,15 @@ void
 rank_compare(const double *a, size_t na, const double *b, size_t nb,
     double split, double alpha, struct rank_test *r)
 {
-	double *d;
+	struct rank_block d = { rank_sorted(a, na), rank_sorted(b, nb), na,
+	    nb };
 
 	rank_test_p(a, na, b, nb, split, r);
-	d = rank_diffs(a, na, b, nb);
-	r->shift = rank_median_sorted(d, na * nb);
-	r->conf = rank_moses(d, na, nb, alpha, &r->lo, &r->hi);
-	free(d);
-	r->shift_strat = isnan(split) ? NAN : rank_shift_within(a, na, b, nb,
-	    split);
+	r->shift = rank_median_blocks(&d, 1);
+	r->conf = rank_moses(&d, alpha, &r->lo, &r->hi);
+	r->shift_strat = isnan(split) ? NAN : rank_shift_within(&d, split);
+	free((double *)d.a);
+	free((double *)d.b);
 	return;
 }
 

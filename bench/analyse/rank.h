@@ -13,6 +13,12 @@
  *    exact at its level;
  *  - the smallest shift a verdict of these runs catches 80 % of the time.
  *
+ * Past those sizes (a cell of 10^5 runs a side): the normal approximation
+ * with R's corrections; the min-p's distribution drawn up to 2000 runs in
+ * the pool, integrated from its large-sample law beyond; the estimates
+ * picked out of the n m differences without listing them. Time and
+ * memory grow as (n + m) log(n + m).
+ *
  * The rank_* namespace: pure functions of arrays; nothing prints.
  */
 #ifndef BENCH_RANK_H
@@ -50,8 +56,9 @@ void rank_compare(const double *a, size_t na, const double *b, size_t nb,
 /*
  * The tests of rank_compare alone, the same p, p_shift, p_share, p_strat,
  * u, slow counts and exact, to the bit; shift, shift_strat, lo and hi are
- * NAN and conf 0. The estimates sort every b - a, n m of them, which a
- * search that ranks its candidates by p need not pay for each.
+ * NAN and conf 0: the estimates select among every b - a, 64 passes over
+ * the runs each, which a search that ranks its candidates by p need not
+ * pay for each.
  */
 void rank_test_p(const double *a, size_t na, const double *b, size_t nb,
     double split, struct rank_test *r);
