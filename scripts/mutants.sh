@@ -165,6 +165,8 @@ history-exact-consecutive | bench/analyse/changepoint.c | s/\t\t    o->threshold
 history-exact-the-machines | bench/history/trend.c | s/if \(!st->exact \&\& trend_machine/if (trend_machine/ | test_history | history/an_exact_count_steps_at_the_revision_it_moved
 history-threshold-unseen | bench/commands/history.c | s/\to\.cp\.threshold_given = cli_named[^\n]*\n// | test_history | history/an_exact_count_steps_at_the_revision_it_moved
 bisect-threshold-forced | bench/commands/bisect.c | s/return b->threshold_given \? n : n - 2;/return n;/ | test_history | bisect/names_the_first_commit_whose_exact_count_moved
+pair-runs-after-b-broke | bench/analyse/tally.c | s/\treturn t->ends.failed\[1\] > 0;/\treturn 0;/ | test_pair | pair/a_window_of_b_that_fails_ends_the_campaign
+pair-unit-past-b-broke | bench/commands/pair.c | s/\t\t\tbroke = arm == 1 \&\&/\t\t\tbroke = 0 \&\& arm == 1 \&\&/ | test_pair | pair/a_window_of_b_that_fails_ends_the_campaign
 EOF
 }
 
