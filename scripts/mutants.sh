@@ -167,6 +167,7 @@ history-threshold-unseen | bench/commands/history.c | s/\to\.cp\.threshold_given
 bisect-threshold-forced | bench/commands/bisect.c | s/return b->threshold_given \? n : n - 2;/return n;/ | test_history | bisect/names_the_first_commit_whose_exact_count_moved
 pair-runs-after-b-broke | bench/analyse/tally.c | s/\treturn t->ends.failed\[1\] > 0;/\treturn 0;/ | test_pair | pair/a_window_of_b_that_fails_ends_the_campaign
 pair-unit-past-b-broke | bench/commands/pair.c | s/\t\t\tbroke = arm == 1 \&\&/\t\t\tbroke = 0 \&\& arm == 1 \&\&/ | test_pair | pair/a_window_of_b_that_fails_ends_the_campaign
+pair-file-unnamed | bench/analyse/results.c | s/\tif \(results_pair_file\(doc, err, errlen\)\)\n\t\treturn -1;\n// | test_cli | cli/bad_input
 EOF
 }
 
