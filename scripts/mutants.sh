@@ -168,6 +168,9 @@ bisect-threshold-forced | bench/commands/bisect.c | s/return b->threshold_given 
 pair-runs-after-b-broke | bench/analyse/tally.c | s/\treturn t->ends.failed\[1\] > 0;/\treturn 0;/ | test_pair | pair/a_window_of_b_that_fails_ends_the_campaign
 pair-unit-past-b-broke | bench/commands/pair.c | s/\t\t\tbroke = arm == 1 \&\&/\t\t\tbroke = 0 \&\& arm == 1 \&\&/ | test_pair | pair/a_window_of_b_that_fails_ends_the_campaign
 pair-file-unnamed | bench/analyse/results.c | s/\tif \(results_pair_file\(doc, err, errlen\)\)\n\t\treturn -1;\n// | test_cli | cli/bad_input
+plugin-reason-of-the-design | bench/measure/plugin.c | s/return plugin_error\(err, errlen, "%s", why\[at\[1\] > at\[0\]\]\);/return plugin_error(err, errlen, "%s is neither a queue nor a dispatcher plugin: %s", spec, why[1]);/ | test_dispatcher | dispatcher/pair_gives_the_loaders_own_reason
+plugin-symbol-one-kind | bench/measure/plugin.c | s/\tif \(at\[0\] == PLUGIN_HEAD \&\& at\[1\] == PLUGIN_HEAD \&\&/\tif (0 \&\& at[0] == PLUGIN_HEAD \&\& at[1] == PLUGIN_HEAD \&\&/ | test_dispatcher | dispatcher/pair_gives_the_loaders_own_reason
+matrix-queue-unprefixed | bench/commands/machine.c | s/snprintf\(err, errlen, "--queue: %s", why\);/snprintf(err, errlen, "%s", why);/ | test_dispatcher | dispatcher/an_older_abi_plugin_is_refused
 EOF
 }
 
