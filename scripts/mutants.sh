@@ -171,6 +171,12 @@ pair-file-unnamed | bench/analyse/results.c | s/\tif \(results_pair_file\(doc, e
 plugin-reason-of-the-design | bench/measure/plugin.c | s/return plugin_error\(err, errlen, "%s", why\[at\[1\] > at\[0\]\]\);/return plugin_error(err, errlen, "%s is neither a queue nor a dispatcher plugin: %s", spec, why[1]);/ | test_dispatcher | dispatcher/pair_gives_the_loaders_own_reason
 plugin-symbol-one-kind | bench/measure/plugin.c | s/\tif \(at\[0\] == PLUGIN_HEAD \&\& at\[1\] == PLUGIN_HEAD \&\&/\tif (0 \&\& at[0] == PLUGIN_HEAD \&\& at[1] == PLUGIN_HEAD \&\&/ | test_dispatcher | dispatcher/pair_gives_the_loaders_own_reason
 matrix-queue-unprefixed | bench/commands/machine.c | s/snprintf\(err, errlen, "--queue: %s", why\);/snprintf(err, errlen, "%s", why);/ | test_dispatcher | dispatcher/an_older_abi_plugin_is_refused
+step-interval-alone | bench/analyse/step.c | s/\treturn seen\[0\] == .\\0.;/\treturn strcmp(verdict, "improved") == 0 ? 1 : results_num(row, "ratio_hi") - 1 < threshold;/ | test_history | bisect/a_step_is_slower_by_the_whole_verdict
+step-tail-unseen | bench/analyse/step.c | s/\telse if \(tail > threshold\)/\telse if (0)/ | test_history | bisect/a_step_is_slower_by_the_whole_verdict
+step-share-unseen | bench/analyse/step.c | s/\telse if \(share > results_num\(row, "slow_share_margin"\)\)/\telse if (0)/ | test_history | bisect/a_step_is_slower_by_the_whole_verdict
+step-within-unseen | bench/analyse/step.c | s/\telse if \(within > threshold\)/\telse if (0)/ | test_history | bisect/a_step_is_slower_by_the_whole_verdict
+step-rate-as-cost | bench/analyse/step.c | s/"higher"\) ==\n\t    0 \? -1 : 1;/"higher") ==\n\t    2 ? -1 : 1;/ | test_history | bisect/a_step_is_slower_by_the_whole_verdict
+step-pair-better-unsaid | bench/analyse/step.c | s/\tcJSON_AddStringToObject\(row, "better", results_str\(res, "better",\n\t    "lower"\)\);\n// | test_history | bisect/a_pair_step_of_a_rate_is_judged_on_its_worse_side
 EOF
 }
 
