@@ -53,6 +53,18 @@ static struct bad_case bad_cases[] = {
 	{ "plot @TRUNCATED", "not valid JSON" },
 	{ "plot @NOTRESULTS", "not a results file" },
 	{ "plot @NEWER", "newer" },
+	/*
+	 * Issue 44: pair --out's file was "not a results file", which reads
+	 * like damage: said what it is, and where its verdict is.
+	 */
+	{ "plot @PAIR", "PAIR.json: a pair's file (two arms in one process), "
+	    "not a sweep's results: its verdict is in it already (\"result\": "
+	    "broken)" },
+	{ "report @PAIR", "PAIR.json: a pair's file (two arms in one process)" },
+	{ "compare @PAIR @CELLA", "PAIR.json: a pair's file (two arms in one "
+	    "process)" },
+	{ "compare @CELLA @PAIR", "PAIR.json: a pair's file (two arms in one "
+	    "process)" },
 	{ "frobnicate", "unknown command" },
 	{ "compare @TRUNCATED @NOTRESULTS", "not valid JSON" },
 	{ "compare /nonexistent.json @CELLA", "cannot read" },
@@ -272,6 +284,12 @@ static const struct {
 } fixtures[] = {
 	{ "TRUNCATED", "{\"context\": {\"schema\": 1", NULL, 0 },
 	{ "NOTRESULTS", "[1, 2, 3]", NULL, 0 },
+	/* pair --out's, cut down: its arms, its processes, its verdict. */
+	{ "PAIR", "{\"context\": {\"cpu_model\": \"X\"}, \"a\": \"mutex\", "
+	    "\"b\": \"./libq.so\", \"a_side\": {\"kind\": \"queue\", "
+	    "\"name\": \"mutex\"}, \"complete\": true, \"processes\": "
+	    "[{\"process\": 0, \"windows\": []}], \"result\": {\"verdict\": "
+	    "\"broken\"}}", NULL, 0 },
 	{ "NEWER", "{\"context\": {\"schema\": 999}, \"cells\": []}", NULL, 0 },
 	{ "CELLA", NULL, "X", 2 },
 	{ "CELLB", NULL, "X", 4 },

@@ -1074,12 +1074,26 @@ struct older_case {
 	unsigned int abi, want;
 };
 
+/*
+ * Issue 44: every command gives the loader's own reason. pair, which
+ * takes a queue or a design, said "neither a queue nor a dispatcher
+ * plugin" and the design's reason (4 against 5 here), or, for a plugin
+ * with a queue alone, that it has no design symbol; the ABI unsaid.
+ */
 static struct older_case older_cases[] = {
 	{ "cell --dispatcher " DB_PLUGIN_OLDER " --warmup 0 --time 0.05",
 	    "--dispatcher", DB_DISP_ABI_VERSION - 1, DB_DISP_ABI_VERSION },
 	{ "cell --dispatcher shared --workers 1 --queue " DB_PLUGIN_OLDER
 	    " --warmup 0 --time 0.05", "--queue", DB_QUEUE_ABI_VERSION - 1,
 	    DB_QUEUE_ABI_VERSION },
+	{ "verify --queue " DB_PLUGIN_OLDER, "--queue",
+	    DB_QUEUE_ABI_VERSION - 1, DB_QUEUE_ABI_VERSION },
+	{ "matrix --queue " DB_PLUGIN_OLDER, "--queue",
+	    DB_QUEUE_ABI_VERSION - 1, DB_QUEUE_ABI_VERSION },
+	{ "pair --a " DB_PLUGIN_OLDER " --b mutex --time 0.01", "pair: --a",
+	    DB_QUEUE_ABI_VERSION - 1, DB_QUEUE_ABI_VERSION },
+	{ "pair --a mutex --b " DB_PLUGIN_OLDER " --time 0.01", "pair: --b",
+	    DB_QUEUE_ABI_VERSION - 1, DB_QUEUE_ABI_VERSION },
 };
 
 ParameterizedTestParameters(dispatcher, an_older_abi_plugin_is_refused)
@@ -1103,6 +1117,42 @@ ParameterizedTest(struct older_case *o, dispatcher,
 	    "%s: status %d, stderr: %s", o->args, r.status, r.err);
 	cr_assert_str_eq(r.err, want, "%s", o->args);
 	cr_assert_str_eq(r.out, "", "%s", o->args);
+}
+
+/*
+ * Issue 44: pair takes a queue or a design, and gave a refused plugin's
+ * reason as the design loader's, after "neither a queue nor a dispatcher
+ * plugin". A plugin whose only table is a queue of another ABI was said
+ * to have no design symbol, its ABI unsaid; one table named by its symbol
+ * was judged a design's (version 2, "this build reads 5"). Now: the
+ * queue loader's reason for the first; both loaders' for the second,
+ * since the table could be either.
+ */
+Test(dispatcher, pair_gives_the_loaders_own_reason, .timeout = 60)
+{
+	char want[2048];
+	struct ran r;
+
+	run_binary("pair --a mutex --b " DB_PLUGIN_REFUSING " --time 0.01", &r);
+	snprintf(want, sizeof(want), "dispatchbench: pair: --b: %s: ABI "
+	    "version %u, this build reads %u: rebuild it against these "
+	    "headers\n", DB_PLUGIN_REFUSING, DB_QUEUE_ABI_VERSION + 1,
+	    DB_QUEUE_ABI_VERSION);
+	cr_assert(WIFEXITED(r.status) && WEXITSTATUS(r.status) == 2, "%s",
+	    r.err);
+	cr_assert_str_eq(r.err, want);
+	run_binary("pair --a " DB_PLUGIN_OLDER ":dispatchbench_queue --b mutex "
+	    "--time 0.01", &r);
+	snprintf(want, sizeof(want), "dispatchbench: pair: --a: as a queue, %s: "
+	    "ABI version %u, this build reads %u: rebuild it against these "
+	    "headers; as a dispatcher, %s: ABI version %u, this build reads %u: "
+	    "rebuild it against these headers\n", DB_PLUGIN_OLDER,
+	    DB_QUEUE_ABI_VERSION - 1, DB_QUEUE_ABI_VERSION, DB_PLUGIN_OLDER,
+	    DB_QUEUE_ABI_VERSION - 1, DB_DISP_ABI_VERSION);
+	cr_assert(WIFEXITED(r.status) && WEXITSTATUS(r.status) == 2, "%s",
+	    r.err);
+	cr_assert_str_eq(r.err, want);
+	cr_assert_str_eq(r.out, "");
 }
 
 /* Whether tests/data/abi.txt holds NAME at VERSION; its hash into held. */

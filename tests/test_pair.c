@@ -13,7 +13,8 @@
  * said so, and the campaign broken. Issue 43's: two arms of exact
  * instruction counts are judged with no test (one more a dispatch
  * regresses unless --threshold was given), the function the count moved
- * in is named, and counts that vary are judged as a timed figure.
+ * in is named, and counts that vary are judged as a timed figure. Issue
+ * 44's: a window of B that fails ends the campaign, said so.
  */
 #include <math.h>
 #include <stdbool.h>
@@ -118,6 +119,23 @@ ParameterizedTest(struct period_case *c, pair, crossover)
 		cr_assert(fabs(r.p - 2.0 / 1024) < 1e-12, "p %g", r.p);
 }
 
+/* The JSON file pair --out wrote at path; the caller deletes it. */
+static cJSON *
+pair_file(const char *path)
+{
+	static char text[1 << 20];
+	cJSON *doc;
+	size_t n;
+	FILE *f;
+
+	cr_assert_not_null(f = fopen(path, "r"), "%s", path);
+	n = fread(text, 1, sizeof(text) - 1, f);
+	text[n] = '\0';
+	fclose(f);
+	cr_assert_not_null(doc = cJSON_Parse(text), "%s", path);
+	return doc;
+}
+
 /*
  * `dispatchbench pair ARGS` in a shared cell of one worker, its file in
  * this test process's own folder: the exit status, *doc what it saved.
@@ -125,21 +143,14 @@ ParameterizedTest(struct period_case *c, pair, crossover)
 static int
 pair_run(const char *args, cJSON **doc)
 {
-	static char text[1 << 20];
 	const char *path = tmp("pair.json");
 	char cmd[1024];
-	size_t n;
-	FILE *f;
 	int status;
 
 	snprintf(cmd, sizeof(cmd), "%s pair --dispatcher shared --workers 1 "
 	    "%s --out %s >/dev/null 2>&1", DB_BINARY, args, path);
 	status = system(cmd);
-	cr_assert_not_null(f = fopen(path, "r"));
-	n = fread(text, 1, sizeof(text) - 1, f);
-	text[n] = '\0';
-	fclose(f);
-	cr_assert_not_null(*doc = cJSON_Parse(text));
+	*doc = pair_file(path);
 	cr_assert(cJSON_IsTrue(cJSON_GetObjectItem(*doc, "complete")));
 	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
@@ -406,7 +417,8 @@ Test(pair, too_few_units_are_undecided)
 /*
  * End to end: A (the dropping queue) fails a window in each process, B
  * (a queue that cannot be created) every window: broken, exit 1, both
- * arms' failures named.
+ * arms' failures named. The first process, A first, ends at B's first
+ * window (issue 44).
  */
 Test(pair, a_candidate_failing_every_window_is_broken, .timeout = 120)
 {
@@ -427,11 +439,56 @@ Test(pair, a_candidate_failing_every_window_is_broken, .timeout = 120)
 	out[n] = '\0';
 	status = pclose(p);
 	cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 1, "%s", out);
-	cr_assert_not_null(strstr(out, "verdict: broken: B: 12 of 12 windows "
+	cr_assert_not_null(strstr(out, "verdict: broken: B: 1 of 1 windows "
 	    "failed"), "%s", out);
 	/* First, or after the line a busy machine adds. */
-	cr_assert(strncmp(out, "A: 6 of 12 windows failed", 25) == 0 ||
-	    strstr(out, "\nA: 6 of 12 windows failed") != NULL, "%s", out);
+	cr_assert(strncmp(out, "A: 1 of 1 windows failed", 24) == 0 ||
+	    strstr(out, "\nA: 1 of 1 windows failed") != NULL, "%s", out);
+}
+
+/*
+ * Issue 44: B, the dropping queue, loses a dispatch in its first window
+ * of each process, A does not. pair ran all 10 processes (1207 s, each
+ * lost dispatch waited for) with lines that said nothing, then `broken`.
+ * B failing is the verdict whatever the rest gives: the first process
+ * ends at that window and is the last, its line says what failed and
+ * that it stops, and so do the verdict's lines and --out.
+ */
+Test(pair, a_window_of_b_that_fails_ends_the_campaign, .timeout = 120)
+{
+	static char out[16384];
+	const cJSON *u, *w;
+	cJSON *doc;
+	char cmd[1024];
+
+	setenv("DROPPING_AT", "1000", 1);
+	snprintf(cmd, sizeof(cmd), "%s pair --a mutex --b %s --dispatcher "
+	    "shared --workers 1 --processes 6 --pairs 4 --warmup 0.01 --time "
+	    "0.02 --stall 0.2 --out %s 2>&1", DB_BINARY, DB_PLUGIN_DROPPING,
+	    tmp("b-broke.json"));
+	cr_assert_eq(shell_output(cmd, out, sizeof(out)), 1, "%s", out);
+	/* After A's window, if it stalled on a busy machine. */
+	cr_assert_not_null(strstr(out, "[1/6] process 0: "), "%s", out);
+	cr_assert_not_null(strstr(out, " B: 1 of 1 windows failed, 0 stalled, "
+	    "the first failed: count check: a dispatch was lost or run twice; "
+	    "B failing is broken: no more processes\n"), "%s", out);
+	cr_assert_null(strstr(out, "[2/6]"), "%s", out);
+	cr_assert_not_null(strstr(out, "\nstopped after 1 of 6 processes: a "
+	    "window of B failed, which is the verdict whatever the rest would "
+	    "give\nverdict: broken: B: 1 of 1 windows failed"), "%s", out);
+	doc = pair_file(tmp("b-broke.json"));
+	cr_assert_eq(cJSON_GetArraySize(results_arr(doc, "processes")), 1);
+	/* A went first: its window, then B's, and no more. */
+	u = cJSON_GetArrayItem(results_arr(doc, "processes"), 0);
+	cr_assert_eq(cJSON_GetArraySize(results_arr(u, "windows")), 2);
+	w = cJSON_GetArrayItem(results_arr(u, "windows"), 1);
+	cr_assert_str_eq(results_str(w, "arm", "?"), "b");
+	cr_assert_str_eq(results_str(w, "status", "?"), "failed");
+	cr_assert(results_true(doc, "complete"));
+	cr_assert_str_eq(results_str(results_obj(doc, "result"), "stopped",
+	    "?"), "stopped after 1 of 6 processes: a window of B failed, which "
+	    "is the verdict whatever the rest would give");
+	cJSON_Delete(doc);
 }
 
 /*
@@ -467,7 +524,7 @@ Test(pair, a_campaign_that_cannot_answer_is_refused, .timeout = 60)
  */
 Test(pair, the_line_names_metric_cell_and_both_arms, .timeout = 120)
 {
-	static char out[16384], text[1 << 20];
+	static char out[16384];
 	char cmd[2048], copy[256], want[1024];
 	const cJSON *cell, *side;
 	cJSON *doc;
@@ -500,11 +557,7 @@ Test(pair, the_line_names_metric_cell_and_both_arms, .timeout = 120)
 	cr_assert(strstr(out, " processes, one test: not adjusted); could see "
 	    "changes of ") != NULL, "%s", out);
 
-	cr_assert_not_null(p = fopen(tmp("pair.json"), "r"));
-	n = fread(text, 1, sizeof(text) - 1, p);
-	text[n] = '\0';
-	fclose(p);
-	cr_assert_not_null(doc = cJSON_Parse(text));
+	doc = pair_file(tmp("pair.json"));
 	cell = cJSON_GetObjectItem(doc, "cell");
 	cr_assert_str_eq(results_str(cell, "queue", "?"), "twolock");
 	cr_assert_null(cJSON_GetObjectItem(cell, "queue_plugin"));
@@ -530,12 +583,10 @@ Test(pair, the_line_names_metric_cell_and_both_arms, .timeout = 120)
  */
 Test(pair, a_process_past_its_deadline_is_killed, .timeout = 120)
 {
-	static char out[16384], text[1 << 20];
+	static char out[16384];
 	const cJSON *u;
 	cJSON *doc;
 	char cmd[1024];
-	size_t n;
-	FILE *p;
 
 	snprintf(cmd, sizeof(cmd), "%s pair --a lfseg --b vyukov --dispatcher "
 	    "shared --workers 1 --processes 6 --pairs 2 --warmup 0.01 --time 5 "
@@ -543,11 +594,7 @@ Test(pair, a_process_past_its_deadline_is_killed, .timeout = 120)
 	cr_assert_eq(shell_output(cmd, out, sizeof(out)), 1, "%s", out);
 	cr_assert_not_null(strstr(out, "\nprocess 0 passed its deadline of 1 "
 	    "s and was killed\nverdict: broken"), "%s", out);
-	cr_assert_not_null(p = fopen(tmp("late.json"), "r"));
-	n = fread(text, 1, sizeof(text) - 1, p);
-	text[n] = '\0';
-	fclose(p);
-	cr_assert_not_null(doc = cJSON_Parse(text));
+	doc = pair_file(tmp("late.json"));
 	cr_assert_eq(cJSON_GetArraySize(results_arr(doc, "processes")), 6);
 	cJSON_ArrayForEach(u, results_arr(doc, "processes"))
 		cr_assert_null(cJSON_GetObjectItem(u, "windows"));

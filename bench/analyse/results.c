@@ -711,6 +711,25 @@ results_check_doc(const struct results_check *ck, const cJSON *doc)
 	return 0;
 }
 
+/*
+ * pair's file (pair --out): two arms in one process, judged already. Not
+ * a sweep's, and said so: "not a results file" reads like damage.
+ */
+static bool
+results_pair_file(const cJSON *doc, char *err, size_t errlen)
+{
+	const cJSON *res = results_get(doc, "result");
+
+	if (!cJSON_IsArray(results_get(doc, "processes")) ||
+	    !cJSON_IsObject(results_get(doc, "a_side")))
+		return false;
+	snprintf(err, errlen, "a pair's file (two arms in one process), not a "
+	    "sweep's results: its verdict is in it already (\"result\": %s); "
+	    "compare, report and plot read the files of run and ab",
+	    results_str(res, "verdict", "none yet"));
+	return true;
+}
+
 int
 results_validate(const cJSON *doc, char *err, size_t errlen)
 {
@@ -721,6 +740,8 @@ results_validate(const cJSON *doc, char *err, size_t errlen)
 		snprintf(err, errlen, "not a results file: not a JSON object");
 		return -1;
 	}
+	if (results_pair_file(doc, err, errlen))
+		return -1;
 	ctx = results_get(doc, "context");
 	schema = results_get(ctx, "schema");
 	cells = results_get(doc, "cells");

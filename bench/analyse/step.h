@@ -29,10 +29,12 @@ struct step {
 
 /*
  * The step's mark from the rows whose cell holds every word of filter
- * (NULL: all): slower if one regressed; not slower if none can have
- * (equivalent, improved, or its interval rules out a rise past threshold,
- * a ratio - 1); skipped if a run broke; else inconclusive. The row told
- * in st is the one that decided.
+ * (NULL: all): slower if one regressed, for whatever reason; not slower
+ * if none can have (equivalent, or each of its interval, worse tail, slow
+ * share and shift inside regimes rules out a rise past threshold, a
+ * ratio - 1, on the side that is worse); skipped if a run broke; else
+ * inconclusive. The row told in st is the one that decided, with what
+ * kept it from not slower after its why.
  */
 void step_judge(const cJSON *rows, const char *filter, double threshold,
     struct step *st);

@@ -66,31 +66,49 @@ tally_window(const cJSON *run, unsigned int pair, bool b,
 	return line;
 }
 
-/*
- * How window w of an arm ended: ok with a positive figure, stalled (no
- * progress: the machine's, counted apart), or failed, its first reason
- * kept.
- */
-static bool
-tally_window_end(const cJSON *w, unsigned int arm, double v,
-    struct tally *t)
+enum tally_end
+tally_window_ended(const cJSON *w)
 {
 	const char *st = results_str(w, "status", "?");
 
+	if (strcmp(st, "ok") == 0 && results_num(w, "value") > 0)
+		return TALLY_OK;
+	return strcmp(st, "stalled") == 0 ? TALLY_STALLED : TALLY_FAILED;
+}
+
+/* Why window w did not end ok, as "status: error". */
+static void
+tally_window_why(const cJSON *w, char *buf, size_t len)
+{
+	const char *st = results_str(w, "status", "?");
+
+	snprintf(buf, len, "%s: %s", st, results_str(w, "error", strcmp(st,
+	    "ok") == 0 ? "its figure is not positive" : "no reason given"));
+	return;
+}
+
+/*
+ * How window w of an arm ended (tally_window_ended): the stalled ones
+ * (no progress: the machine's) counted apart from the failed ones, the
+ * first reason of either kept.
+ */
+static bool
+tally_window_end(const cJSON *w, unsigned int arm, struct tally *t)
+{
+	enum tally_end end = tally_window_ended(w);
+
 	t->busy[arm] += cJSON_IsTrue(cJSON_GetObjectItem(w, "host_busy"));
-	if (strcmp(st, "ok") == 0 && v > 0) {
+	if (end == TALLY_OK) {
 		t->ends.ok[arm]++;
-		t->values[arm][t->nvalues[arm]++] = v;
+		t->values[arm][t->nvalues[arm]++] = results_num(w, "value");
 		return true;
 	}
-	if (strcmp(st, "stalled") == 0)
+	if (end == TALLY_STALLED)
 		t->ends.stalled[arm]++;
 	else
 		t->ends.failed[arm]++;
 	if (t->reason[arm][0] == '\0')
-		snprintf(t->reason[arm], sizeof(t->reason[arm]), "%s: %s", st,
-		    results_str(w, "error", strcmp(st, "ok") == 0 ? "its figure "
-		    "is not positive" : "no reason given"));
+		tally_window_why(w, t->reason[arm], sizeof(t->reason[arm]));
 	return false;
 }
 
@@ -124,7 +142,7 @@ tally_process(struct tally *t, cJSON *windows)
 		if (results_num(w, "position") == 0)
 			ok[i][2] = arm == 0;
 		v[i][arm] = results_num(w, "value");
-		ok[i][arm] = tally_window_end(w, arm, v[i][arm], t);
+		ok[i][arm] = tally_window_end(w, arm, t);
 	}
 	for (i = 0; i < pairs; i++) {
 		if (!ok[i][0] || !ok[i][1])
@@ -426,6 +444,8 @@ tally_report(struct tally *t, const cJSON *doc, bool interrupted,
 		tally_line(t, &r, sees);
 	if (t->crashed[0] != '\0')
 		printf("%s\n", t->crashed);
+	if (t->stopped[0] != '\0')
+		printf("%s\n", t->stopped);
 	/* An exact verdict's reason says it all, with the counts. */
 	metric_verdict_words(t->metric, *verdict, "B", r.n > 0 && !t->exact ?
 	    exp(r.shift) - 1 : NAN, false, words, sizeof(words));
@@ -450,6 +470,8 @@ tally_report(struct tally *t, const cJSON *doc, bool interrupted,
 	cJSON_AddNumberToObject(o, "conf", r.conf);
 	cJSON_AddNumberToObject(o, "p", r.p);
 	cJSON_AddNumberToObject(o, "processes", (double)r.n);
+	cJSON_AddItemToObject(o, "stopped", t->stopped[0] != '\0' ?
+	    cJSON_CreateString(t->stopped) : cJSON_CreateNull());
 	if (isfinite(sees))
 		cJSON_AddNumberToObject(o, "could_see", sees);
 	tally_result_labels(t, &r, o);
@@ -470,6 +492,50 @@ tally_unit(struct tally *t, cJSON *u, cJSON *windows, const char *why)
 		cJSON_AddNumberToObject(u, "ratio", exp(t->delta[t->n - 1]));
 	cJSON_AddItemToObject(u, "windows", windows);
 	return;
+}
+
+void
+tally_unit_words(const cJSON *u, char *buf, size_t len)
+{
+	unsigned int ran[2] = { 0, 0 }, failed[2] = { 0, 0 };
+	unsigned int stalled[2] = { 0, 0 }, arm;
+	char why[2][256] = { "", "" };
+	enum tally_end end;
+	const cJSON *w;
+	size_t used = 0;
+
+	buf[0] = '\0';
+	if (results_str(u, "failed", NULL) != NULL) {
+		snprintf(buf, len, ": %s", results_str(u, "failed", ""));
+		return;
+	}
+	cJSON_ArrayForEach(w, results_arr(u, "windows")) {
+		/* A line not a window: a plugin's print. */
+		if (!(results_num(w, "pair") >= 0))
+			continue;
+		arm = strcmp(results_str(w, "arm", "a"), "b") == 0;
+		ran[arm]++;
+		if ((end = tally_window_ended(w)) == TALLY_OK)
+			continue;
+		failed[arm] += end == TALLY_FAILED;
+		stalled[arm] += end == TALLY_STALLED;
+		if (why[arm][0] == '\0')
+			tally_window_why(w, why[arm], sizeof(why[arm]));
+	}
+	for (arm = 0; arm < 2 && used < len; arm++)
+		if (why[arm][0] != '\0')
+			used += (size_t)snprintf(buf + used, len - used, "%s %s: "
+			    "%u of %u windows failed, %u stalled, the first %s",
+			    used ? ";" : ":", arm ? "B" : "A", failed[arm],
+			    ran[arm], stalled[arm], why[arm]);
+	return;
+}
+
+bool
+tally_b_broke(const struct tally *t)
+{
+
+	return t->ends.failed[1] > 0;
 }
 
 /*

@@ -33,6 +33,7 @@ struct tally {
 	size_t nvalues[2];
 	unsigned int busy[2];		/* windows beside other load, per arm */
 	char crashed[256];		/* the first process that failed */
+	char stopped[160];		/* why no more processes ran */
 	char reason[2][256];		/* the first failed window of each arm */
 	char side[2][600];		/* each arm: its name, or its file */
 	char cell[600];			/* the arms' cell, a->b where apart */
@@ -60,11 +61,32 @@ cJSON *tally_window(const cJSON *run, unsigned int pair, bool b,
     unsigned int position, const char *metric);
 
 /*
+ * How a window's line ended: ok with a positive figure, stalled (no
+ * progress: the machine's, counted apart), or failed.
+ */
+enum tally_end { TALLY_OK, TALLY_STALLED, TALLY_FAILED };
+
+enum tally_end tally_window_ended(const cJSON *w);
+
+/*
  * Process u of the campaign: its windows (which u takes), their ends
  * counted and its crossover estimate kept, in t and as u's "ratio"; or,
  * windows NULL, its failure why, in u and, the first, in t.
  */
 void tally_unit(struct tally *t, cJSON *u, cJSON *windows, const char *why);
+
+/*
+ * What went wrong in process u, for its progress line: ": " and its
+ * failure, or each arm's windows that did not end ok with the first
+ * reason; "" when none.
+ */
+void tally_unit_words(const cJSON *u, char *buf, size_t len);
+
+/*
+ * Whether a window of B failed: the verdict is then `broken` whatever
+ * the processes not yet run would give (paired_verdict).
+ */
+bool tally_b_broke(const struct tally *t);
 
 /*
  * Each arm as the results record it (a_side, b_side: a plugin by its

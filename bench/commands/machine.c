@@ -164,13 +164,15 @@ static int
 matrix_queue(const char *spec, const struct db_queue_ops **q, char *err,
     size_t errlen)
 {
+	char why[480];
 
 	*q = NULL;
 	if (strcmp(spec, "none") == 0)
 		return 0;
-	if (plugin_is_spec(spec))
-		*q = plugin_queue(spec, err, errlen);
-	else if ((*q = queue_find(spec)) == NULL)
+	if (plugin_is_spec(spec) && (*q = plugin_queue(spec, why,
+	    sizeof(why))) == NULL)
+		snprintf(err, errlen, "--queue: %s", why);
+	else if (!plugin_is_spec(spec) && (*q = queue_find(spec)) == NULL)
 		snprintf(err, errlen, "--queue: unknown queue '%s' (see "
 		    "`dispatchbench list`)", spec);
 	return *q != NULL ? 0 : -1;

@@ -106,24 +106,31 @@ pair_arm(const char *flag, const char *spec, const struct cell *base,
 	return q == NULL;
 }
 
-/* Process K: its pairs, each window one JSON line on stdout. */
+/*
+ * Process K: its pairs, each window one JSON line on stdout, up to the
+ * first window of B that failed: that is the verdict (tally_b_broke),
+ * and each window more of a B that loses a dispatch would wait a stall
+ * time (10 s by default) for it.
+ */
 static int
 pair_unit(const struct call *c, const struct cell arms[2])
 {
 	const struct pair_args *a = &c->args.p;
-	unsigned int i, k, first;
+	unsigned int i, k, arm;
+	bool broke = false;
 	cJSON *run, *line;
 
-	for (i = 0; i < a->pairs; i++) {
-		first = (i + (unsigned int)a->unit) % 2;
-		for (k = 0; k < 2; k++) {
-			run = cell_run(&arms[first ^ k], &c->sweep.win);
-			line = tally_window(run, i, first ^ k, k, a->metric);
+	for (i = 0; i < a->pairs && !broke; i++)
+		for (k = 0; k < 2 && !broke; k++) {
+			arm = ((i + (unsigned int)a->unit) % 2) ^ k;
+			run = cell_run(&arms[arm], &c->sweep.win);
+			line = tally_window(run, i, arm, k, a->metric);
 			cell_print(stdout, line);
+			broke = arm == 1 && tally_window_ended(line) ==
+			    TALLY_FAILED;
 			cJSON_Delete(line);
 			cJSON_Delete(run);
 		}
-	}
 	return 0;
 }
 
@@ -139,7 +146,11 @@ pair_save(const struct call *c, cJSON *doc)
 	return;
 }
 
-/* The processes, one after another; the budget sets their number. */
+/*
+ * The processes, one after another; the budget sets their number. Each
+ * one's line says what failed in it; the first in which a window of B
+ * failed is the last (tally_b_broke), said so.
+ */
 static void
 pair_run(const struct call *c, const struct cell arms[2],
     struct tally *t, cJSON *units, cJSON *doc)
@@ -147,8 +158,8 @@ pair_run(const struct call *c, const struct cell arms[2],
 	const struct pair_args *a = &c->args.p;
 	unsigned int k, n = a->processes;
 	double start = measure_now(), waited;
+	char why[256], said[768];
 	cJSON *windows, *u;
-	char why[256];
 
 	for (k = 0; k < n && !runner_stopped(); k++) {
 		waited = c->sweep.host_quiet ? runner_quiet() : NAN;
@@ -160,9 +171,18 @@ pair_run(const struct call *c, const struct cell arms[2],
 		    &c->sweep, arms, 2, a->pairs), u, why, sizeof(why));
 		tally_unit(t, u, windows, why);
 		cJSON_AddItemToArray(units, u);
+		if (tally_b_broke(t))
+			snprintf(t->stopped, sizeof(t->stopped), "stopped after "
+			    "%u of %u processes: a window of B failed, which "
+			    "is the verdict whatever the rest would give", k + 1,
+			    n);
 		pair_save(c, doc);
-		fprintf(stderr, "[%u/%u] process %u%s\n", k + 1, n, k, windows ==
-		    NULL ? ": failed" : "");
+		tally_unit_words(u, said, sizeof(said));
+		fprintf(stderr, "[%u/%u] process %u%s%s\n", k + 1, n, k, said,
+		    tally_b_broke(t) ? "; B failing is broken: no more "
+		    "processes" : "");
+		if (tally_b_broke(t))
+			break;
 		/* A budget never buys fewer processes than a p needs. */
 		if (k == 0 && a->budget_s > 0)
 			n = (unsigned int)fmin(PAIR_MAX_UNITS, fmax((double)

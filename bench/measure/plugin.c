@@ -63,25 +63,49 @@ plugin_is_spec(const char *text)
 	return strchr(text, '/') != NULL;
 }
 
-/* PATH[:SYMBOL]: the symbol's address, or NULL with err set. */
-static void *
-plugin_symbol(const char *spec, const char *dflt, char *path, char *err,
-    size_t errlen)
+/*
+ * How far a table got before it was refused: plugin_find tells the
+ * reason of the loader that got furthest, the loader's own.
+ */
+enum plugin_reach {
+	PLUGIN_UNLOADED,	/* the object did not load */
+	PLUGIN_NO_SYMBOL,	/* it has no table of this kind */
+	PLUGIN_HEAD,		/* its table's version or size is not ours */
+	PLUGIN_TABLE		/* its table is ours, but refused */
+};
+
+/* The ":SYMBOL" of PATH[:SYMBOL], or NULL. */
+static const char *
+plugin_named_symbol(const char *spec)
 {
-	const char *colon = strrchr(spec, ':'), *sym = dflt;
+	const char *colon = strrchr(spec, ':');
+
+	return colon != NULL && strchr(colon, '/') == NULL ? colon : NULL;
+}
+
+/* PATH[:SYMBOL]: the symbol's address, or NULL with err and *reach set. */
+static void *
+plugin_symbol(const char *spec, const char *dflt, char *path,
+    enum plugin_reach *reach, char *err, size_t errlen)
+{
+	const char *colon = plugin_named_symbol(spec), *sym = dflt;
 	void *h, *p;
 
 	snprintf(path, PATH_MAX, "%s", spec);
-	if (colon != NULL && strchr(colon, '/') == NULL) {
+	if (colon != NULL) {
 		path[colon - spec] = '\0';
 		sym = colon + 1;
 	}
+	*reach = PLUGIN_UNLOADED;
 	if ((h = dlopen(path, RTLD_NOW | RTLD_LOCAL)) == NULL) {
 		plugin_error(err, errlen, "cannot load %s: %s", path, dlerror());
 		return NULL;
 	}
+	*reach = PLUGIN_NO_SYMBOL;
 	if ((p = dlsym(h, sym)) == NULL)
 		plugin_error(err, errlen, "%s has no symbol %s", path, sym);
+	else
+		*reach = PLUGIN_HEAD;
 	return p;
 }
 
@@ -137,8 +161,9 @@ plugin_add(enum plugin_kind kind, const char *spec, const void *ops,
 	return ops;
 }
 
-const struct db_queue_ops *
-plugin_queue(const char *spec, char *err, size_t errlen)
+static const struct db_queue_ops *
+plugin_queue_reach(const char *spec, enum plugin_reach *reach, char *err,
+    size_t errlen)
 {
 	const struct plugin *done = plugin_loaded(PLUGIN_QUEUE, spec);
 	const struct db_queue_ops *q;
@@ -146,12 +171,13 @@ plugin_queue(const char *spec, char *err, size_t errlen)
 
 	if (done != NULL)
 		return done->ops;
-	if ((q = plugin_symbol(spec, PLUGIN_QUEUE_SYMBOL, path, err,
+	if ((q = plugin_symbol(spec, PLUGIN_QUEUE_SYMBOL, path, reach, err,
 	    errlen)) == NULL)
 		return NULL;
 	if (plugin_check_head(path, q->name, q->abi, DB_QUEUE_ABI_VERSION,
 	    q->size, sizeof(*q), err, errlen) != 0)
 		return NULL;
+	*reach = PLUGIN_TABLE;
 	if (q->create == NULL || q->destroy == NULL || q->push == NULL ||
 	    q->pop == NULL || q->empty == NULL) {
 		plugin_error(err, errlen, "%s: queue %s lacks one of create, "
@@ -167,8 +193,17 @@ plugin_queue(const char *spec, char *err, size_t errlen)
 	    errlen);
 }
 
-const struct db_disp_ops *
-plugin_design(const char *spec, char *err, size_t errlen)
+const struct db_queue_ops *
+plugin_queue(const char *spec, char *err, size_t errlen)
+{
+	enum plugin_reach reach;
+
+	return plugin_queue_reach(spec, &reach, err, errlen);
+}
+
+static const struct db_disp_ops *
+plugin_design_reach(const char *spec, enum plugin_reach *reach, char *err,
+    size_t errlen)
 {
 	const struct plugin *done = plugin_loaded(PLUGIN_DESIGN, spec);
 	const struct db_disp_ops *d;
@@ -176,12 +211,13 @@ plugin_design(const char *spec, char *err, size_t errlen)
 
 	if (done != NULL)
 		return done->ops;
-	if ((d = plugin_symbol(spec, PLUGIN_DISP_SYMBOL, path, err,
+	if ((d = plugin_symbol(spec, PLUGIN_DISP_SYMBOL, path, reach, err,
 	    errlen)) == NULL)
 		return NULL;
 	if (plugin_check_head(path, d->name, d->abi, DB_DISP_ABI_VERSION,
 	    d->size, sizeof(*d), err, errlen) != 0)
 		return NULL;
+	*reach = PLUGIN_TABLE;
 	if (d->create == NULL || d->dispatch == NULL || d->shutdown == NULL) {
 		plugin_error(err, errlen, "%s: dispatcher %s lacks one of "
 		    "create, dispatch, shutdown", path, d->name);
@@ -194,6 +230,14 @@ plugin_design(const char *spec, char *err, size_t errlen)
 	}
 	return plugin_add(PLUGIN_DESIGN, spec, d, d->name, d->abi, path, err,
 	    errlen);
+}
+
+const struct db_disp_ops *
+plugin_design(const char *spec, char *err, size_t errlen)
+{
+	enum plugin_reach reach;
+
+	return plugin_design_reach(spec, &reach, err, errlen);
 }
 
 bool
@@ -247,24 +291,48 @@ plugin_program(const char *spec, char *err, size_t errlen)
 	return p->ops;
 }
 
+/*
+ * A plugin's queue or, failing that, its design. Refused, the reason is
+ * the loader's own, as --queue or --dispatcher would give it, of the
+ * kind whose table got further (the queue's of a tie: it is tried
+ * first); "neither" only when the object has neither table. One table
+ * named by its symbol and refused as both could be either: both reasons.
+ */
+static int
+plugin_find_spec(const char *spec, const struct db_queue_ops **q,
+    const struct db_disp_ops **d, char *err, size_t errlen)
+{
+	enum plugin_reach at[2] = { PLUGIN_UNLOADED, PLUGIN_UNLOADED };
+	char why[2][512];
+
+	if ((*q = plugin_queue_reach(spec, &at[0], why[0],
+	    sizeof(why[0]))) != NULL || (*d = plugin_design_reach(spec,
+	    &at[1], why[1], sizeof(why[1]))) != NULL)
+		return 0;
+	if (at[0] == PLUGIN_NO_SYMBOL && at[1] == PLUGIN_NO_SYMBOL &&
+	    plugin_named_symbol(spec) == NULL)
+		return plugin_error(err, errlen, "%s is neither a queue nor a "
+		    "dispatcher plugin: it has no symbol %s or %s", spec,
+		    PLUGIN_QUEUE_SYMBOL, PLUGIN_DISP_SYMBOL);
+	if (at[0] == PLUGIN_HEAD && at[1] == PLUGIN_HEAD &&
+	    plugin_named_symbol(spec) != NULL)
+		return plugin_error(err, errlen, "as a queue, %s; as a "
+		    "dispatcher, %s", why[0], why[1]);
+	return plugin_error(err, errlen, "%s", why[at[1] > at[0]]);
+}
+
 int
 plugin_find(const char *spec, const struct db_queue_ops **q,
     const struct db_disp_ops **d, char *err, size_t errlen)
 {
-	char why[512];
 
 	*q = NULL;
 	*d = NULL;
-	if (plugin_is_spec(spec)) {
-		if ((*q = plugin_queue(spec, why, sizeof(why))) == NULL &&
-		    (*d = plugin_design(spec, why, sizeof(why))) == NULL)
-			return snprintf(err, errlen, "%s is neither a queue nor "
-			    "a dispatcher plugin: %s", spec, why), -1;
-	} else if ((*q = queue_find(spec)) == NULL &&
-	    (*d = disp_find(spec)) == NULL) {
+	if (plugin_is_spec(spec))
+		return plugin_find_spec(spec, q, d, err, errlen);
+	if ((*q = queue_find(spec)) == NULL && (*d = disp_find(spec)) == NULL)
 		return snprintf(err, errlen, "'%s' is neither a queue nor a "
 		    "dispatcher (see `dispatchbench list`)", spec), -1;
-	}
 	return 0;
 }
 
