@@ -198,10 +198,13 @@ unsigned int
 cli_reps_min(const struct sweep *s)
 {
 
+	unsigned int least = s->reps_judged > CLI_REPS_MIN ? s->reps_judged :
+	    CLI_REPS_MIN;
+
 	if (s->precision_pct <= 0 || (cli_given(s, "--reps") &&
 	    !cli_given(s, "--precision")))
 		return s->reps;
-	return s->reps < CLI_REPS_MIN ? s->reps : CLI_REPS_MIN;
+	return s->reps < least ? s->reps : least;
 }
 
 int
