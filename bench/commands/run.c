@@ -21,13 +21,15 @@ const char *const command_run_sweep[] = { NULL };
 /*
  * run's window, shorter than ab's and advise's: the first sweep is what a
  * newcomer waits for (432 runs of 0.3 + 0.8 s took 9.5 min on a 2-vCPU
- * guest). Against 0.3 + 0.8 s, the two interleaved run by run over 30
- * cells, 6 runs each: the medians agree (ratio 1.01 at the median, each
- * inside the other's min-max in 28 cells), a cell's runs spread a fifth
- * wider (min-max 44 % of the median against 36 %), and a coroutine is
- * called starved after 0.3 s without a resumption, where it was 0.8 s.
+ * guest). Against 0.3 + 0.8 s, 0.15 + 0.3 s interleaved run by run over
+ * 30 cells, 6 runs each: the medians agree (ratio 1.01 at the median,
+ * each inside the other's min-max in 28 cells), a cell's runs spread a
+ * fifth wider (min-max 44 % of the median against 36 %), and a coroutine
+ * is called starved after 0.3 s without a resumption, where it was 0.8 s.
+ * Since every cell runs what compare needs (7 runs of 72 cells: 504 runs,
+ * 5 min 40 s at 0.15 + 0.3 s), 0.1 + 0.25 s.
  */
-static const char *const run_sweep[] = { "--warmup", "0.15", "--time", "0.3",
+static const char *const run_sweep[] = { "--warmup", "0.1", "--time", "0.25",
     NULL };
 
 int
