@@ -12,8 +12,8 @@
 # Issue 44: two regimes moving apart (the fast one 10 % faster while the
 # slow share, 2x, goes 20 % -> 50 %, the mean up; and its mirror, the mean
 # down) at 10, 20 and 30 runs a side, and both regimes 10 % slower with
-# half the runs slow (their drawn shares apart by chance); the last
-# column is how often the comparison exits 3 (not a pass).
+# half the runs slow on each side; the last column is how often the
+# comparison exits 3 (not a pass).
 #
 # Usage: sh scripts/verdict-sim.sh [BUILD [CAMPAIGNS [SIGMA]]]
 #   sh scripts/verdict-sim.sh build 4000 0.03 > results/verdict-sim.txt
@@ -297,8 +297,7 @@ main(int argc, char **argv)
 		    &t);
 		free(t.sees);
 		t = compare_campaigns(rn[i], 1.1, 0.5, 2, 0.5);
-		tally_print("both +10 %, slow 50 % (shares apart by chance)",
-		    rn[i], &t);
+		tally_print("both +10 %, slow 50 % a side", rn[i], &t);
 		free(t.sees);
 	}
 	header("pair, units ln(B/A) normal, n processes");
