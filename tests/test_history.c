@@ -913,7 +913,8 @@ struct step_case {
  * mean x1.21) and the mirror (fewer slow runs, the fast ones 12 %
  * slower); and a rate's worse side is down (ops per second 30 % lower was
  * "not slower"). A row that regressed, whatever for, is slower; one that
- * rules each out is still not slower.
+ * rules each out is still not slower. compare now calls the regimes
+ * moving apart `inconclusive: mixed`: the step reads it the same way.
  */
 static struct step_case step_cases[] = {
 	{ "{\"cell\": \"c\", \"verdict\": \"inconclusive\", \"why\": "
@@ -937,6 +938,16 @@ static struct step_case step_cases[] = {
 	    "\"slow_share_change_lo\": 0.005, \"slow_share_change_hi\": 0.534, "
 	    "\"slow_share_margin\": 0.062}", STEP_OPEN, "within regimes -9.9 %; "
 	    "its interval does not rule out +5 %" },
+	{ "{\"cell\": \"c\", \"verdict\": \"inconclusive\", \"why\": "
+	    "\"mixed: within regimes -10.0 %, slow share 4/20 -> 10/20, mean "
+	    "+19.1 %\", \"better\": \"lower\", \"ratio\": 0.929, \"ratio_lo\": "
+	    "0.892, \"ratio_hi\": 1.909, \"tail_change\": 0.035, \"bimodal\": "
+	    "true, \"runs_base\": 20, \"runs_new\": 20, \"slow_base\": 4, "
+	    "\"slow_new\": 10, \"within_regimes\": 0.9, "
+	    "\"slow_share_change_lo\": 0.005, \"slow_share_change_hi\": 0.534, "
+	    "\"slow_share_margin\": 0.049}", STEP_OPEN, "mixed: within regimes "
+	    "-10.0 %, slow share 4/20 -> 10/20, mean +19.1 %; its interval does "
+	    "not rule out +5 %" },
 	{ "{\"cell\": \"c\", \"verdict\": \"improved\", \"why\": \"slow "
 	    "share 10/20 -> 4/20\", \"better\": \"lower\", \"ratio\": 0.95, "
 	    "\"ratio_lo\": 0.90, \"ratio_hi\": 1.02, \"tail_change\": 0.01, "
