@@ -98,6 +98,19 @@ static struct bad_case bad_cases[] = {
 	{ "run --lifo on,", "comma-separated" },
 	{ "run --searchers most", "not half or all" },
 	{ "run --searchers all,half,all", "'all' twice" },
+	/*
+	 * Issue 44: a value twice in any list made its cells twice, exit 0,
+	 * a file compare then refused: one line naming the option and it.
+	 */
+	{ "run --workers 2,2", "--workers: '2' twice" },
+	{ "run --workers 1..4,2", "--workers: '2' twice" },
+	{ "run --workers 2,1..4", "--workers: '2' twice" },
+	{ "run --workers inf,8,inf", "--workers: 'inf' twice" },
+	{ "run --dispatcher shared,shared", "--dispatcher: 'shared' twice" },
+	{ "run --dispatcher all,shared", "--dispatcher: 'shared' twice" },
+	{ "run --queue lfseg,vyukov,lfseg", "--queue: 'lfseg' twice" },
+	{ "run --workload resume,resume", "--workload: 'resume' twice" },
+	{ "run --coroutines 64,64", "--coroutines: '64' twice" },
 	{ "run --latency-every 3", "power of two" },
 	{ "run --latency-every -1", "not a number" },
 	{ "advise --blocking 5", "MS:SHARE" },
@@ -151,13 +164,18 @@ static struct bad_case bad_cases[] = {
 	    "is a number, not a string" },
 	{ "compare @CELLA @CPUTYPE", "CPUTYPE.json: context.cpu is a string, "
 	    "not an object" },
-	{ "cell --dispatcher all,all,all,all,all,all,all,all,all,all",
-	    "--dispatcher: more than 64 values" },
+	{ "cell --coroutines "
+	    "1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,"
+	    "22,23,24,25,26,27,28,29,30,31,32,33,34,35,36,37,38,39,"
+	    "40,41,42,43,44,45,46,47,48,49,50,51,52,53,54,55,56,57,"
+	    "58,59,60,61,62,63,64,65",
+	    "--coroutines: more than 64 values" },
 	/* 13 widths, 20 counts, 64 variants of stealing, 7 workloads. */
 	{ "cell --dispatcher stealing --workers 1..4096 --coroutines "
 	    "1..1000000 --lifo on,off --searchers half,all --yield "
 	    "wake-other,self-wake,tokio,go --floor on,off --spawn inside,outside "
-	    "--workload resume,resume,resume,resume,resume,resume,resume",
+	    "--workload resume,sleep:1:0.5,sleep:2:0.5,sleep:3:0.5,spin:1:0.5,"
+	    "spin:2:0.5,spin:3:0.5",
 	    "the sweep makes more than 100000 cells: shorten its lists" },
 	{ "run --format yaml", "is not table, csv, markdown" },
 	{ "export", "usage" },
