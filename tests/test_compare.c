@@ -1791,6 +1791,50 @@ Test(compare, no_regression_is_never_said_over_a_rise_not_placed)
 }
 
 /*
+ * Two sweeps of one build whose runs spread past the threshold: every
+ * cell inconclusive, nothing seen, "no regression" (exit 0), and the
+ * line says how large a change went unseen, from the row that could see
+ * the least to the one that could see the most.
+ */
+Test(compare, no_regression_over_rows_that_saw_nothing_says_what_they_miss)
+{
+	static char out[1 << 16], mde[2][32];
+	double a[7], b[7];
+	struct compare_opts o;
+	cJSON *base = doc("X"), *new = doc("X"), *rows;
+	char err[512];
+	int i, w;
+
+	for (w = 1; w <= 2; w++) {
+		for (i = 0; i < 7; i++)
+			a[i] = 1 + 0.1 * w * stats_norm_quantile((i + 0.5) / 7);
+		for (i = 0; i < 7; i++)
+			b[i] = a[(i * 3) % 7];
+		cJSON_AddItemToArray(cJSON_GetObjectItem(base, "cells"), cell(w,
+		    "cpu_us_per_dispatch", 1, a, 7, 0));
+		cJSON_AddItemToArray(cJSON_GetObjectItem(new, "cells"), cell(w,
+		    "cpu_us_per_dispatch", 1, b, 7, 0));
+	}
+	compare_defaults(&o);
+	cr_assert_eq(compare(cJSON_Duplicate(base, true), cJSON_Duplicate(new,
+	    true), &o, &rows, err, sizeof(err)), COMPARE_NO_REGRESSION, "%s",
+	    err);
+	for (i = 0; i < 2; i++) {
+		cr_assert_str_eq(field_text(cJSON_GetArrayItem(rows, i),
+		    "verdict"), "inconclusive");
+		snprintf(mde[i], sizeof(mde[i]), "%.3g %%", 100 * field_number(
+		    cJSON_GetArrayItem(rows, i), "smallest_detectable"));
+	}
+	cJSON_Delete(rows);
+	cr_assert_eq(compare_text(base, new, &o, out, sizeof(out)),
+	    COMPARE_NO_REGRESSION, "%s", out);
+	cr_assert(strstr(out, ": no regression; 2 inconclusive: a change below "
+	    "what each could see (") != NULL, "%s", out);
+	cr_assert(strstr(out, mde[0]) != NULL && strstr(out, mde[1]) != NULL,
+	    "%s: %s, %s", out, mde[0], mde[1]);
+}
+
+/*
  * A cost of 1e-300 read `improved -100 %`, one of 1e308 "+inf %": no two
  * runs of one figure lie 1e9 times apart. Refused, exit 2, one line
  * naming the cell, the values and their files; a cell 10^6 times slower
