@@ -68,10 +68,11 @@ run_reps_judged(struct call *c)
 	if (!cli_given(&c->sweep, "--reps") && c->sweep.reps < need)
 		c->sweep.reps = (unsigned int)need;
 	else if (c->sweep.reps < need)
-		fprintf(stderr, "dispatchbench: note: %u runs a cell: compare of "
-		    "two files of these %zu cells can decide none of them (a p "
-		    "must pass %.2g, which %zu runs a side can reach)\n",
-		    c->sweep.reps, c->ncells, o.alpha / (double)c->ncells, need);
+		fprintf(stderr, "dispatchbench: note: --reps %u: compare of two "
+		    "such files can decide none of their %zu cell%s (a p must "
+		    "pass %.2g, which %zu runs a side can reach)\n",
+		    c->sweep.reps, c->ncells, c->ncells == 1 ? "" : "s",
+		    o.alpha / (double)c->ncells, need);
 	return;
 }
 
