@@ -44,21 +44,48 @@ cli_where(const struct param *p, struct sweep *s)
 	    p->off;
 }
 
+/*
+ * Appends v to p's list, refused if it holds v already: each value is a
+ * cell (or a line of cells), and one made twice is two cells of one key,
+ * which compare refuses.
+ */
+static int
+cli_add(struct sweep *s, const struct param *p, const union param_value *v,
+    char *err, size_t errlen)
+{
+	size_t k = cli_index(p), i, *n = &s->lists[k].n;
+	char buf[128];
+
+	for (i = 0; i < *n; i++)
+		if (value_same(p, &s->lists[k].v[i], v))
+			return cli_error(err, errlen, "%s: '%s' twice: its "
+			    "cells would be made twice", p->flag,
+			    value_format(p, v, buf, sizeof(buf)));
+	if (*n == SWEEP_MAX_LIST)
+		return cli_error(err, errlen, "%s: more than %d values", p->flag,
+		    SWEEP_MAX_LIST);
+	s->lists[k].v[(*n)++] = *v;
+	return 0;
+}
+
 /* One item of a list: a value, a range A..B of powers of two, or all. */
 static int
 cli_item(struct sweep *s, const struct param *p, char *item, bool check,
     char *err, size_t errlen)
 {
-	size_t k = cli_index(p), i, *n = &s->lists[k].n;
-	union param_value a, b, *v = s->lists[k].v;
+	union param_value a, b;
 	char *dots = strstr(item, "..");
+	size_t i;
 
 	/* Every design of this process: a program runs by its name. */
 	if (p->kind == PARAM_DESIGN && strcmp(item, "all") == 0) {
-		for (i = 0; i < disp_local_count() && *n < SWEEP_MAX_LIST; i++)
-			s->lists[k].v[(*n)++].p = disp_at(i);
-		return i < disp_local_count() ? cli_error(err, errlen, "%s: more "
-		    "than %d values", p->flag, SWEEP_MAX_LIST) : 0;
+		for (i = 0; i < disp_local_count(); i++) {
+			memset(&a, 0, sizeof(a));
+			a.p = disp_at(i);
+			if (cli_add(s, p, &a, err, errlen) != 0)
+				return -1;
+		}
+		return 0;
 	}
 	if (dots != NULL && (p->kind == PARAM_COUNT || p->kind == PARAM_WIDTH)) {
 		*dots = '\0';
@@ -68,22 +95,14 @@ cli_item(struct sweep *s, const struct param *p, char *item, bool check,
 		if (b.u < a.u || a.u == 0)
 			return cli_error(err, errlen, "%s: %s..%s is empty",
 			    p->flag, item, dots + 2);
-		for (; a.u <= b.u && *n < SWEEP_MAX_LIST; a.u *= 2)
-			v[(*n)++] = a;
-		return a.u <= b.u ? cli_error(err, errlen, "%s: more than %d "
-		    "values", p->flag, SWEEP_MAX_LIST) : 0;
+		for (; a.u <= b.u; a.u *= 2)
+			if (cli_add(s, p, &a, err, errlen) != 0)
+				return -1;
+		return 0;
 	}
-	if (*n == SWEEP_MAX_LIST)
-		return cli_error(err, errlen, "%s: more than %d values", p->flag,
-		    SWEEP_MAX_LIST);
-	if (value_parse(p, item, &v[*n], check, err, errlen) != 0)
+	if (value_parse(p, item, &a, check, err, errlen) != 0)
 		return -1;
-	for (i = 0; p->kind == PARAM_CHOICE && i < *n; i++)
-		if (v[i].i == v[*n].i)
-			return cli_error(err, errlen, "%s: '%s' twice", p->flag,
-			    item);
-	(*n)++;
-	return 0;
+	return cli_add(s, p, &a, err, errlen);
 }
 
 /* A list replaces the one before it; empty items are malformed. */
@@ -198,10 +217,13 @@ unsigned int
 cli_reps_min(const struct sweep *s)
 {
 
+	unsigned int least = s->reps_judged > CLI_REPS_MIN ? s->reps_judged :
+	    CLI_REPS_MIN;
+
 	if (s->precision_pct <= 0 || (cli_given(s, "--reps") &&
 	    !cli_given(s, "--precision")))
 		return s->reps;
-	return s->reps < CLI_REPS_MIN ? s->reps : CLI_REPS_MIN;
+	return s->reps < least ? s->reps : least;
 }
 
 int

@@ -37,6 +37,7 @@ struct sweep {
 	} lists[PARAMS_MAX];
 	struct cell_window win;
 	unsigned int reps;		/* the most runs of a cell */
+	unsigned int reps_judged;	/* the fewest compare can judge; 0: any */
 	double precision_pct;		/* a cell may stop early (runner.h) */
 	uint64_t given;			/* bit i: params[i] on the command line */
 	const char *out;
@@ -89,9 +90,9 @@ bool cli_given(const struct sweep *s, const char *flag);
 bool cli_named(char *const *opts, int n, const char *flag);
 
 /*
- * The runs every cell of s gets before it may stop early: 3 (or --reps
- * if fewer) while --precision is on; all --reps when it is 0, or when
- * --reps was given without it.
+ * The runs every cell of s gets before it may stop early: 3, or
+ * reps_judged when more, (or --reps if fewer) while --precision is on;
+ * all --reps when it is 0, or when --reps was given without it.
  */
 unsigned int cli_reps_min(const struct sweep *s);
 

@@ -362,6 +362,14 @@ value_format(const struct param *p, const union param_value *v, char *buf,
 	return value_kinds[p->kind].format(p, v, buf, len);
 }
 
+bool
+value_same(const struct param *p, const union param_value *a,
+    const union param_value *b)
+{
+
+	return memcmp(a, b, value_kinds[p->kind].size) == 0;
+}
+
 void
 value_json(cJSON *o, const struct param *p, const union param_value *v)
 {

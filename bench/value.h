@@ -42,6 +42,10 @@ void value_load(const struct param *p, const void *at, union param_value *v);
 const char *value_format(const struct param *p, const union param_value *v,
     char *buf, size_t len);
 
+/* Whether a and b, both of p, are one value (a design or queue: one ops). */
+bool value_same(const struct param *p, const union param_value *a,
+    const union param_value *b);
+
 /* Adds v to o under p's key: a number where the kind is one, else text. */
 void value_json(cJSON *o, const struct param *p, const union param_value *v);
 

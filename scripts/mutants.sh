@@ -165,10 +165,10 @@ history-exact-consecutive | bench/analyse/changepoint.c | s/\t\t    o->threshold
 history-exact-the-machines | bench/history/trend.c | s/if \(!st->exact \&\& trend_machine/if (trend_machine/ | test_history | history/an_exact_count_steps_at_the_revision_it_moved
 history-threshold-unseen | bench/commands/history.c | s/\to\.cp\.threshold_given = cli_named[^\n]*\n// | test_history | history/an_exact_count_steps_at_the_revision_it_moved
 bisect-threshold-forced | bench/commands/bisect.c | s/return b->threshold_given \? n : n - 2;/return n;/ | test_history | bisect/names_the_first_commit_whose_exact_count_moved
-moses-index-off-by-one | bench/analyse/rank.c | s/rank_select\(d, 1, k == 0 \? 0 : k - 1\)/rank_select(d, 1, k)/ | test_stats | stats/estimates_are_order_statistics_of_every_difference
-within-shift-over-all-pairs | bench/analyse/rank.c | s/return rank_median_blocks\(bl, 2\);/return rank_median_blocks(d, 1);/ | test_stats | stats/estimates_are_order_statistics_of_every_difference
-difference-count-strict | bench/analyse/rank.c | s/bl\[k\]\.a\[i\] <= x\)/bl[k].a[i] < x)/ | test_stats | stats/estimates_are_order_statistics_of_every_difference
-differences-rescanned | bench/analyse/rank.c | s/i < bl\[k\]\.na; i\+\+, n \+= j\)/i < bl[k].na; i++, n += j, j = 0)/ | test_stats | stats/ten_thousand_runs_a_side_answer_in_seconds
+moses-index-off-by-one | bench/analyse/rank_shift.c | s/rank_select\(d, 1, k == 0 \? 0 : k - 1\)/rank_select(d, 1, k)/ | test_stats | stats/estimates_are_order_statistics_of_every_difference
+within-shift-over-all-pairs | bench/analyse/rank_shift.c | s/return rank_median_blocks\(bl, 2\);/return rank_median_blocks(d, 1);/ | test_stats | stats/estimates_are_order_statistics_of_every_difference
+difference-count-strict | bench/analyse/rank_shift.c | s/bl\[k\]\.a\[i\] <= x\)/bl[k].a[i] < x)/ | test_stats | stats/estimates_are_order_statistics_of_every_difference
+differences-rescanned | bench/analyse/rank_shift.c | s/i < bl\[k\]\.na; i\+\+, n \+= j\)/i < bl[k].na; i++, n += j, j = 0)/ | test_stats | stats/ten_thousand_runs_a_side_answer_in_seconds
 wide-min-p-drawn | bench/analyse/rank.c | s/if \(p->n > RANK_DRAWN_MAX\) \{/if (0) {/ | test_stats | stats/ten_thousand_runs_a_side_answer_in_seconds
 wide-min-p-no-rank-sum | bench/analyse/rank.c | s/w->h1 = sigma > 0 \? 1 \+ 2 \* sigma \* w->q : INFINITY;/w->h1 = INFINITY;/ | test_stats | stats/a_wide_pools_min_p_is_its_permutations
 wide-min-p-no-within | bench/analyse/rank.c | s/h2 = v > 0 \? 1 \+ sqrt\(v\) \* w->q : INFINITY;/h2 = INFINITY;/ | test_stats | stats/a_wide_pools_min_p_is_its_permutations

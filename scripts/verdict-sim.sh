@@ -9,10 +9,16 @@
 # seed, so a run gives the same table. Also: two regimes A/A (half the
 # runs twice as slow: the min-p test of three), a true change below the
 # threshold (how often a verdict calls it past), and a slow minority.
+# Issue 44: two regimes moving apart (the fast one 10 % faster while the
+# slow share, 2x, goes 20 % -> 50 %, the mean up; and its mirror, the mean
+# down) at 10, 20 and 30 runs a side, and both regimes 10 % slower with
+# half the runs slow on each side; the last column is how often the
+# comparison exits 3 (not a pass).
 #
 # Usage: sh scripts/verdict-sim.sh [BUILD [CAMPAIGNS [SIGMA]]]
 #   sh scripts/verdict-sim.sh build 4000 0.03 > results/verdict-sim.txt
-# BUILD holds bench/libanalyse.a (cmake's); it takes a minute or two.
+# BUILD holds bench/libanalyse.a and the libschema.a it needs (cmake's);
+# it takes a few minutes.
 set -eu
 
 build=${1:-build} campaigns=${2:-4000} sigma=${3:-0.03}
@@ -66,7 +72,7 @@ doc_of(const double *v, size_t n)
 /* compare's verdict on a and b, and the "could see" it printed. */
 static const char *
 compare_once(const double *a, const double *b, size_t n, double *sees,
-    double *p)
+    double *p, int *rc)
 {
 	static char buf[1 << 16], verdict[32];
 	struct compare_opts o;
@@ -77,7 +83,8 @@ compare_once(const double *a, const double *b, size_t n, double *sees,
 	compare_defaults(&o);
 	o.format = TABLE_JSON;
 	o.allow_other_machine = true;
-	if (compare_docs(da, db, &o, f, err, sizeof(err)) == COMPARE_BAD_INPUT)
+	if ((*rc = compare_docs(da, db, &o, f, err, sizeof(err))) ==
+	    COMPARE_BAD_INPUT)
 		abort();
 	fclose(f);
 	rows = cJSON_Parse(buf);
@@ -115,16 +122,18 @@ static const char *const words[] = { "regressed", "improved", "equivalent",
 struct tally {
 	unsigned int count[NWORDS];
 	unsigned int rejected;		/* p below alpha: the test alone */
+	unsigned int open;		/* exit 3: not a pass */
 	double *sees;
 	size_t nsees;
 };
 
 static void
-tally_add(struct tally *t, const char *v, double sees, double p)
+tally_add(struct tally *t, const char *v, double sees, double p, int rc)
 {
 	size_t k;
 
 	t->rejected += p < ALPHA;
+	t->open += rc == COMPARE_UNDECIDED;
 	for (k = 0; k < NWORDS; k++)
 		t->count[k] += strcmp(v, words[k]) == 0;
 	if (isfinite(sees))
@@ -149,28 +158,53 @@ tally_print(const char *what, size_t n, const struct tally *t)
 	printf("%-44s %3zu", what, n);
 	for (k = 0; k < NWORDS - 1; k++)
 		printf(" %7.4f", (double)t->count[k] / campaigns);
-	printf(" %7.4f\n", (double)t->rejected / campaigns);
+	printf(" %7.4f %7.4f\n", (double)t->rejected / campaigns,
+	    (double)t->open / campaigns);
 	return;
 }
 
-/* compare over `campaigns` campaigns: NEW's runs changed, slow as runs(). */
+/*
+ * compare over `campaigns` campaigns: BASE's runs a share `slow` of them
+ * times `factor`, NEW's all times `change` and `slow_new` of them times
+ * `factor_new`, as runs() draws them.
+ */
 static struct tally
-compare_campaigns(size_t n, double change, double slow, double factor,
-    double slow_new)
+campaigns_of(size_t n, double change, double slow, double factor,
+    double slow_new, double factor_new)
 {
 	struct tally t = { .sees = calloc((size_t)campaigns, sizeof(double)),
 	    .nsees = 0 };
 	double a[MAX_RUNS], b[MAX_RUNS], sees, p;
 	const char *v;
-	int c;
+	int c, rc;
 
 	for (c = 0; c < campaigns; c++) {
 		runs(a, n, 1, slow, factor);
-		runs(b, n, change, slow_new, factor);
-		v = compare_once(a, b, n, &sees, &p);
-		tally_add(&t, v, sees, p);
+		runs(b, n, change, slow_new, factor_new);
+		v = compare_once(a, b, n, &sees, &p, &rc);
+		tally_add(&t, v, sees, p, rc);
 	}
 	return t;
+}
+
+/* NEW's runs changed, slow as runs(), both sides' slow ones alike. */
+static struct tally
+compare_campaigns(size_t n, double change, double slow, double factor,
+    double slow_new)
+{
+
+	return campaigns_of(n, change, slow, factor, slow_new, factor);
+}
+
+/*
+ * Two regimes 2x apart, the slow one where it was and the fast one times
+ * `fast` in NEW, the slow share from share_a to share_b.
+ */
+static struct tally
+regime_campaigns(size_t n, double fast, double share_a, double share_b)
+{
+
+	return campaigns_of(n, fast, share_a, 2, share_b, 2 / fast);
 }
 
 /* pair: n processes' units, each ln(B/A) ~ N(ln change, sigma). */
@@ -194,7 +228,8 @@ pair_campaigns(size_t n, double change)
 		    sizeof(why));
 		sees = exp(paired_verdict_mde(r.n, ALPHA, paired_spread(d, n),
 		    log1p(THRESHOLD))) - 1;
-		tally_add(&t, v, sees, r.p);
+		tally_add(&t, v, sees, r.p, strcmp(v, "undecided") == 0 ?
+		    COMPARE_UNDECIDED : 0);
 	}
 	return t;
 }
@@ -203,15 +238,17 @@ static void
 header(const char *what)
 {
 
-	printf("\n%s\n%-44s %3s %7s %7s %7s %7s %7s %7s\n", what, "campaign",
-	    "n", "regr", "impr", "equiv", "inconc", "undec", "p<alpha");
+	printf("\n%s\n%-44s %3s %7s %7s %7s %7s %7s %7s %7s\n", what,
+	    "campaign", "n", "regr", "impr", "equiv", "inconc", "undec",
+	    "p<alpha", "exit 3");
 	return;
 }
 
 int
 main(int argc, char **argv)
 {
-	static const size_t cn[] = { 6, 10, 20 }, pn[] = { 6, 10 };
+	static const size_t cn[] = { 6, 10, 20 }, pn[] = { 6, 10 },
+	    rn[] = { 10, 20, 30 };
 	struct tally t;
 	double x;
 	char what[64];
@@ -249,6 +286,20 @@ main(int argc, char **argv)
 		tally_print("NEW: 30 % of runs 1.4x slow (one regime)", cn[i], &t);
 		free(t.sees);
 	}
+	header("compare, two regimes moving apart (slow 2x), n a side");
+	for (i = 0; i < 3; i++) {
+		t = regime_campaigns(rn[i], 0.9, 0.2, 0.5);
+		tally_print("fast -10 %, slow 20 -> 50 % (mean +21 %)", rn[i],
+		    &t);
+		free(t.sees);
+		t = regime_campaigns(rn[i], 1.1, 0.5, 0.2);
+		tally_print("fast +10 %, slow 50 -> 20 % (mean -15 %)", rn[i],
+		    &t);
+		free(t.sees);
+		t = compare_campaigns(rn[i], 1.1, 0.5, 2, 0.5);
+		tally_print("both +10 %, slow 50 % a side", rn[i], &t);
+		free(t.sees);
+	}
 	header("pair, units ln(B/A) normal, n processes");
 	for (i = 0; i < 2; i++) {
 		t = pair_campaigns(pn[i], 1);
@@ -269,6 +320,6 @@ main(int argc, char **argv)
 EOF
 
 cc -O2 -I"$src/bench/analyse" -o "$tmp/sim" "$tmp/sim.c" \
-    "$build/bench/libanalyse.a" $(pkg-config --libs libcjson 2>/dev/null ||
-    echo -lcjson) -lm
+    "$build/bench/libanalyse.a" "$build/bench/libschema.a" \
+    $(pkg-config --libs libcjson 2>/dev/null || echo -lcjson) -lm
 "$tmp/sim" "$campaigns" "$sigma"

@@ -1701,3 +1701,165 @@ Test(compare, a_cell_only_in_new_is_listed)
 	    "0.05: no regression; 1 only in NEW, not judged\n") != NULL, "%s",
 	    out);
 }
+
+/*
+ * Issue 44's two regimes moving apart: 20 runs a side at 1.00 +- 1 %,
+ * of BASE's slow_base 2x slow, of NEW's slow_new, NEW's fast runs times
+ * fast.
+ */
+static void
+apart(double fast, int slow_base, int slow_new, double *base, double *new)
+{
+	int i;
+
+	for (i = 0; i < 20; i++) {
+		base[i] = (0.99 + 0.02 * (double)((i * 7) % 20) / 19) *
+		    (i % (20 / slow_base) == 0 ? 2 : 1);
+		new[i] = (0.99 + 0.02 * (double)((i * 11) % 20) / 19) *
+		    (i % (20 / slow_new) == 0 ? 2 : fast);
+	}
+	return;
+}
+
+/*
+ * The fast regime 10 % faster while the slow share goes 4/20 -> 10/20:
+ * the mean +21 %, yet `improved ... within regimes -9.7 %`, exit 0; the
+ * mirror (10 % slower, 10/20 -> 4/20, the mean -15 %) `regressed`. The
+ * parts moved apart: inconclusive, both named with the mean, not a pass.
+ */
+static void
+apart_says(double fast, int slow_base, int slow_new, const char *why)
+{
+	double base[20], new[20];
+	const cJSON *row;
+	cJSON *rows;
+
+	apart(fast, slow_base, slow_new, base, new);
+	cr_assert_eq(row_of(doc1("X", 1, base, 20, 0), doc1("X", 1, new, 20,
+	    0), &rows, &row), COMPARE_UNDECIDED);
+	cr_assert_str_eq(field_text(row, "verdict"), "inconclusive");
+	cr_assert(field_number(row, "p") < 0.05);
+	cr_assert_str_eq(field_text(row, "why"), why);
+	cJSON_Delete(rows);
+	return;
+}
+
+Test(compare, regimes_moving_apart_are_mixed_never_one_part)
+{
+
+	apart_says(0.9, 4, 10, "mixed: within regimes -9.7 %, slow share "
+	    "4/20 -> 10/20, mean +20.9 %");
+	apart_says(1.1, 10, 4, "mixed: within regimes +9.7 %, slow share "
+	    "10/20 -> 4/20, mean -14.7 %");
+}
+
+/*
+ * Two rows that saw a rise and could not place it: +4.8 % [+2.7, +6.9]
+ * at p 0.00015 under a 5 % threshold, and half of NEW's runs 2x (+41.5 %,
+ * p 0.074). Both ended "no regression", exit 0; the summary names both,
+ * and the comparison is not a pass.
+ */
+Test(compare, no_regression_is_never_said_over_a_rise_not_placed)
+{
+	static char out[1 << 16];
+	double a[10], b[10];
+	struct compare_opts o;
+	cJSON *base = doc("X"), *new = doc("X");
+	int i;
+
+	for (i = 0; i < 10; i++)
+		a[i] = 1 + 0.02 * stats_norm_quantile((i + 0.5) / 10);
+	for (i = 0; i < 10; i++)
+		b[i] = a[(i * 3) % 10] * 1.048;
+	cJSON_AddItemToArray(cJSON_GetObjectItem(base, "cells"), cell(2,
+	    "cpu_us_per_dispatch", 1, a, 10, 0));
+	cJSON_AddItemToArray(cJSON_GetObjectItem(new, "cells"), cell(2,
+	    "cpu_us_per_dispatch", 1, b, 10, 0));
+	for (i = 0; i < 10; i++)
+		b[i] = a[i] * (i % 2 ? 2 : 1);
+	cJSON_AddItemToArray(cJSON_GetObjectItem(base, "cells"), cell(8,
+	    "cpu_us_per_dispatch", 1, a, 10, 0));
+	cJSON_AddItemToArray(cJSON_GetObjectItem(new, "cells"), cell(8,
+	    "cpu_us_per_dispatch", 1, b, 10, 0));
+	compare_defaults(&o);
+	cr_assert_eq(compare_text(base, new, &o, out, sizeof(out)),
+	    COMPARE_UNDECIDED, "%s", out);
+	cr_assert(strstr(out, "no regression\n") == NULL, "%s", out);
+	cr_assert(strstr(out, ": no regression shown; 2 cells changed and "
+	    "could not be placed (not a pass): w=2 +4.8 % [+2.7, +6.9]; w=8 ")
+	    != NULL, "%s", out);
+}
+
+/*
+ * Two sweeps of one build whose runs spread past the threshold: every
+ * cell inconclusive, nothing seen, "no regression" (exit 0), and the
+ * line says how large a change went unseen, from the row that could see
+ * the least to the one that could see the most.
+ */
+Test(compare, no_regression_over_rows_that_saw_nothing_says_what_they_miss)
+{
+	static char out[1 << 16], mde[2][32];
+	double a[7], b[7];
+	struct compare_opts o;
+	cJSON *base = doc("X"), *new = doc("X"), *rows;
+	char err[512];
+	int i, w;
+
+	for (w = 1; w <= 2; w++) {
+		for (i = 0; i < 7; i++)
+			a[i] = 1 + 0.1 * w * stats_norm_quantile((i + 0.5) / 7);
+		for (i = 0; i < 7; i++)
+			b[i] = a[(i * 3) % 7];
+		cJSON_AddItemToArray(cJSON_GetObjectItem(base, "cells"), cell(w,
+		    "cpu_us_per_dispatch", 1, a, 7, 0));
+		cJSON_AddItemToArray(cJSON_GetObjectItem(new, "cells"), cell(w,
+		    "cpu_us_per_dispatch", 1, b, 7, 0));
+	}
+	compare_defaults(&o);
+	cr_assert_eq(compare(cJSON_Duplicate(base, true), cJSON_Duplicate(new,
+	    true), &o, &rows, err, sizeof(err)), COMPARE_NO_REGRESSION, "%s",
+	    err);
+	for (i = 0; i < 2; i++) {
+		cr_assert_str_eq(field_text(cJSON_GetArrayItem(rows, i),
+		    "verdict"), "inconclusive");
+		snprintf(mde[i], sizeof(mde[i]), "%.3g %%", 100 * field_number(
+		    cJSON_GetArrayItem(rows, i), "smallest_detectable"));
+	}
+	cJSON_Delete(rows);
+	cr_assert_eq(compare_text(base, new, &o, out, sizeof(out)),
+	    COMPARE_NO_REGRESSION, "%s", out);
+	cr_assert(strstr(out, ": no regression; 2 inconclusive: a change below "
+	    "what each could see (") != NULL, "%s", out);
+	cr_assert(strstr(out, mde[0]) != NULL && strstr(out, mde[1]) != NULL,
+	    "%s: %s, %s", out, mde[0], mde[1]);
+}
+
+/*
+ * A cost of 1e-300 read `improved -100 %`, one of 1e308 "+inf %": no two
+ * runs of one figure lie 1e9 times apart. Refused, exit 2, one line
+ * naming the cell, the values and their files; a cell 10^6 times slower
+ * is still judged.
+ */
+Test(compare, a_figure_no_run_can_measure_is_refused)
+{
+	static char out[1 << 16];
+	static const double tiny[8] = { 1e-300, 1e-300, 1e-300, 1e-300, 1e-300,
+	    1e-300, 1e-300, 1e-300 };
+	char args[1024], v[512];
+	const char *base = doc_file(doc1("X", 1, noisy, 8, 0), "base.json");
+	const char *new = doc_file(doc1("X", 1, tiny, 8, 0), "new.json");
+
+	snprintf(args, sizeof(args), "compare %s %s", base, new);
+	cr_assert_eq(cli(args, out, sizeof(out)), 2, "%s", out);
+	cr_assert(strstr(out, " w=8 c=64 ") != NULL, "%s", out);
+	cr_assert(strstr(out, "cpu_us_per_dispatch runs from 1e-300 (NEW ") !=
+	    NULL && strstr(out, "new.json) to 1.04 (BASE ") != NULL, "%s", out);
+	cr_assert(strstr(out, "a damaged file\n") != NULL, "%s", out);
+	cr_assert_eq(occurrences(out, "\n"), 1, "%s", out);
+	cr_assert_eq(verdict(doc1("X", 1, noisy, 8, 0), doc1("X", 1e308, noisy,
+	    8, 0), v, sizeof(v)), COMPARE_BAD_INPUT);
+	cr_assert(strstr(v, "to 1.04e+308 (NEW)") != NULL, "%s", v);
+	cr_assert_eq(verdict(doc1("X", 1, noisy, 8, 0), doc1("X", 1e6, noisy,
+	    8, 0), v, sizeof(v)), COMPARE_REGRESSED);
+	cr_assert_str_eq(v, "regressed");
+}

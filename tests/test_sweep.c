@@ -386,4 +386,8 @@ Test(sweep, a_cell_stops_once_its_runs_agree)
 	cli_defaults(&s);
 	cr_assert_eq(cli_parse(&s, 4, both, err, sizeof(err)), 0, "%s", err);
 	cr_assert(stop_may(&s, agree, 3, "ok", -1), "--reps with --precision");
+	/* A sweep whose files compare judges at 5 runs a side: not before. */
+	s.reps_judged = 5;
+	cr_assert_not(stop_may(&s, six, 4, "ok", -1), "4 of the 5 judged");
+	cr_assert(stop_may(&s, six, 5, "ok", -1), "the 5 judged");
 }

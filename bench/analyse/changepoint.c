@@ -798,3 +798,180 @@ cp_find(const struct cp_point *pts, size_t n, const struct cp_opts *o,
 	cp_series_fini(&ser);
 	return i;
 }
+
+/* The median of a[0..n) (scratch: tmp), NAN for none. */
+static double
+cp_mid(const double *a, size_t n, double *tmp)
+{
+
+	if (n == 0)
+		return NAN;
+	memcpy(tmp, a, n * sizeof(*a));
+	return stats_select_median(tmp, n);
+}
+
+/* The squares of m[0..n) about its median. */
+static double
+cp_rss_flat(const double *m, size_t n, double *tmp)
+{
+	double mid = cp_mid(m, n, tmp), rss = 0;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		rss += (m[i] - mid) * (m[i] - mid);
+	return rss;
+}
+
+/*
+ * Theil-Sen's line through m[0..n) against 0..n-1: its slope (the median
+ * of every two points'), and into *rss the squares about it (its
+ * intercept the median of m[i] - slope i). tmp holds n (n - 1) / 2.
+ */
+static double
+cp_theil_sen(const double *m, size_t n, double *tmp, double *rss)
+{
+	size_t i, j, k = 0;
+	double b, a;
+
+	for (i = 0; i < n; i++)
+		for (j = i + 1; j < n; j++)
+			tmp[k++] = (m[j] - m[i]) / (double)(j - i);
+	b = stats_select_median(tmp, k);
+	for (i = 0; i < n; i++)
+		tmp[i] = m[i] - b * (double)i;
+	a = stats_select_median(tmp, n);
+	for (*rss = 0, i = 0; i < n; i++)
+		*rss += (m[i] - a - b * (double)i) * (m[i] - a - b * (double)i);
+	return b;
+}
+
+/*
+ * Mann-Kendall's two-sided p of a trend in m[0..n): S, the signs of every
+ * later-minus-earlier pair, against its variance n (n - 1) (2n + 5) / 18
+ * with continuity; ties left in the variance (conservative).
+ */
+static double
+cp_mann_kendall(const double *m, size_t n)
+{
+	double s = 0, var = (double)n * (double)(n - 1) * (double)(2 * n + 5) /
+	    18;
+	size_t i, j;
+
+	for (i = 0; i < n; i++)
+		for (j = i + 1; j < n; j++)
+			s += (m[j] > m[i]) - (m[j] < m[i]);
+	if (var <= 0 || fabs(s) <= 1)
+		return 1;
+	return fmin(1, 2 * stats_norm_upper((fabs(s) - 1) / sqrt(var)));
+}
+
+/* BIC of a fit of n medians: its squares (floored), its parameters. */
+static double
+cp_bic(double rss, size_t n, size_t params, double floor)
+{
+
+	return (double)n * log(fmax(rss, (double)n * floor) / (double)n) +
+	    (double)params * log((double)n);
+}
+
+/*
+ * The squares of the levels of m[0..e) cut at the cuts before e (at[0..k),
+ * indices of m), and how many of them there are into *used.
+ */
+static double
+cp_rss_steps(const double *m, size_t e, const size_t *at, size_t k,
+    double *tmp, size_t *used)
+{
+	size_t i, s = 0;
+	double rss = 0;
+
+	for (*used = 0, i = 0; i < k && at[i] < e; i++, (*used)++) {
+		rss += cp_rss_flat(m + s, at[i] - s, tmp);
+		s = at[i];
+	}
+	return rss + cp_rss_flat(m + s, e - s, tmp);
+}
+
+/* The series' revision that input revision r is, or ser->n. */
+static size_t
+cp_rev_of(const struct cp_series *ser, size_t r)
+{
+	size_t i;
+
+	for (i = 0; i < ser->n && ser->rev[i] != r; i++)
+		;
+	return i;
+}
+
+/*
+ * The start of the best drift in m[0..v): the one whose line from it on,
+ * beside the steps before it (at[0..k)), scores least; its score into
+ * *best, the starts tried into *tried.
+ */
+static size_t
+cp_drift_start(const double *m, size_t v, const size_t *at, size_t k,
+    double lv, double *tmp, double *best, size_t *tried)
+{
+	size_t s, from = 0, used = 0;
+	double rss, line, bic;
+
+	*best = INFINITY;
+	for (s = 0, *tried = 0; s + CP_DRIFT_MIN <= v; s++, (*tried)++) {
+		rss = s > 0 ? cp_rss_steps(m, s, at, k, tmp, &used) : 0;
+		(void)cp_theil_sen(m + s, v - s, tmp, &line);
+		/* The line's two; before it its start, levels and steps. */
+		bic = cp_bic(rss + line, v, s > 0 ? 2 * used + 4 : 2, lv);
+		if (bic < *best) {
+			*best = bic;
+			from = s;
+		}
+	}
+	return from;
+}
+
+size_t
+cp_drift(const struct cp_point *pts, size_t n, const struct cp_opts *o,
+    struct cp_step *steps, size_t nsteps, struct cp_drift *d)
+{
+	struct cp_series ser;
+	double *m, *tmp, best, line, b, stepped;
+	size_t *at, i, k, used, from, tried, v;
+
+	memset(d, 0, sizeof(*d));
+	if (n < CP_DRIFT_MIN || (o->counted && cp_exact(pts, n)))
+		return nsteps;
+	cp_series_init(&ser, pts, n, o);
+	if ((v = ser.n) < CP_DRIFT_MIN) {
+		cp_series_fini(&ser);
+		return nsteps;
+	}
+	m = rank_alloc(v, sizeof(*m));
+	tmp = rank_alloc(v * v / 2 + ser.off[v], sizeof(*tmp));
+	at = rank_alloc(nsteps + 1, sizeof(*at));
+	for (i = 0; i < v; i++)
+		m[i] = cp_mid(ser.x + ser.off[i], ser.off[i + 1] - ser.off[i],
+		    tmp);
+	for (k = 0; k < nsteps; k++)
+		at[k] = cp_rev_of(&ser, steps[k].at);
+	stepped = cp_bic(cp_rss_steps(m, v, at, nsteps, tmp, &used), v,
+	    2 * nsteps + 1, ser.floor * ser.floor);
+	from = cp_drift_start(m, v, at, nsteps, ser.floor * ser.floor, tmp,
+	    &best, &tried);
+	b = cp_theil_sen(m + from, v - from, tmp, &line);
+	*d = (struct cp_drift){ .from = ser.rev[from], .to = ser.rev[v - 1],
+	    .n = v - from, .slope = exp(b), .total = exp(b * (double)(v -
+	    from - 1)), .p = cp_mann_kendall(m + from, v - from) };
+	d->found = best < stepped && d->p < o->alpha / (double)tried &&
+	    fabs(d->total - 1) >= o->threshold;
+	for (k = 0; k < nsteps && at[k] < from; k++)
+		;
+	if (d->found) {
+		d->steps = nsteps - k;
+		nsteps = k;
+	}
+	free(at);
+	free(tmp);
+	free(m);
+	cp_series_fini(&ser);
+	return nsteps;
+}

@@ -138,6 +138,20 @@ struct cp_step {
 	bool exact;		/* of an exact series: no test, p 0 */
 };
 
+/*
+ * A drift: the level rising (or falling) steadily from revision from to
+ * the newest, rather than in steps (cp_drift).
+ */
+struct cp_drift {
+	bool found;
+	size_t from, to;	/* its first and last revision (input) */
+	size_t n;		/* revisions with runs in it */
+	double slope;		/* a revision, as a ratio: exp(Theil-Sen) */
+	double total;		/* its last over its first, fitted: slope^(n-1) */
+	double p;		/* Mann-Kendall's, two-sided */
+	size_t steps;		/* the steps in it that it explains better */
+};
+
 /* 0.05, 0.01, 2, no gaps, not counted, no threshold given. */
 void cp_opts_default(struct cp_opts *o);
 
@@ -154,5 +168,32 @@ size_t cp_gaps(const struct cp_point *pts, size_t n, struct cp_gap *g);
  */
 size_t cp_find(const struct cp_point *pts, size_t n, const struct cp_opts *o,
     struct cp_step *steps, size_t max);
+
+/*
+ * Whether pts[0..n), whose steps cp_find gave (nsteps of them, in
+ * order), drifts rather than steps, into *d: a steady rise or fall from
+ * some revision to the newest names it better than the steps found
+ * there. Returns how many steps stay (those before the drift; all of
+ * them when none is found).
+ *
+ * On the revisions' medians (logs): for each start s with CP_DRIFT_MIN
+ * revisions or more after it, a line from s on (Theil-Sen: the median
+ * of the slopes between every two revisions) beside the steps before s,
+ * against the steps alone, each scored by BIC (n ln(RSS / n) + its
+ * parameters ln n: a level, a step's place and level, a line's two; the
+ * RSS never under n times the least variance of a level, cp_level_floor,
+ * so that exact levels do not make infinite scores). The best start is a
+ * drift if its score is below the steps', Mann-Kendall's test of the
+ * revisions from s on has p < alpha over the starts tried (Bonferroni),
+ * and the change from its first revision to its last passes the
+ * threshold. A drift of +1 % a revision over 20 revisions was two steps
+ * of about +7 %; a real step keeps the smaller score, a line missing it
+ * by half of it for a while. An exact series never drifts: its steps are
+ * known.
+ */
+#define CP_DRIFT_MIN	6
+
+size_t cp_drift(const struct cp_point *pts, size_t n, const struct cp_opts *o,
+    struct cp_step *steps, size_t nsteps, struct cp_drift *d);
 
 #endif /* BENCH_CHANGEPOINT_H */

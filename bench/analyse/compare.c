@@ -19,6 +19,7 @@
 #include "identity.h"
 #include "judge.h"
 #include "label.h"
+#include "metric.h"
 #include "outcome.h"
 #include "params.h"
 #include "rank.h"
@@ -302,18 +303,44 @@ compare_pair_beside(const cJSON *real, const cJSON *model, const char *name,
 	return;
 }
 
-/* A figure no run can have (a cost of 0): one line naming it. */
+/* A side in a line: its word, and its file when there is one. */
+static const char *
+compare_side(const struct compare_opts *o, bool new, char *buf, size_t len)
+{
+	const char *file = o->sides[new];
+
+	snprintf(buf, len, "%s%s%s", new ? "NEW" : "BASE", file != NULL ?
+	    " " : "", file != NULL ? file : "");
+	return buf;
+}
+
+/*
+ * A figure no run can have: a cost of 0, or two runs of the row further
+ * apart than JUDGE_SPAN (a cost of 1e-300 read `improved -100 %`, 1e308
+ * "+inf %"), which names both, since either may be the damaged one. One
+ * line naming it.
+ */
 static bool
-compare_impossible(const struct judge_row *r, const char *metric,
+compare_impossible(const struct judge_row *r, const struct compare_opts *o,
     char *err, size_t errlen)
 {
 	const struct judge_arm *arm = r->b.impossible >= 0 ? &r->b : &r->a;
+	bool lo_new = r->b.lo < r->a.lo, hi_new = r->b.hi > r->a.hi;
+	double lo = fmin(r->a.lo, r->b.lo), hi = fmax(r->a.hi, r->b.hi);
+	char side[2][640];
 
-	if (arm->impossible < 0)
+	if (arm->impossible >= 0)
+		return snprintf(err, errlen, "%s, %s: run %d's %s is %g, and it "
+		    "cannot be 0 or below", compare_side(o, arm == &r->b,
+		    side[0], sizeof(side[0])), r->cell, arm->impossible,
+		    o->metric, arm->impossible_value), true;
+	if (!metric_positive(o->metric) || !(hi / lo > JUDGE_SPAN))
 		return false;
-	snprintf(err, errlen, "%s, %s: run %d's %s is %g, and it cannot be 0 "
-	    "or below", arm == &r->b ? "NEW" : "BASE", r->cell, arm->impossible,
-	    metric, arm->impossible_value);
+	snprintf(err, errlen, "%s: %s runs from %g (%s) to %g (%s), %.2g times "
+	    "apart, and no two runs of one figure can be %g times apart: a "
+	    "damaged file", r->cell, o->metric, lo, compare_side(o, lo_new,
+	    side[0], sizeof(side[0])), hi, compare_side(o, hi_new, side[1],
+	    sizeof(side[1])), hi / lo, JUDGE_SPAN);
 	return true;
 }
 
@@ -382,7 +409,7 @@ compare_rows(const cJSON *base, const cJSON *new, const struct compare_opts *o,
 	free(pp.p);
 	err[0] = '\0';
 	for (k = 0; k < *nrows && err[0] == '\0'; k++)
-		compare_impossible(&rows[k], o->metric, err, errlen);
+		compare_impossible(&rows[k], o, err, errlen);
 	if (err[0] == '\0' && pp.matched > 0 && (known > 0 || okruns == 0 ||
 	    o->by_position))
 		return rows;
@@ -599,9 +626,13 @@ compare_incomplete(const cJSON *doc)
 	    "complete"));
 }
 
-/* The exit's verdict: broken or regressed, else undecided, else none. */
+/*
+ * The exit's verdict: broken or regressed, else undecided (a cell with no
+ * answer, or one that saw a rise it could not place), else none.
+ */
 static int
-compare_status(const struct judge_row *rows, size_t n, bool incomplete)
+compare_status(const struct judge_row *rows, size_t n,
+    const struct compare_opts *o, bool incomplete)
 {
 	int rc = incomplete ? COMPARE_UNDECIDED : COMPARE_NO_REGRESSION;
 	size_t i;
@@ -610,7 +641,8 @@ compare_status(const struct judge_row *rows, size_t n, bool incomplete)
 		if (strcmp(rows[i].verdict, "regressed") == 0 ||
 		    strcmp(rows[i].verdict, "broken") == 0)
 			return COMPARE_REGRESSED;
-		if (strcmp(rows[i].verdict, "undecided") == 0)
+		if (strcmp(rows[i].verdict, "undecided") == 0 ||
+		    judge_unplaced(&rows[i], o))
 			rc = COMPARE_UNDECIDED;
 	}
 	return rc;
@@ -656,7 +688,7 @@ compare_docs(const cJSON *base, const cJSON *new, const struct compare_opts *o,
 	compare_varies(rows, n, w.shared, sizeof(w.shared));
 	for (i = 0; i < n; i++)
 		cJSON_AddItemToArray(json, outcome_row_json(&rows[i], o, &w));
-	rc = compare_status(rows, n, incomplete != NULL);
+	rc = compare_status(rows, n, o, incomplete != NULL);
 	outcome_write(out, rows, n, o, &w, json, incomplete);
 	for (i = 0; i < n; i++)
 		judge_row_free(&rows[i]);

@@ -56,7 +56,7 @@ struct compare_opts {
 
 #define COMPARE_NO_REGRESSION	0
 #define COMPARE_REGRESSED	1	/* a cell regressed or is broken */
-#define COMPARE_UNDECIDED	2	/* no cell did, and some cell has no answer */
+#define COMPARE_UNDECIDED	2	/* none did; no answer, or a rise not placed */
 #define COMPARE_BAD_INPUT	(-1)
 
 void compare_defaults(struct compare_opts *o);
@@ -66,8 +66,9 @@ void compare_defaults(struct compare_opts *o);
  * COMPARE_REGRESSED when a cell regressed or NEW failed a run
  * (`broken`); else COMPARE_UNDECIDED when a cell has no answer (BASE's
  * cell missing from NEW, too few runs with the figure, or too few for any
- * p to pass its level) or a file is not complete; COMPARE_BAD_INPUT with
- * a one-line reason in err when the two cannot be compared (nothing
+ * p to pass its level), a cell saw a rise it could not place
+ * (judge_unplaced), or a file is not complete; COMPARE_BAD_INPUT with a
+ * one-line reason in err when the two cannot be compared (nothing
  * matches, no run has the metric, a figure that cannot be).
  */
 int compare_docs(const cJSON *base, const cJSON *new, const struct compare_opts *o,

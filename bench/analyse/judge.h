@@ -27,6 +27,7 @@ struct judge_arm {
 	double median;
 	int impossible;			/* the first run whose figure cannot be */
 	double impossible_value;
+	double lo, hi;			/* the smallest figure and the largest */
 };
 
 /* One cell of NEW against its cell of BASE, and what was said of it. */
@@ -44,6 +45,7 @@ struct judge_row {
 	bool regimes;			/* an arm holds runs of both */
 	bool wide;			/* an arm's spread exceeds the threshold */
 	bool exact;			/* both arms' counts exact */
+	bool mixed;			/* two regimes' parts moved apart */
 	struct rank_test t;		/* on logs, or on the values */
 	double tail;			/* the worse quantile, NEW - BASE */
 	double share_lo, share_hi;	/* slow share NEW - BASE, interval */
@@ -104,6 +106,26 @@ void judge_mde(struct judge_row *r, const struct compare_opts *o);
  */
 const char *judge_decide(struct judge_row *r, const struct compare_opts *o,
     double level, double p);
+
+/*
+ * The widest two runs of one figure can lie apart, in a row's runs of
+ * both sides. A figure comes from a nanosecond clock or an event counter
+ * over a window of seconds: the same work on one machine, either build,
+ * spans at most the nine decades from one tick to a window, and a
+ * dispatch of 1 ns become a sleep of 1 ms is still inside. Past it one of
+ * the two is no measurement: a cost of 1e-300 read `improved -100 %`,
+ * 1e308 "+inf %". compare refuses such a file (exit 2).
+ */
+#define JUDGE_SPAN	1e9
+
+/*
+ * An inconclusive row that saw a change on the worse side it could not
+ * place against the threshold: p below its level and the interval past
+ * half of it, the slow share shown moved past half its margin, or its
+ * regimes' parts moving apart. Not a pass (compare exits 3), and the
+ * summary names it.
+ */
+bool judge_unplaced(const struct judge_row *r, const struct compare_opts *o);
 
 /* In Holm's family: a cell tested, not broken, and not exact. */
 bool judge_in_family(const struct judge_row *r);

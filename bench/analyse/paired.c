@@ -309,6 +309,38 @@ paired_tail(const double *d, size_t n, int worse)
 }
 
 /*
+ * B broken by ends e: a process that failed as a whole, a window of B
+ * that failed, or B stalled in `stalls` windows more than A. The verdict
+ * asks for one stall more, the rule that stops a campaign early for
+ * PAIRED_STALLS_SETTLE: one rule, so a campaign is never stopped on what
+ * its verdict would not call broken.
+ */
+static bool
+paired_broke(const struct paired_ends *e, unsigned int stalls)
+{
+
+	return e->crashed || e->failed[1] > 0 || e->stalled[1] >=
+	    e->stalled[0] + stalls;
+}
+
+bool
+paired_settled(const struct paired_ends *e, char *why, size_t len)
+{
+
+	if (!paired_broke(e, PAIRED_STALLS_SETTLE))
+		return false;
+	if (e->crashed)
+		snprintf(why, len, "a process failed as a whole");
+	else if (e->failed[1] > 0)
+		snprintf(why, len, "a window of B failed");
+	else
+		snprintf(why, len, "B stalled in %u windows, A in %u (%d more "
+		    "settle it)", e->stalled[1], e->stalled[0],
+		    PAIRED_STALLS_SETTLE);
+	return true;
+}
+
+/*
  * B failing is the answer whatever A did (a build that loses a task in
  * one window is not judged on the others); and a campaign with too few
  * units left for a p below alpha has no answer, which is not "no change".
@@ -317,7 +349,7 @@ static const char *
 paired_failures(const struct paired_ends *e, size_t units, double alpha,
     char *why, size_t len)
 {
-	if (e->crashed || e->failed[1] > 0 || e->stalled[1] > e->stalled[0]) {
+	if (paired_broke(e, 1)) {
 		snprintf(why, len, "B: %u of %u windows failed, %u stalled; A: "
 		    "%u of %u failed, %u stalled%s", e->failed[1], e->ok[1] +
 		    e->failed[1] + e->stalled[1], e->stalled[1], e->failed[0],

@@ -67,6 +67,24 @@ struct paired_ends {
 };
 
 /*
+ * B's stalled windows past A's that settle a campaign as `broken` before
+ * its last process (paired_settled): one or two more are what a busy
+ * machine may hand either arm, three are B's.
+ */
+#define PAIRED_STALLS_SETTLE	3
+
+/*
+ * Whether the ends seen so far make the verdict `broken` whatever the
+ * processes not yet run give, and why in words: a process that failed as
+ * a whole, or a window of B that failed (neither is undone by more), or
+ * B stalled in PAIRED_STALLS_SETTLE windows more than A (the verdict's
+ * own rule, stalls B has and A lacks, with a margin: it alone could be
+ * undone by A stalling later). Never true where paired_verdict would not
+ * say `broken` of these ends.
+ */
+bool paired_settled(const struct paired_ends *e, char *why, size_t len);
+
+/*
  * The verdict over the units d[0..n) (ln B/A, one a process), as compare
  * gives it, and why in words: `broken` when B failed or stalled where A
  * did not, or a process crashed; `undecided` when too few units are left

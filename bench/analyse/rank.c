@@ -1,5 +1,7 @@
 /*
- * rank.c - see rank.h.
+ * rank.c - the tests of rank.h: the rank sum, the slow counts and the
+ * shift within regimes, exact or past its sizes approximated; the
+ * estimates are rank_shift.c's, the power rank_power.c's.
  */
 #include <float.h>
 #include <math.h>
@@ -8,6 +10,7 @@
 #include <string.h>
 
 #include "rank.h"
+#include "rank_int.h"
 #include "stats.h"
 
 /* R compares probabilities that should tie with this slack. */
@@ -35,14 +38,6 @@ struct rank_pool {
 	double ties;		/* sum of t^3 - t over groups of ties */
 };
 
-static int
-rank_cmp(const void *x, const void *y)
-{
-	double a = *(const double *)x, b = *(const double *)y;
-
-	return (a > b) - (a < b);
-}
-
 void *
 rank_alloc(size_t n, size_t size)
 {
@@ -53,125 +48,9 @@ rank_alloc(size_t n, size_t size)
 	return p;
 }
 
-/*
- * The differences b_j - a_i of a and b, each sorted, as a matrix never
- * written: a row rises with j and falls with i, since rounding keeps the
- * order of what it rounds (b_j - a_i <= b_k - a_i when b_j <= b_k), so
- * the differences at most x are counted in one pass of two pointers and
- * the k-th smallest is found by bisecting on x: n + m memory and
- * (n + m) 64 steps, where listing them took n m (1.5 GB and 26 s at 10^4
- * runs a side, an abort at 10^5). The within-regime shift is over two
- * such blocks, the fast runs' and the slow ones'.
- */
-struct rank_block {
-	const double *a, *b;
-	size_t na, nb;
-};
-
-static size_t
-rank_count_le(const struct rank_block *bl, size_t nbl, double x)
-{
-	size_t k, i, j, n = 0;
-
-	/* A larger a_i leaves more of b within x of it: j only moves on. */
-	for (k = 0; k < nbl; k++)
-		for (i = 0, j = 0; i < bl[k].na; i++, n += j)
-			while (j < bl[k].nb && bl[k].b[j] - bl[k].a[i] <= x)
-				j++;
-	return n;
-}
-
-/* Doubles as integers in the same order, -0 just below +0 (no NaN here). */
-static uint64_t
-rank_key(double x)
-{
-	uint64_t u;
-
-	memcpy(&u, &x, sizeof(u));
-	return u >> 63 ? ~u : u | (uint64_t)1 << 63;
-}
-
-static double
-rank_unkey(uint64_t k)
-{
-	uint64_t u = k >> 63 ? k & ~((uint64_t)1 << 63) : ~k;
-	double x;
-
-	memcpy(&x, &u, sizeof(x));
-	return x;
-}
-
-/*
- * The k-th smallest difference of the blocks (from 0; fewer than their
- * n m): the least double with more than k differences at most it, which
- * is one of them, found in at most 64 counts. A zero is +0, as a sort of
- * the differences would hold either sign of it.
- */
-static double
-rank_select(const struct rank_block *bl, size_t nbl, size_t k)
-{
-	uint64_t lo = UINT64_MAX, hi = 0, mid;
-	size_t i;
-	double x;
-
-	for (i = 0; i < nbl; i++) {
-		if (bl[i].na == 0 || bl[i].nb == 0)
-			continue;
-		mid = rank_key(bl[i].b[0] - bl[i].a[bl[i].na - 1]);
-		lo = mid < lo ? mid : lo;
-		mid = rank_key(bl[i].b[bl[i].nb - 1] - bl[i].a[0]);
-		hi = mid > hi ? mid : hi;
-	}
-	while (lo < hi) {
-		mid = lo + (hi - lo) / 2;
-		if (rank_count_le(bl, nbl, rank_unkey(mid)) > k)
-			hi = mid;
-		else
-			lo = mid + 1;
-	}
-	x = rank_unkey(lo);
-	return x == 0 ? 0 : x;
-}
-
-/* The median of the blocks' differences; NAN when they have none. */
-static double
-rank_median_blocks(const struct rank_block *bl, size_t nbl)
-{
-	size_t n = 0, i;
-
-	for (i = 0; i < nbl; i++)
-		n += bl[i].na * bl[i].nb;
-	if (n == 0)
-		return NAN;
-	return n % 2 ? rank_select(bl, nbl, n / 2) : (rank_select(bl, nbl,
-	    n / 2 - 1) + rank_select(bl, nbl, n / 2)) / 2;
-}
-
-/* A sorted copy of v[0..n). */
-static double *
-rank_sorted(const double *v, size_t n)
-{
-	double *s = rank_alloc(n, sizeof(*s));
-
-	memcpy(s, v, n * sizeof(*v));
-	qsort(s, n, sizeof(*s), rank_cmp);
-	return s;
-}
-
-static double
-rank_median_sorted(const double *s, size_t n)
-{
-
-	return n % 2 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
-}
-
-/*
- * The number of arrangements of sizes n and m without ties that give each
- * U, as the coefficients of the Gaussian binomial: a product of (1 -
- * q^(m+i)) / (1 - q^i), truncated at degree nm, which loses nothing.
- */
-static double *
-rank_counts(size_t n, size_t m)
+/* The exact law of U untied, as counts (rank_int.h). */
+double *
+rank__counts(size_t n, size_t m)
 {
 	size_t top = n * m, i, u, s;
 	double *c = rank_alloc(top + 1, sizeof(*c));
@@ -187,73 +66,12 @@ rank_counts(size_t n, size_t m)
 	return c;
 }
 
-/* R's qwilcox: the smallest q with P(U <= q) >= p; c sums to total. */
-static size_t
-rank_quantile(double p, const double *c, size_t top, double total)
-{
-	double acc = 0;
-	size_t q;
-
-	p -= 10 * DBL_EPSILON;
-	for (q = 0; q <= top; q++) {
-		acc += c[q];
-		if (acc / total >= p)
-			return q;
-	}
-	return top;
-}
-
 double
 rank_p_min(size_t n, size_t m)
 {
 
 	return fmin(1, 2 * exp(lgamma(n + 1.0) + lgamma(m + 1.0) -
 	    lgamma((double)(n + m) + 1)));
-}
-
-/*
- * The Moses interval: from the k-th smallest to the k-th largest pairwise
- * difference, k = qwilcox(alpha / 2) from the exact distribution below
- * RANK_EXACT_MAX a side (with ties too: the untied index gives a closed
- * interval that covers at least 1 - alpha), else from the normal one.
- */
-static double
-rank_moses(const struct rank_block *d, double alpha, double *lo, double *hi)
-{
-	size_t na = d->na, nb = d->nb, top = na * nb, k, u;
-	double *c, total = 0, below = 0, conf;
-
-	if (na < RANK_EXACT_MAX && nb < RANK_EXACT_MAX) {
-		c = rank_counts(na, nb);
-		for (u = 0; u <= top; u++)
-			total += c[u];
-		k = rank_quantile(alpha / 2, c, top, total);
-		for (u = 0; k > 0 && u < k; u++)
-			below += c[u];
-		conf = 1 - 2 * below / total;
-		free(c);
-	} else {
-		conf = floor((double)top / 2 - stats_norm_quantile(1 -
-		    alpha / 2) * sqrt((double)top * (double)(na + nb + 1) / 12));
-		k = conf < 1 ? 0 : (size_t)conf;
-		conf = 1 - alpha;
-	}
-	*lo = rank_select(d, 1, k == 0 ? 0 : k - 1);
-	*hi = rank_select(d, 1, k == 0 ? top - 1 : top - k);
-	return k == 0 ? 0 : conf;
-}
-
-double
-rank_interval(const double *a, size_t na, const double *b, size_t nb,
-    double alpha, double *lo, double *hi)
-{
-	struct rank_block d = { rank_sorted(a, na), rank_sorted(b, nb), na,
-	    nb };
-	double conf = rank_moses(&d, alpha, lo, hi);
-
-	free((double *)d.a);
-	free((double *)d.b);
-	return conf;
 }
 
 /* A run's value and where it is in the pool. */
@@ -862,30 +680,6 @@ rank_sampled(const struct rank_pool *p, size_t sum, unsigned int slow,
 	return;
 }
 
-/*
- * The Hodges-Lehmann shift over the pairs of one regime: what moved inside
- * the regimes, the change a within-regime test speaks of. NAN when no
- * regime holds runs of both.
- */
-static double
-rank_shift_within(const struct rank_block *d, double split)
-{
-	struct rank_block bl[2] = { *d, *d };
-
-	/* Sorted, each side's fast runs come first. */
-	for (bl[0].na = 0; bl[0].na < d->na && !(d->a[bl[0].na] > split);
-	    bl[0].na++)
-		;
-	for (bl[0].nb = 0; bl[0].nb < d->nb && !(d->b[bl[0].nb] > split);
-	    bl[0].nb++)
-		;
-	bl[1].a += bl[0].na;
-	bl[1].na -= bl[0].na;
-	bl[1].b += bl[0].nb;
-	bl[1].nb -= bl[0].nb;
-	return rank_median_blocks(bl, 2);
-}
-
 void
 rank_test_p(const double *a, size_t na, const double *b, size_t nb,
     double split, struct rank_test *r)
@@ -916,165 +710,8 @@ void
 rank_compare(const double *a, size_t na, const double *b, size_t nb,
     double split, double alpha, struct rank_test *r)
 {
-	struct rank_block d = { rank_sorted(a, na), rank_sorted(b, nb), na,
-	    nb };
 
 	rank_test_p(a, na, b, nb, split, r);
-	r->shift = rank_median_blocks(&d, 1);
-	r->conf = rank_moses(&d, alpha, &r->lo, &r->hi);
-	r->shift_strat = isnan(split) ? NAN : rank_shift_within(&d, split);
-	free((double *)d.a);
-	free((double *)d.b);
+	rank__estimate(a, na, b, nb, split, alpha, r);
 	return;
-}
-
-/* Linear interpolation in a table of (x, y), x increasing. */
-static double
-rank_lerp(const double *x, const double *y, size_t n, double at)
-{
-	size_t i;
-
-	if (at <= x[0])
-		return y[0];
-	for (i = 1; i < n; i++)
-		if (at <= x[i])
-			return y[i - 1] + (y[i] - y[i - 1]) * (at - x[i - 1]) /
-			    (x[i] - x[i - 1]);
-	return y[n - 1];
-}
-
-/*
- * The smallest U at which the exact two-sided test at level rejects
- * upward, 2 P(U >= u) < level; n m + 1 when none does.
- */
-static size_t
-rank_critical(size_t n, size_t m, double level)
-{
-	size_t top = n * m, u;
-	double *c = rank_counts(n, m), total = 0, tail = 0;
-
-	for (u = 0; u <= top; u++)
-		total += c[u];
-	for (u = top + 1; u > 0 && 2 * (tail + c[u - 1]) / total < level; u--)
-		tail += c[u - 1];
-	free(c);
-	return u;
-}
-
-/*
- * The draws behind rank_verdict_mde, for one (n, m, critical U): kept,
- * since the cells of a sweep share their sizes.
- */
-static struct {
-	size_t n, m, uc;
-	double *need, *zero;		/* RANK_POWER_DRAWS each */
-} rank_memo;
-
-#define RANK_POWER_DRAWS	10000
-
-/*
- * With e = a - b over every pair of n and m standard normal runs, b
- * shifted by d gives U = #{e < d}: the test rejects once d passes the
- * uc-th smallest e, and the estimate d - median(e) passes t once d passes
- * t + median(e). Each draw keeps those two.
- */
-static void
-rank_draws(size_t n, size_t m, size_t uc)
-{
-	double *a = rank_alloc(n + m, sizeof(*a)), *e = rank_alloc(n * m,
-	    sizeof(*e));
-	uint64_t seed = 0x2545f4914f6cdd1du;
-	size_t d, i, j, k;
-
-	free(rank_memo.need);
-	free(rank_memo.zero);
-	rank_memo.need = rank_alloc(RANK_POWER_DRAWS, sizeof(double));
-	rank_memo.zero = rank_alloc(RANK_POWER_DRAWS, sizeof(double));
-	for (d = 0; d < RANK_POWER_DRAWS; d++) {
-		for (i = 0; i < n + m; i++)
-			a[i] = stats_gauss(&seed);
-		for (k = 0, i = 0; i < n; i++)
-			for (j = 0; j < m; j++)
-				e[k++] = a[i] - a[n + j];
-		rank_memo.need[d] = stats_select(e, n * m, uc - 1);
-		rank_memo.zero[d] = stats_select_median(e, n * m);
-	}
-	rank_memo.n = n;
-	rank_memo.m = m;
-	rank_memo.uc = uc;
-	free(a);
-	free(e);
-	return;
-}
-
-/*
- * Past RANK_EXACT_MAX a side, where drawing every pair costs too much: the
- * estimate is near normal, of sd s (the rank sum's efficiency, 3/pi), and
- * the test rejects once it passes z s; the verdict needs the larger of
- * that and t, reached 80 % of the time. At 50 a side it gives 0.574
- * sigma with no threshold, the draws 0.584.
- */
-static double
-rank_verdict_mde_normal(size_t n, size_t m, double level, double sigma,
-    double t)
-{
-	double s = sigma * sqrt(M_PI / 3 * (1.0 / (double)n + 1.0 / (double)m));
-
-	return fmax(stats_norm_quantile(1 - level / 2) * s, t) +
-	    stats_norm_quantile(0.8) * s;
-}
-
-double
-rank_verdict_mde(size_t n, size_t m, double level, double sigma, double t)
-{
-	size_t uc;
-
-	if (n == 0 || m == 0 || !(rank_p_min(n, m) < level))
-		return INFINITY;
-	if (n >= RANK_EXACT_MAX || m >= RANK_EXACT_MAX)
-		return rank_verdict_mde_normal(n, m, level, sigma, t);
-	if ((uc = rank_critical(n, m, level)) > n * m)
-		return INFINITY;
-	if (rank_memo.n != n || rank_memo.m != m || rank_memo.uc != uc)
-		rank_draws(n, m, uc);
-	return stats_power80(rank_memo.need, rank_memo.zero, RANK_POWER_DRAWS,
-	    sigma, t);
-}
-
-/* The test alone: the verdict's rule with no threshold, in units of sigma. */
-double
-rank_mde_factor(size_t n, size_t m, double alpha)
-{
-
-	return rank_verdict_mde(n, m, alpha, 1, 0);
-}
-
-double
-rank_spread(const double *a, size_t na, const double *b, size_t nb)
-{
-	/* The bias of the scaled MAD in small samples (§4), then 1 - 1/n. */
-	static const double x[] = { 3, 4, 5, 6, 8, 10, 12, 16, 20 };
-	static const double y[] = { 0.598, 0.724, 0.783, 0.802, 0.858, 0.891,
-	    0.912, 0.936, 0.950 };
-	double *s = rank_alloc(na + nb, sizeof(*s)), *r, ma, mb, mad, h, bias;
-	size_t i;
-
-	memcpy(s, a, na * sizeof(*a));
-	qsort(s, na, sizeof(*s), rank_cmp);
-	ma = rank_median_sorted(s, na);
-	memcpy(s, b, nb * sizeof(*b));
-	qsort(s, nb, sizeof(*s), rank_cmp);
-	mb = rank_median_sorted(s, nb);
-	r = s;
-	for (i = 0; i < na; i++)
-		r[i] = fabs(a[i] - ma);
-	for (i = 0; i < nb; i++)
-		r[na + i] = fabs(b[i] - mb);
-	qsort(r, na + nb, sizeof(*r), rank_cmp);
-	mad = 1.4826 * rank_median_sorted(r, na + nb);
-	free(s);
-	h = 2.0 * (double)na * (double)nb / (double)(na + nb);
-	bias = h > 20 ? 1 - 1 / h : rank_lerp(x, y, sizeof(x) / sizeof(x[0]),
-	    h);
-	return mad / bias;
 }

@@ -483,6 +483,7 @@ tally_unit(struct tally *t, cJSON *u, cJSON *windows, const char *why)
 {
 
 	if (windows == NULL) {
+		t->ends.crashed = true;
 		if (t->crashed[0] == '\0')
 			snprintf(t->crashed, sizeof(t->crashed), "%s", why);
 		cJSON_AddStringToObject(u, "failed", why);
@@ -532,10 +533,10 @@ tally_unit_words(const cJSON *u, char *buf, size_t len)
 }
 
 bool
-tally_b_broke(const struct tally *t)
+tally_settled(const struct tally *t, char *why, size_t len)
 {
 
-	return t->ends.failed[1] > 0;
+	return paired_settled(&t->ends, why, len);
 }
 
 /*

@@ -33,7 +33,7 @@ struct tally {
 	size_t nvalues[2];
 	unsigned int busy[2];		/* windows beside other load, per arm */
 	char crashed[256];		/* the first process that failed */
-	char stopped[160];		/* why no more processes ran */
+	char stopped[256];		/* why no more processes ran */
 	char reason[2][256];		/* the first failed window of each arm */
 	char side[2][600];		/* each arm: its name, or its file */
 	char cell[600];			/* the arms' cell, a->b where apart */
@@ -83,10 +83,10 @@ void tally_unit(struct tally *t, cJSON *u, cJSON *windows, const char *why);
 void tally_unit_words(const cJSON *u, char *buf, size_t len);
 
 /*
- * Whether a window of B failed: the verdict is then `broken` whatever
- * the processes not yet run would give (paired_verdict).
+ * Whether the processes so far make the verdict `broken` whatever those
+ * not yet run would give (paired_settled), and why in words.
  */
-bool tally_b_broke(const struct tally *t);
+bool tally_settled(const struct tally *t, char *why, size_t len);
 
 /*
  * Each arm as the results record it (a_side, b_side: a plugin by its

@@ -108,26 +108,33 @@ pair_arm(const char *flag, const char *spec, const struct cell *base,
 
 /*
  * Process K: its pairs, each window one JSON line on stdout, up to the
- * first window of B that failed: that is the verdict (tally_b_broke),
- * and each window more of a B that loses a dispatch would wait a stall
- * time (10 s by default) for it.
+ * first window after which its own windows settle the verdict as broken
+ * (paired_settled: a window of B failed, or B stalled in 3 windows more
+ * than A): each window more of a B that loses a dispatch would wait a
+ * stall time (10 s by default) for it.
  */
 static int
 pair_unit(const struct call *c, const struct cell arms[2])
 {
 	const struct pair_args *a = &c->args.p;
+	struct paired_ends e = { .crashed = false };
 	unsigned int i, k, arm;
-	bool broke = false;
+	enum tally_end end;
+	bool settled = false;
 	cJSON *run, *line;
+	char why[128];
 
-	for (i = 0; i < a->pairs && !broke; i++)
-		for (k = 0; k < 2 && !broke; k++) {
+	for (i = 0; i < a->pairs && !settled; i++)
+		for (k = 0; k < 2 && !settled; k++) {
 			arm = ((i + (unsigned int)a->unit) % 2) ^ k;
 			run = cell_run(&arms[arm], &c->sweep.win);
 			line = tally_window(run, i, arm, k, a->metric);
 			cell_print(stdout, line);
-			broke = arm == 1 && tally_window_ended(line) ==
-			    TALLY_FAILED;
+			end = tally_window_ended(line);
+			e.ok[arm] += end == TALLY_OK;
+			e.failed[arm] += end == TALLY_FAILED;
+			e.stalled[arm] += end == TALLY_STALLED;
+			settled = paired_settled(&e, why, sizeof(why));
 			cJSON_Delete(line);
 			cJSON_Delete(run);
 		}
@@ -148,8 +155,10 @@ pair_save(const struct call *c, cJSON *doc)
 
 /*
  * The processes, one after another; the budget sets their number. Each
- * one's line says what failed in it; the first in which a window of B
- * failed is the last (tally_b_broke), said so.
+ * one's line says what failed in it; the first after which the verdict
+ * is broken whatever the rest would give (tally_settled: a process that
+ * failed as a whole, a window of B that failed, B stalled in 3 windows
+ * more than A) is the last, and its line and the verdict's say why.
  */
 static void
 pair_run(const struct call *c, const struct cell arms[2],
@@ -158,10 +167,11 @@ pair_run(const struct call *c, const struct cell arms[2],
 	const struct pair_args *a = &c->args.p;
 	unsigned int k, n = a->processes;
 	double start = measure_now(), waited;
-	char why[256], said[768];
+	char why[256], said[768], settled[128];
 	cJSON *windows, *u;
+	bool stop = false;
 
-	for (k = 0; k < n && !runner_stopped(); k++) {
+	for (k = 0; k < n && !stop && !runner_stopped(); k++) {
 		waited = c->sweep.host_quiet ? runner_quiet() : NAN;
 		u = cJSON_CreateObject();
 		cJSON_AddNumberToObject(u, "process", k);
@@ -171,18 +181,17 @@ pair_run(const struct call *c, const struct cell arms[2],
 		    &c->sweep, arms, 2, a->pairs), u, why, sizeof(why));
 		tally_unit(t, u, windows, why);
 		cJSON_AddItemToArray(units, u);
-		if (tally_b_broke(t))
+		/* The last process stops nothing. */
+		if ((stop = k + 1 < n && tally_settled(t, settled,
+		    sizeof(settled))))
 			snprintf(t->stopped, sizeof(t->stopped), "stopped after "
-			    "%u of %u processes: a window of B failed, which "
-			    "is the verdict whatever the rest would give", k + 1,
-			    n);
+			    "%u of %u processes: %s, which is the verdict "
+			    "whatever the rest would give", k + 1, n, settled);
 		pair_save(c, doc);
 		tally_unit_words(u, said, sizeof(said));
-		fprintf(stderr, "[%u/%u] process %u%s%s\n", k + 1, n, k, said,
-		    tally_b_broke(t) ? "; B failing is broken: no more "
-		    "processes" : "");
-		if (tally_b_broke(t))
-			break;
+		fprintf(stderr, "[%u/%u] process %u%s%s%s%s\n", k + 1, n, k, said,
+		    stop ? "; stopping: " : "", stop ? settled : "", stop ?
+		    ", broken whatever the rest gives" : "");
 		/* A budget never buys fewer processes than a p needs. */
 		if (k == 0 && a->budget_s > 0)
 			n = (unsigned int)fmin(PAIR_MAX_UNITS, fmax((double)

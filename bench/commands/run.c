@@ -8,6 +8,7 @@
 
 #include "child.h"
 #include "commands.h"
+#include "compare.h"
 #include "count.h"
 #include "export.h"
 #include "measure.h"
@@ -20,13 +21,15 @@ const char *const command_run_sweep[] = { NULL };
 /*
  * run's window, shorter than ab's and advise's: the first sweep is what a
  * newcomer waits for (432 runs of 0.3 + 0.8 s took 9.5 min on a 2-vCPU
- * guest). Against 0.3 + 0.8 s, the two interleaved run by run over 30
- * cells, 6 runs each: the medians agree (ratio 1.01 at the median, each
- * inside the other's min-max in 28 cells), a cell's runs spread a fifth
- * wider (min-max 44 % of the median against 36 %), and a coroutine is
- * called starved after 0.3 s without a resumption, where it was 0.8 s.
+ * guest). Against 0.3 + 0.8 s, 0.15 + 0.3 s interleaved run by run over
+ * 30 cells, 6 runs each: the medians agree (ratio 1.01 at the median,
+ * each inside the other's min-max in 28 cells), a cell's runs spread a
+ * fifth wider (min-max 44 % of the median against 36 %), and a coroutine
+ * is called starved after 0.3 s without a resumption, where it was 0.8 s.
+ * Since every cell runs what compare needs (7 runs of 72 cells: 504 runs,
+ * 5 min 40 s at 0.15 + 0.3 s), 0.1 + 0.25 s.
  */
-static const char *const run_sweep[] = { "--warmup", "0.15", "--time", "0.3",
+static const char *const run_sweep[] = { "--warmup", "0.1", "--time", "0.25",
     NULL };
 
 int
@@ -41,6 +44,36 @@ command_sweep_self(struct call *c, struct runner_arm *arm)
 	arm->cells = c->cells;
 	arm->out = c->sweep.out;
 	return runner_sweep(&c->sweep, c->ncells, arm, 1, c->argc, c->argv);
+}
+
+/*
+ * Runs enough for compare to judge each cell of two such files: under
+ * Holm over the sweep's cells, a cell's p must pass alpha / cells, and an
+ * exact rank-sum test of 6 runs a side never gives one below 0.0022 (the
+ * default 72 cells ask 0.00069: 7 a side). Stopping a cell at 3 to 6 runs
+ * left every cell of two default sweeps `undecided`. Without --reps every
+ * cell runs that many; fewer given are run, with a line saying what
+ * compare will make of them. Counted windows need no test: two a side.
+ */
+static void
+run_reps_judged(struct call *c)
+{
+	struct compare_opts o;
+	size_t need;
+
+	compare_defaults(&o);
+	need = c->sweep.cell.count > 0 ? 2 : compare_min_runs(o.alpha /
+	    (double)(c->ncells ? c->ncells : 1));
+	c->sweep.reps_judged = (unsigned int)need;
+	if (!cli_given(&c->sweep, "--reps") && c->sweep.reps < need)
+		c->sweep.reps = (unsigned int)need;
+	else if (c->sweep.reps < need)
+		fprintf(stderr, "dispatchbench: note: --reps %u: compare of two "
+		    "such files can decide none of their %zu cell%s (a p must "
+		    "pass %.2g, which %zu runs a side can reach)\n",
+		    c->sweep.reps, c->ncells, c->ncells == 1 ? "" : "s",
+		    o.alpha / (double)c->ncells, need);
+	return;
 }
 
 static const struct param run_opts[] = {
@@ -63,6 +96,7 @@ cmd_run(struct call *c)
 		return command_bad("--metric %s: run measures "
 		    "cpu_us_per_dispatch (timed) or instructions (counted)",
 		    c->args.r.metric);
+	run_reps_judged(c);
 	rc = command_sweep_self(c, &arm);
 	/* With --quiet and a format, stdout holds the export alone. */
 	if (!c->sweep.quiet || c->sweep.format != TABLE_TEXT)

@@ -41,6 +41,7 @@ struct trend_series {
 	/* Each step's probe that moved with it ("" for none): the machine's. */
 	char moved[TREND_MAX_STEPS][96];
 	size_t nsteps;
+	struct cp_drift drift;	/* to the newest, instead of its steps */
 	struct cp_gap *gaps;	/* between consecutive sittings (cp_gaps) */
 	size_t ngaps;
 	bool named;		/* --cell names it */
@@ -265,12 +266,19 @@ trend_machine(const struct trend *t, const struct trend_series *s,
 	return moved;
 }
 
-/* Whether a step goes the wrong way: slower, or less throughput. */
+/* Whether a change by ratio goes the wrong way: slower, or less done. */
+static bool
+trend_worse(const struct trend *t, double ratio)
+{
+
+	return (ratio > 1) != metric_higher_is_better(t->o->metric);
+}
+
 static bool
 trend_slower(const struct trend *t, const struct cp_step *st)
 {
 
-	return (st->ratio > 1) != metric_higher_is_better(t->o->metric);
+	return trend_worse(t, st->ratio);
 }
 
 /*
@@ -319,8 +327,31 @@ trend_fresh(const struct trend *t, const struct trend_series *s,
 }
 
 /*
- * Each series' steps, and each one's probes; f counts those the wrong way
- * that are news for a merge's CI, and the newest of them the machine's.
+ * Whether s's drift, the wrong way, is news for the merge that measured
+ * its newest revision: the history without it had neither such a drift
+ * nor a step the wrong way in the drift's revisions (the merges that saw
+ * those failed already).
+ */
+static bool
+trend_drift_fresh(const struct trend *t, const struct trend_series *s,
+    const struct cp_point *pts, const struct cp_opts *o)
+{
+	struct cp_step was[TREND_MAX_STEPS];
+	struct cp_drift d;
+	size_t k, found;
+
+	found = cp_find(pts, s->n - 1, o, was, TREND_MAX_STEPS);
+	for (k = 0; k < found; k++)
+		if (was[k].at >= s->drift.from && trend_slower(t, &was[k]))
+			return false;
+	(void)cp_drift(pts, s->n - 1, o, was, found, &d);
+	return !(d.found && trend_worse(t, d.total));
+}
+
+/*
+ * Each series' steps, and each one's probes, and its drift; f counts
+ * those the wrong way that are news for a merge's CI, and the newest of
+ * them the machine's.
  */
 static void
 trend_steps(struct trend *t, struct trend_found *f)
@@ -338,7 +369,10 @@ trend_steps(struct trend *t, struct trend_found *f)
 		o.counted = counted_metric(t->o->metric);
 		trend_borrow(t, i, &o);
 		pts = trend_points(s);
-		s->nsteps = cp_find(pts, s->n, &o, s->steps, TREND_MAX_STEPS);
+		s->nsteps = cp_drift(pts, s->n, &o, s->steps, cp_find(pts, s->n,
+		    &o, s->steps, TREND_MAX_STEPS), &s->drift);
+		f->fresh += s->drift.found && trend_worse(t, s->drift.total) &&
+		    trend_drift_fresh(t, s, pts, &o);
 		for (j = 0; j < s->nsteps; j++) {
 			st = &s->steps[j];
 			/* No machine's speed moves an exact count. */
@@ -381,8 +415,8 @@ trend_pick(struct trend *t)
 	size_t i, n = 0;
 
 	for (i = 0; i < t->n; i++) {
-		if (t->s[i].n < 2 ||
-		    (t->o->cell == NULL && t->s[i].nsteps == 0))
+		if (t->s[i].n < 2 || (t->o->cell == NULL &&
+		    t->s[i].nsteps == 0 && !t->s[i].drift.found))
 			continue;
 		t->s[i].shown = n < TREND_SHOWN;
 		n++;
@@ -593,20 +627,44 @@ trend_series_table(const struct trend_series *s, FILE *out, int format,
 	return;
 }
 
+/*
+ * A drift in words: "drift: +1.0 % a revision over 20 revisions, r3..r22,
+ * +20.8 % in all".
+ */
+static void
+trend_drift_line(const struct trend_series *s, FILE *out)
+{
+	const struct cp_drift *d = &s->drift;
+	char cell[256];
+
+	label_short_cell(s->cell, cell, sizeof(cell));
+	fprintf(out, "\n%s on %s, %s build: drift: %+.1f %% a revision over "
+	    "%zu revisions, %s..%s, %+.1f %% in all (Mann-Kendall p %.2g)",
+	    cell, s->machine_name, s->build, 100 * (d->slope - 1), d->n,
+	    s->r[d->from].name, s->r[d->to].name, 100 * (d->total - 1), d->p);
+	if (d->steps > 0)
+		fprintf(out, ", not the %zu step%s the search found in it",
+		    d->steps, d->steps == 1 ? "" : "s");
+	fprintf(out, "\n");
+	return;
+}
+
 /* For people: what was looked at and found, the steps, each shown trend. */
 static void
 trend_people(const struct trend *t, FILE *out, size_t picked)
 {
 	const struct cp_opts *cp = &t->o->cp;
-	size_t i, j, steps = 0, unconfirmed = 0;
+	size_t i, j, steps = 0, unconfirmed = 0, drifts = 0;
 	struct metric m;
 
 	metric_of(t->o->metric, &m);
-	for (i = 0; i < t->n; i++)
+	for (i = 0; i < t->n; i++) {
+		drifts += t->s[i].drift.found;
 		for (j = 0; j < t->s[i].nsteps; j++) {
 			steps++;
 			unconfirmed += !t->s[i].steps[j].confirmed;
 		}
+	}
 	fprintf(out, "%s of %zu series (a cell on a machine, one build): %zu "
 	    "step%s, %zu of them unconfirmed. A step is a shift past ±%.0f %% "
 	    "that both the runs (exact rank-sum) and the sittings (t of their "
@@ -620,7 +678,16 @@ trend_people(const struct trend *t, FILE *out, size_t picked)
 		    "(two runs or more) is exact: no test, a step wherever the "
 		    "count moves%s.\n", cp->threshold_given ? ", past the "
 		    "threshold" : " (no --threshold)");
+	if (drifts > 0)
+		fprintf(out, "%zu series drift: a steady rise or fall to the "
+		    "newest revision (Theil-Sen's slope of the revisions' "
+		    "medians, Mann-Kendall's p below %g over the starts tried) "
+		    "that fits them better than steps do.\n", drifts,
+		    cp->alpha);
 	trend_steps_table(t, out, m.unit);
+	for (i = 0; i < t->n; i++)
+		if (t->s[i].drift.found)
+			trend_drift_line(&t->s[i], out);
 	for (i = 0; i < t->n; i++)
 		if (t->s[i].shown)
 			trend_series_table(&t->s[i], out, t->o->format, &m);

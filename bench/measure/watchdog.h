@@ -11,6 +11,7 @@
 #define BENCH_WATCHDOG_H
 
 #include <pthread.h>
+#include <semaphore.h>
 #include <stdatomic.h>
 #include <sys/types.h>
 
@@ -25,6 +26,7 @@ struct watchdog {
 	struct workload *w;
 	double stall_s;
 	pthread_t tid;
+	sem_t wake;			/* posted by watchdog_stop: no tick to wait out */
 	_Atomic int stop;
 	_Atomic int fired;
 	cJSON *report;			/* when fired: what was seen */

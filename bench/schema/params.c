@@ -201,11 +201,12 @@ const struct param params[] = {
 	{ .flag = "--reps", .kind = PARAM_COUNT, .flags = P_SWEEP, .lo = 1,
 	    .hi = 1000, .dflt = "6", .off = SWEEP(reps), .metavar = "N",
 	    .help = "runs of each cell, at most; given without --precision, "
-	    "exactly" },
+	    "exactly; run: never fewer than compare needs to judge a cell of "
+	    "two such files (7 a cell of 72)" },
 	{ .flag = "--precision", .kind = PARAM_NUMBER, .flags = P_SWEEP,
 	    .hi = 1000, .dflt = "10", .off = SWEEP(precision_pct),
-	    .metavar = "PCT", .help = "a cell stops after 3 runs or more once "
-	    "its median's interval (its runs' order statistics: up to 6 runs, "
+	    .metavar = "PCT", .help = "a cell stops after 3 runs or more (run: "
+	    "what compare needs) once its median's interval (its runs' order statistics: up to 6 runs, "
 	    "their lowest to highest) lies within PCT % of the median, either "
 	    "way (a factor of 1 + PCT / 100); 0: every cell runs --reps" },
 	{ .flag = "--out", .kind = PARAM_PATH, .flags = P_SWEEP,

@@ -4,6 +4,8 @@
  *  - dispatchbench_queue ("dropping"): push number DROPPING_AT
  *    (environment, default one million) says it took the item and drops
  *    it; `verify` must name it, `pair` call it broken;
+ *  - crashing: push number CRASHING_AT (environment, default one
+ *    million) aborts the process: `pair` must call it broken, and stop;
  *  - slow_a and slow_b: SLOW_A_SPINS and SLOW_B_SPINS (environment)
  *    turns of an empty loop before every push: two arms of one code, one
  *    a known amount slower, the controls of `pair` and `ab`. Their ratio
@@ -15,10 +17,11 @@
 
 #include "queue.h"
 
-extern const struct db_queue_ops dispatchbench_queue, slow_a, slow_b;
+extern const struct db_queue_ops dispatchbench_queue, crashing, slow_a,
+    slow_b;
 
 static _Atomic unsigned long pushes;
-static unsigned long drop_at = 1000000;
+static unsigned long drop_at = 1000000, crash_at = 1000000;
 static unsigned long spins[2];		/* slow_a's, slow_b's */
 
 /* The mutex queue, seen through ops. */
@@ -27,11 +30,13 @@ tampered_create(struct db_queue **qp, size_t capacity,
     const struct db_queue_ops *ops)
 {
 	const char *at = getenv("DROPPING_AT"), *a = getenv("SLOW_A_SPINS"),
-	    *b = getenv("SLOW_B_SPINS");
+	    *b = getenv("SLOW_B_SPINS"), *crash = getenv("CRASHING_AT");
 	int error = queue_mutex.create(qp, capacity);
 
 	if (at != NULL)
 		drop_at = strtoul(at, NULL, 10);
+	if (crash != NULL)
+		crash_at = strtoul(crash, NULL, 10);
 	spins[0] = a != NULL ? strtoul(a, NULL, 10) : 0;
 	spins[1] = b != NULL ? strtoul(b, NULL, 10) : 0;
 	if (error == 0)
@@ -52,6 +57,22 @@ dropping_push(struct db_queue *q, void *item)
 
 	if (atomic_fetch_add(&pushes, 1) + 1 == drop_at)
 		return true;
+	return queue_mutex.push(q, item);
+}
+
+static int
+crashing_create(struct db_queue **qp, size_t capacity)
+{
+
+	return tampered_create(qp, capacity, &crashing);
+}
+
+static bool
+crashing_push(struct db_queue *q, void *item)
+{
+
+	if (atomic_fetch_add(&pushes, 1) + 1 == crash_at)
+		abort();
 	return queue_mutex.push(q, item);
 }
 
@@ -108,6 +129,18 @@ const struct db_queue_ops dispatchbench_queue = {
 	.create = dropping_create,
 	.destroy = dropping_destroy,
 	.push = dropping_push,
+	.pop = dropping_pop,
+	.empty = dropping_empty,
+};
+
+const struct db_queue_ops crashing = {
+	DB_QUEUE_OPS_HEAD,
+	.name = "crashing",
+	.model = "the mutex queue, aborting at one push (a broken plugin)",
+	.flags = DB_Q_FIFO,
+	.create = crashing_create,
+	.destroy = dropping_destroy,
+	.push = crashing_push,
 	.pop = dropping_pop,
 	.empty = dropping_empty,
 };
