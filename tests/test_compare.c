@@ -1788,6 +1788,9 @@ Test(compare, no_regression_is_never_said_over_a_rise_not_placed)
 	cr_assert(strstr(out, ": no regression shown; 2 cells changed and "
 	    "could not be placed (not a pass): w=2 +4.8 % [+2.7, +6.9]; w=8 ")
 	    != NULL, "%s", out);
+	/* The row says what moved, too, where no smallest change applies. */
+	cr_assert(strstr(out, "inconclusive: slow share 0/10 -> 5/10, within "
+	    "regimes ") != NULL, "%s", out);
 }
 
 /*
