@@ -484,6 +484,54 @@ Test(changepoint, staircase_keeps_only_the_steps_that_hold)
 }
 
 /*
+ * What a step kept says of itself: its revision, the level either side
+ * (the median of the runs between it and its neighbouring steps, not of
+ * the segments the first split saw) and how many revisions and sittings
+ * hold each. The staircase's middle riser is dropped by the merge, so
+ * the steps beside it are judged again across it: 5 revisions, then 10,
+ * then 5; the two steps share the level between them.
+ */
+Test(changepoint, a_step_kept_is_judged_between_its_neighbours)
+{
+	double level[20];
+	struct cp_step st[8];
+	size_t n, i;
+
+	for (i = 0; i < 20; i++)
+		level[i] = i >= 15 ? 1.23 : i >= 10 ? 1.13 : i >= 5 ? 1.1 : 1;
+	n = find_in(level, 1, st, 8);
+	cr_assert_eq(n, 2, "%zu steps", n);
+	cr_assert_eq(st[0].at, 5, "at %zu", st[0].at);
+	cr_assert_eq(st[1].at, 15, "at %zu", st[1].at);
+	cr_assert_float_eq(st[0].before, 100, 2, "before %g", st[0].before);
+	cr_assert_float_eq(st[0].after, 111.5, 2, "after %g", st[0].after);
+	cr_assert_float_eq(st[0].after, st[1].before, 1e-9);
+	cr_assert_float_eq(st[1].after, 123, 3, "after %g", st[1].after);
+	cr_assert_eq(st[0].n_before, 5);
+	cr_assert_eq(st[0].n_after, 10);
+	cr_assert_eq(st[1].n_before, 10);
+	cr_assert_eq(st[1].n_after, 5);
+	cr_assert_eq(st[0].s_before, 5);
+	cr_assert_eq(st[0].s_after, 10);
+	cr_assert_eq(st[1].s_before, 10);
+	cr_assert_eq(st[1].s_after, 5);
+	cr_assert(st[0].confirmed && st[1].confirmed);
+	/* Two revisions up and back: two steps of a level of two. */
+	levels(level, 20, 20, 1);
+	level[7] = level[8] = 1.3;
+	n = find_in(level, 1, st, 8);
+	cr_assert_eq(n, 2, "%zu steps", n);
+	cr_assert_float_eq(st[0].before, 100, 2, "before %g", st[0].before);
+	cr_assert_float_eq(st[0].after, 130, 3, "after %g", st[0].after);
+	cr_assert_float_eq(st[1].before, st[0].after, 1e-9);
+	cr_assert_float_eq(st[1].after, 100, 2, "after %g", st[1].after);
+	cr_assert_eq(st[0].n_before, 7);
+	cr_assert_eq(st[0].n_after, 2);
+	cr_assert_eq(st[1].n_before, 2);
+	cr_assert_eq(st[1].n_after, 11);
+}
+
+/*
  * Runs of one sitting share what moved the machine that day: 20 flat
  * revisions of 6 runs (2 % apart), each revision's sitting moved by its
  * own 3 %. Pooling the runs as independent called a step in 17 % of such
