@@ -188,6 +188,23 @@ step-share-unseen | bench/analyse/step.c | s/\telse if \(share > results_num\(ro
 step-within-unseen | bench/analyse/step.c | s/\telse if \(within > threshold\)/\telse if (0)/ | test_history | bisect/a_step_is_slower_by_the_whole_verdict
 step-rate-as-cost | bench/analyse/step.c | s/"higher"\) ==\n\t    0 \? -1 : 1;/"higher") ==\n\t    2 ? -1 : 1;/ | test_history | bisect/a_step_is_slower_by_the_whole_verdict
 step-pair-better-unsaid | bench/analyse/step.c | s/\tcJSON_AddStringToObject\(row, "better", results_str\(res, "better",\n\t    "lower"\)\);\n// | test_history | bisect/a_pair_step_of_a_rate_is_judged_on_its_worse_side
+history-ordered-by-name | bench/history/store.c | s/r\.ord, r\.at, r\.id, i\.id"/r.ord, r.name, r.id, i.id"/ | test_history | history/orders_by_date_not_by_name_or_import
+history-ordered-by-import | bench/history/store.c | s/r\.ord, r\.at, r\.id, i\.id"/r.ord, r.id, i.id"/ | test_history | history/orders_by_date_not_by_name_or_import
+store-value-error-unchecked | bench/history/store.c | s/\t\tif \(store_step_id\(im->value\) < 0\)\n\t\t\treturn store_fail\(s, "cannot write", err, errlen\);/\t\t(void)store_step_id(im->value);/ | test_history | store/an_insert_that_fails_deep_in_a_file_keeps_none_of_it
+store-failed-import-committed | bench/history/store.c | s/if \(rc == 0 && store_exec\(s, "COMMIT"/if (store_exec(s, "COMMIT"/ | test_history | store/an_insert_that_fails_deep_in_a_file_keeps_none_of_it
+store-merged-machine-skipped | bench/history/store.c | s/\t\tif \(rc != 0\)\n\t\t\treturn -1;\n\t\}\n\treturn 0;/\t\tif (rc != 0)\n\t\t\tbreak;\n\t}\n\treturn 0;/ | test_history | store/a_merged_file_with_one_machine_in_is_refused_whole
+bisect-middle-rounds-up | bench/history/bisection.c | s/int mid = good \+ \(bad - good\) \/ 2, d, i;/int mid = good + (bad - good + 1) \/ 2, d, i;/ | test_history | bisect/each_step_halves_what_is_left_and_says_where_it_ended
+bisect-skipped-taken-good | bench/history/bisection.c | s/if \(b->said\[i\]\.mark == STEP_GOOD\)\n\t\t\t\*good = i;/if (b->said[i].mark != STEP_SLOWER \&\& b->said[i].mark != STEP_OPEN)\n\t\t\t*good = i;/ | test_history | bisect/each_step_halves_what_is_left_and_says_where_it_ended
+bisect-open-walks-on | bench/history/bisection.c | s/else if \(b->said\[i\]\.mark == STEP_OPEN\)\n\t\t\treturn/else if (0)\n\t\t\treturn/ | test_history | bisect/each_step_halves_what_is_left_and_says_where_it_ended
+bisect-skipped-range-unsaid | bench/history/bisection.c | s/return \*bad - \*good > 1 \? "the commits/return *bad - *good > 2 ? "the commits/ | test_history | bisect/each_step_halves_what_is_left_and_says_where_it_ended
+bisect-open-bad-bisected | bench/history/bisection.c | s/if \(b->said\[b->n - 1\]\.mark != STEP_SLOWER\)/if (b->said[b->n - 1].mark == STEP_GOOD)/ | test_history | bisect/each_step_halves_what_is_left_and_says_where_it_ended
+cp-merge-neighbours-stale | bench/analyse/changepoint.c | s/\t\tfor \(i = w > 0 \? w - 1 : 0; i <= w && i < c->n; i\+\+\)/\t\tfor (i = w; 0 \&\& i < c->n; i++)/ | test_changepoint | changepoint/a_step_kept_is_judged_between_its_neighbours
+cp-merge-left-neighbour-stale | bench/analyse/changepoint.c | s/\t\tfor \(i = w > 0 \? w - 1 : 0; i <= w && i < c->n; i\+\+\)/\t\tfor (i = w; i <= w \&\& i < c->n; i++)/ | test_changepoint | changepoint/a_step_kept_is_judged_between_its_neighbours
+cp-levels-from-the-start | bench/analyse/changepoint.c | s/\t\*s = i > 0 \? c->at\[i - 1\] : 0;/\t*s = 0;/ | test_changepoint | changepoint/a_step_kept_is_judged_between_its_neighbours
+cp-after-to-the-end | bench/analyse/changepoint.c | s/\tst->after = cp_median\(ser, t, e\);/\tst->after = cp_median(ser, t, ser->n);/ | test_changepoint | changepoint/a_step_kept_is_judged_between_its_neighbours
+cp-sittings-after-from-s | bench/analyse/changepoint.c | s/\tst->s_after = ser->soff\[e\] - ser->soff\[t\];/\tst->s_after = ser->soff[e] - ser->soff[s];/ | test_changepoint | changepoint/a_step_kept_is_judged_between_its_neighbours
+cp-persists-left-only | bench/analyse/changepoint.c | s/for \(r = t - m; m > 1 && r < t \+ m; r\+\+\)/for (r = t - m; m > 1 \&\& r < t; r++)/ | test_changepoint | changepoint/one_noisy_revision_is_no_step
+cp-persists-p-only | bench/analyse/changepoint.c | s/\t\tif \(!cp_passes\(&w, level, o->threshold\) \|\|/\t\tif (!(w.p < level) ||/ | test_changepoint | changepoint/a_step_kept_is_judged_between_its_neighbours
 EOF
 }
 
