@@ -484,6 +484,29 @@ Test(changepoint, staircase_keeps_only_the_steps_that_hold)
 }
 
 /*
+ * st begins at revision at, from the median before (within 2.5 %) of nb
+ * revisions, a sitting each, to after of na.
+ */
+static void
+between(const struct cp_step *st, size_t at, double before, size_t nb,
+    double after, size_t na)
+{
+
+	cr_assert_eq(st->at, at, "at %zu, not %zu", st->at, at);
+	cr_assert_float_eq(st->before, before, 0.025 * before, "at %zu: "
+	    "before %g, not %g", at, st->before, before);
+	cr_assert_float_eq(st->after, after, 0.025 * after, "at %zu: after %g, "
+	    "not %g", at, st->after, after);
+	cr_assert(st->n_before == nb && st->s_before == nb, "at %zu: %zu "
+	    "revisions, %zu sittings before, not %zu", at, st->n_before,
+	    st->s_before, nb);
+	cr_assert(st->n_after == na && st->s_after == na, "at %zu: %zu "
+	    "revisions, %zu sittings after, not %zu", at, st->n_after,
+	    st->s_after, na);
+	return;
+}
+
+/*
  * What a step kept says of itself: its revision, the level either side
  * (the median of the runs between it and its neighbouring steps, not of
  * the segments the first split saw) and how many revisions and sittings
@@ -501,34 +524,18 @@ Test(changepoint, a_step_kept_is_judged_between_its_neighbours)
 		level[i] = i >= 15 ? 1.23 : i >= 10 ? 1.13 : i >= 5 ? 1.1 : 1;
 	n = find_in(level, 1, st, 8);
 	cr_assert_eq(n, 2, "%zu steps", n);
-	cr_assert_eq(st[0].at, 5, "at %zu", st[0].at);
-	cr_assert_eq(st[1].at, 15, "at %zu", st[1].at);
-	cr_assert_float_eq(st[0].before, 100, 2, "before %g", st[0].before);
-	cr_assert_float_eq(st[0].after, 111.5, 2, "after %g", st[0].after);
+	between(&st[0], 5, 100, 5, 111.5, 10);
+	between(&st[1], 15, 111.5, 10, 123, 5);
 	cr_assert_float_eq(st[0].after, st[1].before, 1e-9);
-	cr_assert_float_eq(st[1].after, 123, 3, "after %g", st[1].after);
-	cr_assert_eq(st[0].n_before, 5);
-	cr_assert_eq(st[0].n_after, 10);
-	cr_assert_eq(st[1].n_before, 10);
-	cr_assert_eq(st[1].n_after, 5);
-	cr_assert_eq(st[0].s_before, 5);
-	cr_assert_eq(st[0].s_after, 10);
-	cr_assert_eq(st[1].s_before, 10);
-	cr_assert_eq(st[1].s_after, 5);
 	cr_assert(st[0].confirmed && st[1].confirmed);
 	/* Two revisions up and back: two steps of a level of two. */
 	levels(level, 20, 20, 1);
 	level[7] = level[8] = 1.3;
 	n = find_in(level, 1, st, 8);
 	cr_assert_eq(n, 2, "%zu steps", n);
-	cr_assert_float_eq(st[0].before, 100, 2, "before %g", st[0].before);
-	cr_assert_float_eq(st[0].after, 130, 3, "after %g", st[0].after);
-	cr_assert_float_eq(st[1].before, st[0].after, 1e-9);
-	cr_assert_float_eq(st[1].after, 100, 2, "after %g", st[1].after);
-	cr_assert_eq(st[0].n_before, 7);
-	cr_assert_eq(st[0].n_after, 2);
-	cr_assert_eq(st[1].n_before, 2);
-	cr_assert_eq(st[1].n_after, 11);
+	between(&st[0], 7, 100, 7, 130, 2);
+	between(&st[1], 9, 130, 2, 100, 11);
+	cr_assert_float_eq(st[0].after, st[1].before, 1e-9);
 }
 
 /*

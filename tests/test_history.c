@@ -227,6 +227,18 @@ Test(store, refuses_newer_schemas_damage_and_other_files)
 	cr_assert_not_null(strstr(out, "no store there"), "%s", out);
 }
 
+/* db holds the import of first (3 cells) alone, as it was after it. */
+static void
+holds_only(const char *db, const char *first)
+{
+
+	cr_assert_eq(query(db, "SELECT COUNT(*) FROM import"), 1);
+	cr_assert_eq(query(db, "SELECT COUNT(*) FROM revision"), 1);
+	cr_assert_eq(query(db, "SELECT COUNT(*) FROM cell"), 3);
+	cr_assert_eq(query(db, "SELECT COUNT(*) FROM run"), runs_in(first));
+	return;
+}
+
 /* from with its last run's cpu_s given twice (before its rep), as to. */
 static void
 twice(const char *from, const char *to)
@@ -334,11 +346,8 @@ Test(store, an_insert_that_fails_deep_in_a_file_keeps_none_of_it)
 	cr_assert_eq(binary_run("", args, out, sizeof(out)), 2, "%s", out);
 	cr_assert_eq(lines_of(out), 1, "%s", out);
 	cr_assert_not_null(strstr(out, "planted fault"), "%s", out);
-	cr_assert_eq(query(db, "SELECT COUNT(*) FROM import"), 1);
-	cr_assert_eq(query(db, "SELECT COUNT(*) FROM revision"), 1);
+	holds_only(db, first);
 	cr_assert_eq(query(db, "SELECT COUNT(*) FROM probe"), 0);
-	cr_assert_eq(query(db, "SELECT COUNT(*) FROM cell"), 3);
-	cr_assert_eq(query(db, "SELECT COUNT(*) FROM run"), runs_in(first));
 	cr_assert_eq(query(db, "SELECT COUNT(*) FROM value"), values);
 	store_exec_sql(db, "DROP TRIGGER fault");
 	cr_assert_eq(binary_run("", args, out, sizeof(out)), 0, "%s", out);
@@ -377,10 +386,7 @@ Test(store, a_killed_import_leaves_the_store_as_it_was)
 	kill(pid, SIGKILL);
 	waitpid(pid, &st, 0);
 	cr_assert(WIFSIGNALED(st), "the import ended before it was killed");
-	cr_assert_eq(query(db, "SELECT COUNT(*) FROM import"), 1);
-	cr_assert_eq(query(db, "SELECT COUNT(*) FROM revision"), 1);
-	cr_assert_eq(query(db, "SELECT COUNT(*) FROM cell"), 3);
-	cr_assert_eq(query(db, "SELECT COUNT(*) FROM run"), runs_in(first));
+	holds_only(db, first);
 	cr_assert_eq(query(db, "SELECT COUNT(*) FROM value v LEFT JOIN run r "
 	    "ON r.id = v.run_id WHERE r.id IS NULL"), 0);
 	snprintf(args, sizeof(args), "store add --db %s %s", db, big);
