@@ -1,0 +1,319 @@
+/*
+ * test_interleave.c - the interleavings that each design's argument
+ * against a lost or uncounted task is about, each forced once: a thread
+ * is held at a named point of a design (dispatchers/hook.h) while the
+ * test makes the other side's move, then let go, and the design's own
+ * state is read where the argument says what it must be. A stress test
+ * meets such an order by chance; here every run meets it, in
+ * milliseconds, and a defect fails at once: limited's count of running
+ * workers after a worker took its slot back, after a dispatch found its
+ * task taken, and after a re-dispatch.
+ */
+#define _GNU_SOURCE
+#define DISP_HOOKS
+#include <poll.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <criterion/criterion.h>
+
+#include "progress.h"
+
+/* The designs' own sources with their hooks, apart from the library's. */
+#define disp_limited	hooked_limited
+#include "limited.c"
+#undef disp_limited
+
+#define HOLD_S		10.0	/* a thread that never comes fails by then */
+#define HOOKS		4
+
+/* A point armed once: the first thread to reach it waits there until let go. */
+static struct hook {
+	const char *point;	/* NULL: free */
+	bool armed, held, go;
+} hooks[HOOKS];
+static pthread_mutex_t hook_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t hook_cond = PTHREAD_COND_INITIALIZER;
+static _Atomic int hooks_armed;
+
+void
+disp_hook(const char *point)
+{
+	struct hook *h;
+
+	if (atomic_load(&hooks_armed) == 0)
+		return;
+	pthread_mutex_lock(&hook_lock);
+	for (h = hooks; h < hooks + HOOKS; h++)
+		if (h->armed && strcmp(h->point, point) == 0)
+			break;
+	if (h < hooks + HOOKS) {
+		h->armed = false;
+		atomic_fetch_sub(&hooks_armed, 1);
+		h->held = true;
+		pthread_cond_broadcast(&hook_cond);
+		while (!h->go)
+			pthread_cond_wait(&hook_cond, &hook_lock);
+		*h = (struct hook){ NULL, false, false, false };
+	}
+	pthread_mutex_unlock(&hook_lock);
+	return;
+}
+
+static void
+hook_arm(const char *point)
+{
+	struct hook *h;
+
+	pthread_mutex_lock(&hook_lock);
+	for (h = hooks; h->point != NULL; h++)
+		cr_assert(h + 1 < hooks + HOOKS, "too many points armed");
+	*h = (struct hook){ point, true, false, false };
+	atomic_fetch_add(&hooks_armed, 1);
+	pthread_mutex_unlock(&hook_lock);
+	return;
+}
+
+static struct hook *
+hook_find(const char *point)
+{
+	struct hook *h;
+
+	for (h = hooks; h < hooks + HOOKS; h++)
+		if (h->point != NULL && strcmp(h->point, point) == 0)
+			return h;
+	return NULL;
+}
+
+/* Until a thread is held at point: one that never comes fails the test. */
+static void
+hook_wait(const char *point)
+{
+	struct timespec until;
+	struct hook *h;
+	bool held;
+
+	clock_gettime(CLOCK_REALTIME, &until);
+	until.tv_sec += (time_t)HOLD_S;
+	pthread_mutex_lock(&hook_lock);
+	while ((h = hook_find(point)) != NULL && !h->held &&
+	    pthread_cond_timedwait(&hook_cond, &hook_lock, &until) == 0)
+		;
+	held = h != NULL && h->held;
+	pthread_mutex_unlock(&hook_lock);
+	cr_assert(held, "no thread reached \"%s\" in %.0f s", point, HOLD_S);
+	return;
+}
+
+static void
+hook_release(const char *point)
+{
+	struct hook *h;
+
+	pthread_mutex_lock(&hook_lock);
+	if ((h = hook_find(point)) != NULL)
+		h->go = true;
+	pthread_cond_broadcast(&hook_cond);
+	pthread_mutex_unlock(&hook_lock);
+	return;
+}
+
+/* Until cond holds, or HOLD_S: the assertion after it says what failed. */
+#define UNTIL(cond) do {						\
+	double until_ = measure_now() + HOLD_S;				\
+									\
+	while (!(cond) && measure_now() < until_)			\
+		usleep(100);						\
+} while (0)
+
+static _Atomic uint64_t done;
+
+static void
+once_run(struct db_task *t)
+{
+
+	(void)t;
+	atomic_fetch_add(&done, 1);
+	return;
+}
+
+/* A task that runs until the test opens its gate. */
+struct gated {
+	struct db_task task;
+	_Atomic bool started, open;
+};
+
+static void
+gated_run(struct db_task *t)
+{
+	struct gated *g = (struct gated *)t;
+
+	atomic_store(&g->started, true);
+	while (!atomic_load(&g->open))
+		usleep(100);
+	once_run(t);
+	return;
+}
+
+static struct disp_knobs knobs;
+
+static struct db_disp_config
+config(unsigned int workers)
+{
+	struct db_disp_config cfg;
+
+	memset(&cfg, 0, sizeof(cfg));
+	cfg.workers = workers;
+	cfg.queue = queue_find("lfseg");
+	cfg.queue_capacity = 4096;
+	knobs = (struct disp_knobs)DISP_KNOBS_INIT;
+	cfg.knobs = &knobs;
+	atomic_store(&done, 0);
+	return cfg;
+}
+
+/* A dispatch on a thread of its own, for one the test holds. */
+struct dispatching {
+	struct db_dispatcher *d;
+	struct db_task *t;
+	pthread_t tid;
+};
+
+static void *
+dispatching_run(void *arg)
+{
+	struct dispatching *x = arg;
+
+	db_dispatch(x->d, x->t);
+	return NULL;
+}
+
+static void
+dispatch_apart(struct dispatching *x, struct db_dispatcher *d,
+    struct db_task *t)
+{
+
+	*x = (struct dispatching){ d, t, 0 };
+	cr_assert_eq(pthread_create(&x->tid, NULL, dispatching_run, x), 0);
+	return;
+}
+
+/* limited: its one worker has given its slot up and is spent. */
+static bool
+lim_idle(struct limited *l)
+{
+	bool idle;
+
+	pthread_mutex_lock(&l->lock);
+	idle = l->spent != NULL;
+	pthread_mutex_unlock(&l->lock);
+	return idle;
+}
+
+/*
+ * A worker that found the queue empty while a dispatch, seeing it still
+ * counted, queued a task: it takes its slot back, and is counted while
+ * it retries, or a second dispatch starts a worker beside it.
+ */
+Test(interleave, limited_counts_a_worker_that_takes_its_slot_back,
+    .timeout = 60)
+{
+	struct db_disp_config cfg = config(1);
+	struct db_task t[3];
+	struct db_dispatcher *d;
+	struct limited *l;
+	int i;
+
+	knobs.pool = 2;
+	cr_assert_eq(hooked_limited.create(&d, &cfg), 0);
+	l = (struct limited *)d;
+	for (i = 0; i < 3; i++)
+		t[i] = (struct db_task)DB_TASK_INIT(once_run);
+	hook_arm("limited: found the queue empty");
+	db_dispatch(d, &t[0]);
+	hook_wait("limited: found the queue empty");
+	db_dispatch(d, &t[1]);
+	hook_arm("limited: took its slot back");
+	hook_release("limited: found the queue empty");
+	hook_wait("limited: took its slot back");
+	cr_assert_eq(atomic_load(&l->running), 1, "limited(1): %d running "
+	    "while its one worker retries with its slot taken back",
+	    atomic_load(&l->running));
+	db_dispatch(d, &t[2]);
+	hook_release("limited: took its slot back");
+	cr_assert(progress_wait(&done, 3), "%lu of 3 tasks ran",
+	    (unsigned long)atomic_load(&done));
+	UNTIL(lim_idle(l));
+	cr_assert_eq(atomic_load(&l->running), 0, "limited(1): %d running once "
+	    "idle", atomic_load(&l->running));
+	db_shutdown(d, NULL);
+}
+
+/*
+ * A dispatch that allocated a worker, then found its task taken by one
+ * already running, gives back its one slot, no more.
+ */
+Test(interleave, limited_gives_back_one_slot_when_its_task_was_taken,
+    .timeout = 60)
+{
+	struct db_disp_config cfg = config(2);
+	struct gated a = { DB_TASK_INIT(gated_run), false, false };
+	struct db_task x = DB_TASK_INIT(once_run);
+	struct dispatching apart;
+	struct db_dispatcher *d;
+	struct limited *l;
+
+	knobs.pool = 4;
+	cr_assert_eq(hooked_limited.create(&d, &cfg), 0);
+	l = (struct limited *)d;
+	db_dispatch(d, &a.task);
+	UNTIL(atomic_load(&a.started));
+	hook_arm("limited: allocated a worker");
+	dispatch_apart(&apart, d, &x);
+	hook_wait("limited: allocated a worker");
+	atomic_store(&a.open, true);
+	cr_assert(progress_wait(&done, 2), "%lu of 2 tasks ran",
+	    (unsigned long)atomic_load(&done));
+	UNTIL(lim_idle(l));
+	hook_release("limited: allocated a worker");
+	pthread_join(apart.tid, NULL);
+	cr_assert_eq(atomic_load(&l->running), 0, "limited(2): %d running once "
+	    "idle, after a dispatch found its task taken",
+	    atomic_load(&l->running));
+	db_shutdown(d, NULL);
+}
+
+/*
+ * A worker that re-dispatches itself after LIM_FAIRNESS tasks stays
+ * counted ("still committed to our part of work").
+ */
+Test(interleave, limited_keeps_a_redispatched_worker_counted, .timeout = 60)
+{
+	struct db_disp_config cfg = config(1);
+	struct gated a = { DB_TASK_INIT(gated_run), false, false };
+	struct db_task t[2 * LIM_FAIRNESS];
+	struct db_dispatcher *d;
+	struct limited *l;
+	int i;
+
+	knobs.pool = 2;
+	cr_assert_eq(hooked_limited.create(&d, &cfg), 0);
+	l = (struct limited *)d;
+	db_dispatch(d, &a.task);
+	UNTIL(atomic_load(&a.started));
+	for (i = 0; i < 2 * LIM_FAIRNESS; i++) {
+		t[i] = (struct db_task)DB_TASK_INIT(once_run);
+		db_dispatch(d, &t[i]);
+	}
+	atomic_store(&a.open, true);
+	cr_assert(progress_wait(&done, 2 * LIM_FAIRNESS + 1), "%lu of %d tasks "
+	    "ran", (unsigned long)atomic_load(&done), 2 * LIM_FAIRNESS + 1);
+	UNTIL(lim_idle(l));
+	cr_assert_eq(atomic_load(&l->running), 0, "limited(1): %d running once "
+	    "idle, after its worker re-dispatched itself",
+	    atomic_load(&l->running));
+	db_shutdown(d, NULL);
+}
