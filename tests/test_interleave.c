@@ -1,13 +1,14 @@
 /*
  * test_interleave.c - the interleavings that each design's argument
  * against a lost or uncounted task is about, each forced once: a thread
- * is held at a named point of a design (dispatchers/hook.h) while the
- * test makes the other side's move, then let go, and the design's own
- * state is read where the argument says what it must be. A stress test
- * meets such an order by chance; here every run meets it, in
+ * is held at a named point of limited or rendezvous (dispatchers/hook.h)
+ * while the test makes the other side's move, then let go, and the
+ * design's own state is read where the argument says what it must be. A
+ * stress test meets such an order by chance; here every run meets it, in
  * milliseconds, and a defect fails at once: limited's count of running
  * workers after a worker took its slot back, after a dispatch found its
- * task taken, and after a re-dispatch.
+ * task taken, and after a re-dispatch; rendezvous' overflow handed to a
+ * worker that went idle at the bound, from either side.
  */
 #define _GNU_SOURCE
 #define DISP_HOOKS
@@ -24,8 +25,11 @@
 
 /* The designs' own sources with their hooks, apart from the library's. */
 #define disp_limited	hooked_limited
+#define disp_rendezvous	hooked_rendezvous
 #include "limited.c"
+#include "rendezvous.c"
 #undef disp_limited
+#undef disp_rendezvous
 
 #define HOLD_S		10.0	/* a thread that never comes fails by then */
 #define HOOKS		4
@@ -315,5 +319,83 @@ Test(interleave, limited_keeps_a_redispatched_worker_counted, .timeout = 60)
 	cr_assert_eq(atomic_load(&l->running), 0, "limited(1): %d running once "
 	    "idle, after its worker re-dispatched itself",
 	    atomic_load(&l->running));
+	db_shutdown(d, NULL);
+}
+
+/* rendezvous: the top of the idle stack, if it has announced its park. */
+static struct rv_worker *
+rv_parking(struct rendezvous *r)
+{
+	struct rv_worker *w;
+
+	w = (struct rv_worker *)(uintptr_t)(atomic_load(&r->idle) &
+	    RV_PTR_MASK);
+	return w != NULL && atomic_load(&w->waiter) ? w : NULL;
+}
+
+/*
+ * At the bound, a dispatch met no idle worker; its only worker then went
+ * idle, found no overflow yet and parked. The dispatch, queueing its
+ * task, must hand that worker the drain.
+ */
+Test(interleave, rendezvous_hands_the_overflow_to_a_worker_gone_idle,
+    .timeout = 60)
+{
+	struct db_disp_config cfg = config(1);
+	struct gated a = { DB_TASK_INIT(gated_run), false, false };
+	struct db_task b = DB_TASK_INIT(once_run);
+	struct dispatching apart;
+	struct db_dispatcher *d;
+	struct rendezvous *r;
+	struct rv_worker *w = NULL;
+	struct db_task *item;
+
+	knobs.spins = 0;
+	cr_assert_eq(hooked_rendezvous.create(&d, &cfg), 0);
+	r = (struct rendezvous *)d;
+	db_dispatch(d, &a.task);
+	UNTIL(atomic_load(&a.started));
+	hook_arm("rendezvous: met the bound");
+	dispatch_apart(&apart, d, &b);
+	hook_wait("rendezvous: met the bound");
+	atomic_store(&a.open, true);
+	UNTIL((w = rv_parking(r)) != NULL);
+	cr_assert(w != NULL, "the worker never went idle");
+	hook_release("rendezvous: met the bound");
+	pthread_join(apart.tid, NULL);
+	/* The item first: a drain it already ran has left b's count. */
+	item = atomic_load(&w->item);
+	cr_assert(item != NULL || atomic_load(&done) == 2, "a task queued at "
+	    "the bound while its worker parked: the worker was handed nothing");
+	cr_assert(progress_wait(&done, 2));
+	db_shutdown(d, NULL);
+}
+
+/*
+ * At the bound, a dispatch queued its task and found no idle worker to
+ * hand it; its worker, going idle, had looked at the overflow just
+ * before. Having pushed itself, it must look again and drain it.
+ */
+Test(interleave, rendezvous_worker_gone_idle_looks_at_the_overflow_again,
+    .timeout = 60)
+{
+	struct db_disp_config cfg = config(1);
+	struct db_task a = DB_TASK_INIT(once_run), b = DB_TASK_INIT(once_run);
+	struct db_dispatcher *d;
+	struct rendezvous *r;
+	struct rv_worker *w;
+
+	knobs.spins = 0;
+	cr_assert_eq(hooked_rendezvous.create(&d, &cfg), 0);
+	r = (struct rendezvous *)d;
+	hook_arm("rendezvous: found no overflow");
+	db_dispatch(d, &a);
+	hook_wait("rendezvous: found no overflow");
+	db_dispatch(d, &b);
+	hook_release("rendezvous: found no overflow");
+	UNTIL(atomic_load(&done) == 2 || rv_parking(r) != NULL);
+	w = rv_parking(r);
+	cr_assert(atomic_load(&done) == 2, "its worker parked%s with a task "
+	    "queued at the bound", w != NULL ? "" : " (or stalled)");
 	db_shutdown(d, NULL);
 }
