@@ -1,14 +1,16 @@
 /*
  * test_interleave.c - the interleavings that each design's argument
  * against a lost or uncounted task is about, each forced once: a thread
- * is held at a named point of limited or rendezvous (dispatchers/hook.h)
- * while the test makes the other side's move, then let go, and the
- * design's own state is read where the argument says what it must be. A
- * stress test meets such an order by chance; here every run meets it, in
- * milliseconds, and a defect fails at once: limited's count of running
- * workers after a worker took its slot back, after a dispatch found its
- * task taken, and after a re-dispatch; rendezvous' overflow handed to a
- * worker that went idle at the bound, from either side.
+ * is held at a named point of limited, rendezvous or eventloop
+ * (dispatchers/hook.h) while the test makes the other side's move, then
+ * let go, and the design's own state is read where the argument says
+ * what it must be. A stress test meets such an order by chance; here
+ * every run meets it, in milliseconds, and a defect fails at once:
+ * limited's count of running workers after a worker took its slot back,
+ * after a dispatch found its task taken, and after a re-dispatch;
+ * rendezvous' overflow handed to a worker that went idle at the bound,
+ * from either side; an event loop's re-check after it announced sleep,
+ * and the wake-up of one that did.
  */
 #define _GNU_SOURCE
 #define DISP_HOOKS
@@ -26,10 +28,13 @@
 /* The designs' own sources with their hooks, apart from the library's. */
 #define disp_limited	hooked_limited
 #define disp_rendezvous	hooked_rendezvous
+#define disp_eventloop	hooked_eventloop
 #include "limited.c"
 #include "rendezvous.c"
+#include "eventloop.c"
 #undef disp_limited
 #undef disp_rendezvous
+#undef disp_eventloop
 
 #define HOLD_S		10.0	/* a thread that never comes fails by then */
 #define HOOKS		4
@@ -397,5 +402,54 @@ Test(interleave, rendezvous_worker_gone_idle_looks_at_the_overflow_again,
 	w = rv_parking(r);
 	cr_assert(atomic_load(&done) == 2, "its worker parked%s with a task "
 	    "queued at the bound", w != NULL ? "" : " (or stalled)");
+	db_shutdown(d, NULL);
+}
+
+/*
+ * A task pushed while its loop, finding nothing, is about to announce
+ * sleep: the dispatch sees it awake and writes no eventfd, so the loop's
+ * re-check after the announcement must find the task.
+ */
+Test(interleave, eventloop_rechecks_for_work_after_announcing_sleep,
+    .timeout = 60)
+{
+	struct db_disp_config cfg = config(1);
+	struct db_task x = DB_TASK_INIT(once_run);
+	struct db_dispatcher *d;
+
+	hook_arm("eventloop: about to sleep");
+	cr_assert_eq(hooked_eventloop.create(&d, &cfg), 0);
+	hook_wait("eventloop: about to sleep");
+	db_dispatch(d, &x);
+	hook_arm("eventloop: sleeps");
+	hook_release("eventloop: about to sleep");
+	hook_wait("eventloop: sleeps");
+	cr_assert_eq(atomic_load(&done), 1, "the loop went to sleep with a "
+	    "task in its inbox and no wake-up coming");
+	hook_release("eventloop: sleeps");
+	db_shutdown(d, NULL);
+}
+
+/*
+ * A task pushed once its loop has announced sleep and is about to block:
+ * the dispatch must write the eventfd the loop blocks on.
+ */
+Test(interleave, eventloop_wakes_a_loop_that_announced_sleep, .timeout = 60)
+{
+	struct db_disp_config cfg = config(1);
+	struct db_task x = DB_TASK_INIT(once_run);
+	struct db_dispatcher *d;
+	struct pollfd pfd = { .events = POLLIN };
+
+	hook_arm("eventloop: sleeps");
+	cr_assert_eq(hooked_eventloop.create(&d, &cfg), 0);
+	hook_wait("eventloop: sleeps");
+	db_dispatch(d, &x);
+	/* Never read, so readable only if a dispatch wrote it. */
+	pfd.fd = ((struct eventloop *)d)->loops[0].eventfd;
+	cr_assert_eq(poll(&pfd, 1, 0), 1, "a task pushed to a loop about to "
+	    "block wrote no eventfd: the loop would sleep through it");
+	hook_release("eventloop: sleeps");
+	cr_assert(progress_wait(&done, 1));
 	db_shutdown(d, NULL);
 }
