@@ -210,6 +210,24 @@ dispatch_apart(struct dispatching *x, struct db_dispatcher *d,
 	return;
 }
 
+/*
+ * The design's one worker busy with a, then t dispatched on a thread of
+ * its own and held at point; then a let finish.
+ */
+static void
+dispatch_held_beside(struct dispatching *x, struct db_dispatcher *d,
+    struct gated *a, struct db_task *t, const char *point)
+{
+
+	db_dispatch(d, &a->task);
+	UNTIL(atomic_load(&a->started));
+	hook_arm(point);
+	dispatch_apart(x, d, t);
+	hook_wait(point);
+	atomic_store(&a->open, true);
+	return;
+}
+
 /* limited: its one worker has given its slot up and is spent. */
 static bool
 lim_idle(struct limited *l)
@@ -278,12 +296,7 @@ Test(interleave, limited_gives_back_one_slot_when_its_task_was_taken,
 	knobs.pool = 4;
 	cr_assert_eq(hooked_limited.create(&d, &cfg), 0);
 	l = (struct limited *)d;
-	db_dispatch(d, &a.task);
-	UNTIL(atomic_load(&a.started));
-	hook_arm("limited: allocated a worker");
-	dispatch_apart(&apart, d, &x);
-	hook_wait("limited: allocated a worker");
-	atomic_store(&a.open, true);
+	dispatch_held_beside(&apart, d, &a, &x, "limited: allocated a worker");
 	cr_assert(progress_wait(&done, 2), "%lu of 2 tasks ran",
 	    (unsigned long)atomic_load(&done));
 	UNTIL(lim_idle(l));
@@ -358,12 +371,7 @@ Test(interleave, rendezvous_hands_the_overflow_to_a_worker_gone_idle,
 	knobs.spins = 0;
 	cr_assert_eq(hooked_rendezvous.create(&d, &cfg), 0);
 	r = (struct rendezvous *)d;
-	db_dispatch(d, &a.task);
-	UNTIL(atomic_load(&a.started));
-	hook_arm("rendezvous: met the bound");
-	dispatch_apart(&apart, d, &b);
-	hook_wait("rendezvous: met the bound");
-	atomic_store(&a.open, true);
+	dispatch_held_beside(&apart, d, &a, &b, "rendezvous: met the bound");
 	UNTIL((w = rv_parking(r)) != NULL);
 	cr_assert(w != NULL, "the worker never went idle");
 	hook_release("rendezvous: met the bound");
