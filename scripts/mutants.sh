@@ -7,7 +7,9 @@
 #
 # A mutant is Perl substitutions on one file, which must change it (one
 # that no longer matches is reported, not skipped in silence), and the
-# test binary, with its Criterion filter, that must fail with it in place. Exit 1 if a mutant survived or no longer applies.
+# test binary, with its Criterion filter, that must fail with it in place.
+# Ends with a tally by area (the planted file's, see area()): caught of
+# those run. Exit 1 if a mutant survived or no longer applies.
 # Runs from the repository's top; touches nothing but the planted file,
 # restored from a copy even when interrupted.
 set -u
@@ -191,6 +193,42 @@ step-pair-better-unsaid | bench/analyse/step.c | s/\tcJSON_AddStringToObject\(ro
 EOF
 }
 
+# The area a planted file belongs to, for the tally: its own name where a
+# folder holds several areas, else its folder's.
+area() {
+	case $1 in
+	bench/history/*) echo history ;;
+	bench/analyse/changepoint.c) echo "change points" ;;
+	bench/analyse/step.c | bench/commands/bisect.c) echo bisect ;;
+	bench/analyse/merge.c | bench/analyse/params.c | bench/fleet/*)
+		echo "fleet and merge" ;;
+	bench/analyse/advise.c | bench/commands/advise.c) echo "advise and pool" ;;
+	bench/measure/program.c) echo programs ;;
+	bench/measure/placement.c) echo placement ;;
+	bench/measure/measure.*) echo "host marks" ;;
+	bench/analyse/export.c) echo export ;;
+	bench/measure/plugin.c) echo plugins ;;
+	bench/measure/probe.c | bench/analyse/probes.c) echo probes ;;
+	bench/analyse/identity.c | bench/measure/context.c) echo identity ;;
+	bench/measure/count.c | bench/analyse/counted.c) echo counting ;;
+	bench/analyse/paired.c | bench/analyse/tally.c | bench/commands/pair.c)
+		echo pair ;;
+	bench/analyse/rank*.c | bench/analyse/stats.c) echo statistics ;;
+	bench/analyse/judge.c | bench/analyse/compare.c | bench/analyse/outcome.c | \
+	    bench/analyse/metric.c | bench/analyse/label.c | \
+	    bench/commands/verdict.c) echo verdicts ;;
+	bench/analyse/report.c | bench/analyse/findings.c | \
+	    bench/analyse/series.c | bench/analyse/table.c) echo report ;;
+	bench/analyse/plot.c | bench/analyse/figure.c | bench/analyse/beside.c | \
+	    bench/analyse/ratio.c) echo pictures ;;
+	bench/runner.c | bench/cli.c | bench/analyse/results.c) echo sweep ;;
+	queues/* | dispatchers/* | runtimes/*) echo designs ;;
+	docs/* | README.md) echo docs ;;
+	bench/measure/*) echo measure ;;
+	*) echo other ;;
+	esac
+}
+
 trim() {
 	printf '%s' "$1" | sed 's/^ *//; s/ *$//'
 }
@@ -215,6 +253,8 @@ trap restore EXIT
 cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null || exit 2
 list=$build/mutants.list
 mutants >"$list"
+tally=$build/mutants.tally
+: >"$tally"
 printf '%-28s %-16s %s\n' mutant test result
 status=0
 while IFS='|' read -r name file subst test filter; do
@@ -239,6 +279,19 @@ while IFS='|' read -r name file subst test filter; do
 	fi
 	restore
 	printf '%-28s %-16s %s\n' "$name" "$test" "$result"
-	case $result in caught*) ;; *) status=1 ;; esac
+	case $result in
+	caught*) printf '%s\t1\n' "$(area "$file")" >>"$tally" ;;
+	*) printf '%s\t0\n' "$(area "$file")" >>"$tally"; status=1 ;;
+	esac
 done <"$list"
+# Caught of those run, by area.
+printf '\n%-20s %s\n' area caught
+sort "$tally" | awk -F '\t' '
+	{ all[$1]++; caught[$1] += $2; n++; c += $2 }
+	END {
+		for (a in all)
+			printf "%-20s %d/%d\n", a, caught[a], all[a] | "sort"
+		close("sort")
+		printf "%-20s %d/%d\n", "all", c, n
+	}'
 exit $status
