@@ -190,6 +190,9 @@ step-share-unseen | bench/analyse/step.c | s/\telse if \(share > results_num\(ro
 step-within-unseen | bench/analyse/step.c | s/\telse if \(within > threshold\)/\telse if (0)/ | test_history | bisect/a_step_is_slower_by_the_whole_verdict
 step-rate-as-cost | bench/analyse/step.c | s/"higher"\) ==\n\t    0 \? -1 : 1;/"higher") ==\n\t    2 ? -1 : 1;/ | test_history | bisect/a_step_is_slower_by_the_whole_verdict
 step-pair-better-unsaid | bench/analyse/step.c | s/\tcJSON_AddStringToObject\(row, "better", results_str\(res, "better",\n\t    "lower"\)\);\n// | test_history | bisect/a_pair_step_of_a_rate_is_judged_on_its_worse_side
+base-interrupted-ignored | bench/analyse/judge.c | s/else if \(r->a.interrupted \x7c\x7c r->b.interrupted\)/else if (r->b.interrupted)/ | test_compare | compare/base_interrupted_is_undecided_as_new_is
+interrupted-as-failed | bench/analyse/judge.c | s/\t    strcmp\(st, "stalled"\) != 0 && strcmp\(st, "interrupted"\) != 0;/\t    strcmp(st, "stalled") != 0;/ | test_compare | compare/base_interrupted_is_undecided_as_new_is
+base-incomplete-passes | bench/analyse/compare.c | s/compare_incomplete\(base\) \? "BASE" : NULL;/NULL;/ | test_compare | compare/base_interrupted_is_undecided_as_new_is
 EOF
 }
 
