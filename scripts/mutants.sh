@@ -197,6 +197,9 @@ others-system-time-unseen | bench/measure/measure.c | s/\(v\[0\] \+ v\[1\] \+ v\
 steal-never-busy | bench/measure/measure.c | s/ \x7c\x7c h->steal_share > least;/;/ | test_workload | workload/steal_and_other_load_are_shares_of_the_machine
 steal-of-one-cpu | bench/measure/measure.c | s/a->host_steal_s\) \/ \(wall \* cpus\);/a->host_steal_s) \/ wall;/ | test_workload | workload/steal_and_other_load_are_shares_of_the_machine
 own-cpu-as-other-load | bench/measure/measure.c | s/- a->host_busy_s\) - \(b->cpu_s - a->cpu_s\);/- a->host_busy_s);/ | test_workload | workload/steal_and_other_load_are_shares_of_the_machine
+placement-stops-at-first | bench/measure/placement.c | s/ok = place_check_one\(pl, &pl->threads\[i\], cpus, arr, why,\n\t\t    ok \? len : 0\) && ok;/ok = ok \&\& place_check_one(pl, \&pl->threads[i], cpus, arr, why,\n\t\t    len);/ | test_placement | placement/every_thread_off_its_plan_is_listed
+placement-last-is-the-reason | bench/measure/placement.c | s/why,\n\t\t    ok \? len : 0\) && ok;/why,\n\t\t    len) \&\& ok;/ | test_placement | placement/every_thread_off_its_plan_is_listed
+placement-plan-as-usable | bench/measure/placement.c | s/\tif \(want == NULL\)\n\t\twant = pl->plan->usable;/\twant = pl->plan->usable;/ | test_placement | placement/every_thread_off_its_plan_is_listed
 EOF
 }
 
