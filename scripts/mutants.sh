@@ -200,6 +200,12 @@ own-cpu-as-other-load | bench/measure/measure.c | s/- a->host_busy_s\) - \(b->cp
 placement-stops-at-first | bench/measure/placement.c | s/ok = place_check_one\(pl, &pl->threads\[i\], cpus, arr, why,\n\t\t    ok \? len : 0\) && ok;/ok = ok \&\& place_check_one(pl, \&pl->threads[i], cpus, arr, why,\n\t\t    len);/ | test_placement | placement/every_thread_off_its_plan_is_listed
 placement-last-is-the-reason | bench/measure/placement.c | s/why,\n\t\t    ok \? len : 0\) && ok;/why,\n\t\t    len) \&\& ok;/ | test_placement | placement/every_thread_off_its_plan_is_listed
 placement-plan-as-usable | bench/measure/placement.c | s/\tif \(want == NULL\)\n\t\twant = pl->plan->usable;/\twant = pl->plan->usable;/ | test_placement | placement/every_thread_off_its_plan_is_listed
+gbench-mean-as-median | bench/analyse/export.c | s/\tcase 0:\n\t\treturn st.mean;/\tcase 0:\n\t\treturn st.median;/ | test_cli | cli/export_gbench_aggregates_are_the_ok_runs
+gbench-cv-as-stddev | bench/analyse/export.c | s/\tdefault:\n\t\treturn st.cv;/\tdefault:\n\t\treturn st.cv * st.mean;/ | test_cli | cli/export_gbench_aggregates_are_the_ok_runs
+gbench-unit-all-time | bench/analyse/export.c | s/a == 3 \?\n\t\t    "percentage"/a == 2 ?\n\t\t    "percentage"/ | test_cli | cli/export_gbench_aggregates_are_the_ok_runs
+gbench-iterations-of-a-run | bench/analyse/export.c | s/export_gbench_times\(b, \(double\)s->n,/export_gbench_times(b, s->iters[0],/ | test_cli | cli/export_gbench_aggregates_are_the_ok_runs
+gbench-counters-median | bench/analyse/export.c | s/export_aggregate\(s->counter\[k\], s->n, a\)/export_aggregate(s->counter[k], s->n, 1)/ | test_cli | cli/export_gbench_aggregates_are_the_ok_runs
+gbench-failed-runs-in | bench/analyse/export.c | s/if \(strcmp\(results_str\(run, "status", ""\), "ok"\) != 0 \x7c\x7c\n/if (/ | test_cli | cli/export_gbench_aggregates_are_the_ok_runs
 EOF
 }
 
