@@ -206,6 +206,9 @@ gbench-unit-all-time | bench/analyse/export.c | s/a == 3 \?\n\t\t    "percentage
 gbench-iterations-of-a-run | bench/analyse/export.c | s/export_gbench_times\(b, \(double\)s->n,/export_gbench_times(b, s->iters[0],/ | test_cli | cli/export_gbench_aggregates_are_the_ok_runs
 gbench-counters-median | bench/analyse/export.c | s/export_aggregate\(s->counter\[k\], s->n, a\)/export_aggregate(s->counter[k], s->n, 1)/ | test_cli | cli/export_gbench_aggregates_are_the_ok_runs
 gbench-failed-runs-in | bench/analyse/export.c | s/if \(strcmp\(results_str\(run, "status", ""\), "ok"\) != 0 \x7c\x7c\n/if (/ | test_cli | cli/export_gbench_aggregates_are_the_ok_runs
+plugin-larger-taken | bench/measure/plugin.c | s/if \(size != want_size\)/if (size < want_size)/ | test_dispatcher | dispatcher/a_table_of_another_size_is_refused
+plugin-smaller-taken | bench/measure/plugin.c | s/if \(size != want_size\)/if (size > want_size)/ | test_dispatcher | dispatcher/a_table_of_another_size_is_refused
+plugin-design-size-self | bench/measure/plugin.c | s/DB_DISP_ABI_VERSION,\n\t    d->size, sizeof\(\*d\),/DB_DISP_ABI_VERSION,\n\t    d->size, d->size,/ | test_dispatcher | dispatcher/a_table_of_another_size_is_refused
 EOF
 }
 
