@@ -209,6 +209,13 @@ gbench-failed-runs-in | bench/analyse/export.c | s/if \(strcmp\(results_str\(run
 plugin-larger-taken | bench/measure/plugin.c | s/if \(size != want_size\)/if (size < want_size)/ | test_dispatcher | dispatcher/a_table_of_another_size_is_refused
 plugin-smaller-taken | bench/measure/plugin.c | s/if \(size != want_size\)/if (size > want_size)/ | test_dispatcher | dispatcher/a_table_of_another_size_is_refused
 plugin-design-size-self | bench/measure/plugin.c | s/DB_DISP_ABI_VERSION,\n\t    d->size, sizeof\(\*d\),/DB_DISP_ABI_VERSION,\n\t    d->size, d->size,/ | test_dispatcher | dispatcher/a_table_of_another_size_is_refused
+fleet-partial-passes | bench/fleet/fleet.c | s/ \x7c\x7c strncmp\(f->t\[i\]\.note, "partial", 7\) == 0;/;/ | test_fleet | fleet/a_partial_task_is_merged_as_such_and_fails
+fleet-partial-unsaid | bench/fleet/fleet.c | s/\tif \(!results_true\(doc, "complete"\)\)\n\t\tsnprintf/\tif (0)\n\t\tsnprintf/ | test_fleet | fleet/a_partial_task_is_merged_as_such_and_fails
+fleet-ours-any-task | bench/fleet/fleet.c | s/job\) == 0 && strtoul\(results_str\(sl, "array_task_id", ""\), NULL,\n\t    10\) == k\);/job) == 0);/ | test_fleet | fleet/a_file_of_another_task_of_the_job_is_not_merged
+merge-complete-last-wins | bench/analyse/merge.c | s/complete &= results_true/complete = results_true/ | test_fleet | merge/a_merged_file_is_complete_only_when_each_input_is
+merge-machine-always-complete | bench/analyse/merge.c | s/cJSON_AddBoolToObject\(entry, "complete", results_true\(in->doc,\n\t    "complete"\)\);/cJSON_AddBoolToObject(entry, "complete", 1);/ | test_fleet | merge/a_merged_file_is_complete_only_when_each_input_is
+merge-unknown-sha-twin | bench/analyse/merge.c | s/ && strcmp\(sha, "unknown"\) != 0 \?/ ?/ | test_fleet | merge/a_checksum_not_taken_is_no_twin
+merge-empty-sha-twin | bench/analyse/merge.c | s/\*sha != '\\0' && // | test_fleet | merge/a_checksum_not_taken_is_no_twin
 EOF
 }
 
