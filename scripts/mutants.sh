@@ -216,6 +216,9 @@ merge-complete-last-wins | bench/analyse/merge.c | s/complete &= results_true/co
 merge-machine-always-complete | bench/analyse/merge.c | s/cJSON_AddBoolToObject\(entry, "complete", results_true\(in->doc,\n\t    "complete"\)\);/cJSON_AddBoolToObject(entry, "complete", 1);/ | test_fleet | merge/a_merged_file_is_complete_only_when_each_input_is
 merge-unknown-sha-twin | bench/analyse/merge.c | s/ && strcmp\(sha, "unknown"\) != 0 \?/ ?/ | test_fleet | merge/a_checksum_not_taken_is_no_twin
 merge-empty-sha-twin | bench/analyse/merge.c | s/\*sha != '\\0' && // | test_fleet | merge/a_checksum_not_taken_is_no_twin
+cheapest-cost-starved | bench/analyse/advise.c | s/if \(advise_clean\(&rows\[i\]\) && rows\[i\]\.cost_starving == 0 &&/if (advise_clean(\&rows[i]) \&\&/ | test_advise | advise/the_cheapest_width_is_one_whose_cost_sweep_ran_clean
+split-view-by-pool | bench/analyse/advise.c | s/p->row >= 0 && s->view == r->single\[p->row\]\.workers\)/p->row >= 0 \&\& s->workers == r->single[p->row].workers)/ | test_advise | advise/the_split_beside_the_knee_has_the_knees_width_for_a_view
+split-view-at-most | bench/analyse/advise.c | s/p->row >= 0 && s->view == r->single/p->row >= 0 \&\& s->view <= r->single/ | test_advise | advise/the_split_beside_the_knee_has_the_knees_width_for_a_view
 EOF
 }
 
