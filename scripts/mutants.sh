@@ -213,12 +213,16 @@ fleet-partial-passes | bench/fleet/fleet.c | s/ \x7c\x7c strncmp\(f->t\[i\]\.not
 fleet-partial-unsaid | bench/fleet/fleet.c | s/\tif \(!results_true\(doc, "complete"\)\)\n\t\tsnprintf/\tif (0)\n\t\tsnprintf/ | test_fleet | fleet/a_partial_task_is_merged_as_such_and_fails
 fleet-ours-any-task | bench/fleet/fleet.c | s/job\) == 0 && strtoul\(results_str\(sl, "array_task_id", ""\), NULL,\n\t    10\) == k\);/job) == 0);/ | test_fleet | fleet/a_file_of_another_task_of_the_job_is_not_merged
 merge-complete-last-wins | bench/analyse/merge.c | s/complete &= results_true/complete = results_true/ | test_fleet | merge/a_merged_file_is_complete_only_when_each_input_is
-merge-machine-always-complete | bench/analyse/merge.c | s/cJSON_AddBoolToObject\(entry, "complete", results_true\(in->doc,\n\t    "complete"\)\);/cJSON_AddBoolToObject(entry, "complete", 1);/ | test_fleet | merge/a_merged_file_is_complete_only_when_each_input_is
+merge-machine-complete-set | bench/analyse/merge.c | s/cJSON_AddBoolToObject\(entry, "complete", results_true\(in->doc,\n\t    "complete"\)\);/cJSON_AddBoolToObject(entry, "complete", 1);/ | test_fleet | merge/a_merged_file_is_complete_only_when_each_input_is
 merge-unknown-sha-twin | bench/analyse/merge.c | s/ && strcmp\(sha, "unknown"\) != 0 \?/ ?/ | test_fleet | merge/a_checksum_not_taken_is_no_twin
 merge-empty-sha-twin | bench/analyse/merge.c | s/\*sha != '\\0' && // | test_fleet | merge/a_checksum_not_taken_is_no_twin
 cheapest-cost-starved | bench/analyse/advise.c | s/if \(advise_clean\(&rows\[i\]\) && rows\[i\]\.cost_starving == 0 &&/if (advise_clean(\&rows[i]) \&\&/ | test_advise | advise/the_cheapest_width_is_one_whose_cost_sweep_ran_clean
 split-view-by-pool | bench/analyse/advise.c | s/p->row >= 0 && s->view == r->single\[p->row\]\.workers\)/p->row >= 0 \&\& s->workers == r->single[p->row].workers)/ | test_advise | advise/the_split_beside_the_knee_has_the_knees_width_for_a_view
 split-view-at-most | bench/analyse/advise.c | s/p->row >= 0 && s->view == r->single/p->row >= 0 \&\& s->view <= r->single/ | test_advise | advise/the_split_beside_the_knee_has_the_knees_width_for_a_view
+prog-doubled-passes | bench/measure/program.c | s/bool ok = e->dispatched == e->sum;/bool ok = e->dispatched <= e->sum;/ | test_program | program/a_program_that_double_counts_fails_the_count_check
+prog-doubled-unsaid | bench/measure/program.c | s/"doubled", e->sum > e->dispatched \?/"doubled", 0 ?/ | test_program | program/a_program_that_double_counts_fails_the_count_check
+prog-counter-twice-taken | bench/measure/program.c | s/if \(cJSON_GetObjectItemCaseSensitive\(counters, name\) != NULL\) \{/if (0) {/ | test_program | program/a_program_that_says_a_counter_twice_fails
+prog-stall-unseen | bench/measure/program.c | s/\tif \(b->sum == a->sum\)\n\t\tcell_stalled\(run, win->time_s\);\n// | test_program | program/a_program_that_stalls_is_stalled
 EOF
 }
 
