@@ -457,19 +457,32 @@ fleet_of_two(void)
 	    tmp("fleet/vm-77-1.exit"))), 0);
 }
 
-Test(fleet, a_cancelled_task_is_named_and_the_other_survives)
+/*
+ * `fleet collect` of job 77 into tmp("merged.json"), Slurm saying task 0
+ * ended in state with exit and task 1 completed: its exit status, what
+ * it printed in out.
+ */
+static int
+collect_two(const char *state, const char *exit, char *out, size_t len)
 {
-	char out[1 << 14], args[512], a[512], b[512], body[1100];
-	cJSON *doc;
+	char args[512], a[512], b[512], body[1100];
 
-	fleet_of_two();
-	snprintf(body, sizeof(body), "%s\n%s", record(a, sizeof(a), 0,
-	    "CANCELLED", "0:15"), record(b, sizeof(b), 1, "COMPLETED", "0:0"));
+	snprintf(body, sizeof(body), "%s\n%s", record(a, sizeof(a), 0, state,
+	    exit), record(b, sizeof(b), 1, "COMPLETED", "0:0"));
 	fake("scontrol", body);
 	snprintf(args, sizeof(args), "fleet collect --dir %s -o %s",
 	    tmp("fleet"), tmp("merged.json"));
-	cr_assert_eq(binary_run(slurm_env(), args, out, sizeof(out)), 1, "%s",
-	    out);
+	return binary_run(slurm_env(), args, out, len);
+}
+
+Test(fleet, a_cancelled_task_is_named_and_the_other_survives)
+{
+	char out[1 << 14];
+	cJSON *doc;
+
+	fleet_of_two();
+	cr_assert_eq(collect_two("CANCELLED", "0:15", out, sizeof(out)), 1,
+	    "%s", out);
 	cr_assert_not_null(strstr(out, "1 completed whole, 1 not"), "%s", out);
 	cr_assert_not_null(strstr(out, "CANCELLED  0:15"), "%s", out);
 	doc = read_doc(tmp("merged.json"));
@@ -531,23 +544,28 @@ Test(fleet, a_controller_that_does_not_answer_is_never_a_guess)
 	cr_assert_eq(access(tmp("fleet/merged-77.json"), F_OK), -1);
 }
 
-Test(fleet, another_job_s_file_of_the_same_name_is_not_merged)
+/* Task 1's file of job 77, written by array job job's task task. */
+static void
+run_by(const char *job, const char *task)
 {
-	char out[1 << 14], args[512], a[512], b[512], body[1100];
 	cJSON *doc = read_doc(SMALL), *sl;
 
-	fleet_of_two();
 	sl = cJSON_AddObjectToObject(cJSON_GetObjectItem(doc, "context"),
 	    "slurm");
-	cJSON_AddStringToObject(sl, "array_job_id", "5");
-	cJSON_AddStringToObject(sl, "array_task_id", "1");
+	cJSON_AddStringToObject(sl, "array_job_id", job);
+	cJSON_AddStringToObject(sl, "array_task_id", task);
 	cr_assert_eq(results_write(doc, tmp("fleet/vm-77-1.json")), 0);
 	cJSON_Delete(doc);
-	snprintf(body, sizeof(body), "%s\n%s", record(a, sizeof(a), 0,
-	    "FAILED", "1:0"), record(b, sizeof(b), 1, "COMPLETED", "0:0"));
-	fake("scontrol", body);
-	snprintf(args, sizeof(args), "fleet collect --dir %s", tmp("fleet"));
-	cr_assert_eq(binary_run(slurm_env(), args, out, sizeof(out)), 1, "%s",
+	return;
+}
+
+Test(fleet, another_job_s_file_of_the_same_name_is_not_merged)
+{
+	char out[1 << 14];
+
+	fleet_of_two();
+	run_by("5", "1");
+	cr_assert_eq(collect_two("FAILED", "1:0", out, sizeof(out)), 1, "%s",
 	    out);
 	cr_assert_not_null(strstr(out, "another job's results (array job 5)"),
 	    "%s", out);
@@ -560,18 +578,13 @@ Test(fleet, another_job_s_file_of_the_same_name_is_not_merged)
  */
 Test(fleet, a_partial_task_is_merged_as_such_and_fails)
 {
-	char out[1 << 14], args[512], a[512], b[512], body[1100];
+	char out[1 << 14];
 	cJSON *doc;
 
 	fleet_of_two();
 	partial(machine_file(tmp("fleet/vm-77-0.json"), "vm", "AMD EPYC"));
-	snprintf(body, sizeof(body), "%s\n%s", record(a, sizeof(a), 0,
-	    "COMPLETED", "0:0"), record(b, sizeof(b), 1, "COMPLETED", "0:0"));
-	fake("scontrol", body);
-	snprintf(args, sizeof(args), "fleet collect --dir %s -o %s",
-	    tmp("fleet"), tmp("merged.json"));
-	cr_assert_eq(binary_run(slurm_env(), args, out, sizeof(out)), 1, "%s",
-	    out);
+	cr_assert_eq(collect_two("COMPLETED", "0:0", out, sizeof(out)), 1,
+	    "%s", out);
 	cr_assert_not_null(strstr(out, "1 completed whole, 1 not"), "%s", out);
 	cr_assert_not_null(strstr(out, "partial: its sweep did not finish; "
 	    "merged as such"), "%s", out);
@@ -587,24 +600,14 @@ Test(fleet, a_partial_task_is_merged_as_such_and_fails)
  */
 Test(fleet, a_file_of_another_task_of_the_job_is_not_merged)
 {
-	char out[1 << 14], args[512], a[512], b[512], body[1100];
-	cJSON *doc = read_doc(SMALL), *sl;
+	char out[1 << 14];
+	cJSON *doc;
 
 	fleet_of_two();
 	machine_file(tmp("fleet/vm-77-0.json"), "vm", "AMD EPYC");
-	sl = cJSON_AddObjectToObject(cJSON_GetObjectItem(doc, "context"),
-	    "slurm");
-	cJSON_AddStringToObject(sl, "array_job_id", "77");
-	cJSON_AddStringToObject(sl, "array_task_id", "0");
-	cr_assert_eq(results_write(doc, tmp("fleet/vm-77-1.json")), 0);
-	cJSON_Delete(doc);
-	snprintf(body, sizeof(body), "%s\n%s", record(a, sizeof(a), 0,
-	    "COMPLETED", "0:0"), record(b, sizeof(b), 1, "COMPLETED", "0:0"));
-	fake("scontrol", body);
-	snprintf(args, sizeof(args), "fleet collect --dir %s -o %s",
-	    tmp("fleet"), tmp("merged.json"));
-	cr_assert_eq(binary_run(slurm_env(), args, out, sizeof(out)), 1, "%s",
-	    out);
+	run_by("77", "0");
+	cr_assert_eq(collect_two("COMPLETED", "0:0", out, sizeof(out)), 1,
+	    "%s", out);
 	cr_assert_not_null(strstr(out, "1 completed whole, 1 not"), "%s", out);
 	cr_assert_not_null(strstr(out, "not merged: another job's results"),
 	    "%s", out);

@@ -61,29 +61,21 @@ const struct db_queue_ops refusing = {
 	.empty = refusing_empty,
 };
 
-const struct db_queue_ops larger = {
-	.abi = DB_QUEUE_ABI_VERSION,
-	.size = sizeof(struct db_queue_ops) + sizeof(void *),
-	.name = "larger",
-	.model = "a queue table larger than this build's",
-	.create = refusing_create,
-	.destroy = refusing_destroy,
-	.push = refusing_push,
-	.pop = refusing_pop,
-	.empty = refusing_empty,
-};
+/* A queue of this ABI's version, its table's size off by more pointers. */
+#define REFUSING_SIZED(more, what) {					\
+	.abi = DB_QUEUE_ABI_VERSION,					\
+	.size = sizeof(struct db_queue_ops) + (more) * sizeof(void *),	\
+	.name = #what,							\
+	.model = "a queue table " #what " than this build's",		\
+	.create = refusing_create,					\
+	.destroy = refusing_destroy,					\
+	.push = refusing_push,						\
+	.pop = refusing_pop,						\
+	.empty = refusing_empty,					\
+}
 
-const struct db_queue_ops smaller = {
-	.abi = DB_QUEUE_ABI_VERSION,
-	.size = sizeof(struct db_queue_ops) - sizeof(void *),
-	.name = "smaller",
-	.model = "a queue table smaller than this build's",
-	.create = refusing_create,
-	.destroy = refusing_destroy,
-	.push = refusing_push,
-	.pop = refusing_pop,
-	.empty = refusing_empty,
-};
+const struct db_queue_ops larger = REFUSING_SIZED(1, larger);
+const struct db_queue_ops smaller = REFUSING_SIZED(-1, smaller);
 
 /* Refused by its size before anything could call it. */
 const struct db_disp_ops wider = {
