@@ -254,7 +254,8 @@ area() {
 	    bench/analyse/series.c | bench/analyse/table.c) echo report ;;
 	bench/analyse/plot.c | bench/analyse/figure.c | bench/analyse/beside.c | \
 	    bench/analyse/ratio.c) echo pictures ;;
-	bench/runner.c | bench/cli.c | bench/analyse/results.c) echo sweep ;;
+	bench/runner.c | bench/cli.c) echo sweep ;;
+	bench/analyse/results.c) echo "results files" ;;
 	queues/* | dispatchers/* | runtimes/*) echo designs ;;
 	docs/* | README.md) echo docs ;;
 	bench/measure/*) echo measure ;;
