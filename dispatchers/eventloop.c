@@ -48,6 +48,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "hook.h"
 #include "knobs.h"
 #include "taskfifo.h"
 
@@ -188,11 +189,14 @@ el_block(struct el_loop *l)
 {
 	struct epoll_event ev;
 
+	DISP_HOOK("eventloop: about to sleep");
 	atomic_store(&l->wakeup, EL_SLEEPING);
 	/* Pairs with the exchange in el_wakeup: one of us sees the other. */
 	atomic_thread_fence(memory_order_seq_cst);
-	if (!el_has_work(l) && !atomic_load(&l->group->stop))
+	if (!el_has_work(l) && !atomic_load(&l->group->stop)) {
+		DISP_HOOK("eventloop: sleeps");
 		l->wakeups += epoll_wait(l->epfd, &ev, 1, -1) > 0;
+	}
 	atomic_store(&l->wakeup, EL_AWAKE);
 	return;
 }

@@ -40,6 +40,7 @@
 #include <errno.h>
 #include <stdlib.h>
 
+#include "hook.h"
 #include "knobs.h"
 #include "scheduler.h"
 #include "taskq.h"
@@ -90,6 +91,7 @@ lim_obtain_or_deallocate(struct limited *l)
 		t = taskq_take(&l->tq);
 		if (t != NULL)
 			return t;
+		DISP_HOOK("limited: found the queue empty");
 		pthread_mutex_lock(&l->lock);
 		atomic_fetch_sub(&l->running, 1);
 		assert(atomic_load(&l->running) >= 0);
@@ -99,6 +101,7 @@ lim_obtain_or_deallocate(struct limited *l)
 		pthread_mutex_unlock(&l->lock);
 		if (empty)
 			return NULL;
+		DISP_HOOK("limited: took its slot back");
 	}
 }
 
@@ -141,6 +144,7 @@ limited_dispatch(struct db_dispatcher *d, struct db_task *t)
 		return;
 	if (!lim_try_allocate(l))
 		return;
+	DISP_HOOK("limited: allocated a worker");
 	t = lim_obtain_or_deallocate(l);
 	if (t == NULL)
 		return;

@@ -53,6 +53,7 @@
 
 #include <ck_pr.h>
 
+#include "hook.h"
 #include "knobs.h"
 #include "parker.h"
 #include "taskfifo.h"
@@ -219,6 +220,7 @@ rendezvous_dispatch(struct db_dispatcher *d, struct db_task *t)
 
 	if (rv_offer(r, t) || rv_add_worker(r, t))
 		return;
+	DISP_HOOK("rendezvous: met the bound");
 	pthread_mutex_lock(&r->lock);
 	r->overflowed++;
 	taskfifo_push(&r->overflow, t);
@@ -291,6 +293,7 @@ rv_get_task(struct rendezvous *r, struct rv_worker *w)
 
 	if ((t = rv_overflow_take(r)) != NULL)
 		return t;
+	DISP_HOOK("rendezvous: found no overflow");
 	atomic_store_explicit(&w->item, NULL, memory_order_relaxed);
 	below = rv_push(r, w);
 	atomic_thread_fence(memory_order_seq_cst);

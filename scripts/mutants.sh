@@ -7,7 +7,9 @@
 #
 # A mutant is Perl substitutions on one file, which must change it (one
 # that no longer matches is reported, not skipped in silence), and the
-# test binary, with its Criterion filter, that must fail with it in place. Exit 1 if a mutant survived or no longer applies.
+# test binary, with its Criterion filter, that must fail with it in place.
+# Ends with a tally by area (the planted file's, see area()): caught of
+# those run. Exit 1 if a mutant survived or no longer applies.
 # Runs from the repository's top; touches nothing but the planted file,
 # restored from a copy even when interrupted.
 set -u
@@ -36,6 +38,17 @@ stealing-yield-ignored | dispatchers/stealing.c | s/\tw->next = t;\n\tif \(s->k.
 payload-not-run | bench/measure/workload.c | s/workload_burn\(w->payload_iters\);\n\tif \(workload_blocks_some/(void)0;\n\tif (workload_blocks_some/ | test_workload | workload/a_known_payload_costs_its_cpu
 lost-not-counted | bench/measure/workload.c | s/c->lost \+= issued - runs;/(void)0;/ | test_workload | */*
 limited-above-k | dispatchers/limited.c | s/< l->parallelism;/< l->parallelism + 1;/; s/>= l->parallelism\)/>= l->parallelism + 1)/ | test_dispatcher | dispatcher/limited_never_exceeds_k
+limited-retake-uncounted | dispatchers/limited.c | s/\t\tif \(!empty\)\n\t\t\tatomic_fetch_add\(&l->running, 1\);\n// | test_interleave | interleave/limited_counts_a_worker_that_takes_its_slot_back
+limited-retake-late | dispatchers/limited.c | s/bool empty;/bool empty = true;/; s/\t\tif \(!empty\)\n\t\t\tatomic_fetch_add\(&l->running, 1\);\n//; s/\t\tif \(t != NULL\)\n\t\t\treturn t;/\t\tif (t != NULL) {\n\t\t\tif (!empty)\n\t\t\t\tatomic_fetch_add(\&l->running, 1);\n\t\t\treturn t;\n\t\t}/ | test_interleave | interleave/limited_counts_a_worker_that_takes_its_slot_back
+limited-taken-released-twice | dispatchers/limited.c | s/\tt = lim_obtain_or_deallocate\(l\);\n\tif \(t == NULL\)\n\t\treturn;/\tt = lim_obtain_or_deallocate(l);\n\tif (t == NULL) {\n\t\tatomic_fetch_sub(\&l->running, 1);\n\t\treturn;\n\t}/ | test_interleave | interleave/limited_gives_back_one_slot_when_its_task_was_taken
+limited-redispatch-released | dispatchers/limited.c | s/(\t\tif \(\+\+fairness >= LIM_FAIRNESS\) \{\n)/$1\t\t\tatomic_fetch_sub(\&l->running, 1);\n/ | test_interleave | interleave/limited_keeps_a_redispatched_worker_counted
+rendezvous-bound-hands-nothing | dispatchers/rendezvous.c | s/\t\/\* A worker may have gone idle since the offer: one of us sees it. \*\/\n\trv_hand\(r, RV_DRAIN\);\n// | test_interleave | interleave/rendezvous_hands_the_overflow_to_a_worker_gone_idle
+rendezvous-idle-skips-overflow | dispatchers/rendezvous.c | s/\telse if \(atomic_load\(&r->overflowing\) > 0\)\n\t\trv_hand\(r, RV_DRAIN\);\n// | test_interleave | interleave/rendezvous_worker_gone_idle_looks_at_the_overflow_again
+rendezvous-idle-overflow-past-one | dispatchers/rendezvous.c | s/atomic_load\(&r->overflowing\) > 0\)/atomic_load(\&r->overflowing) > 1)/ | test_interleave | interleave/rendezvous_worker_gone_idle_looks_at_the_overflow_again
+eventloop-sleeps-unchecked | dispatchers/eventloop.c | s/if \(!el_has_work\(l\) && !atomic_load\(&l->group->stop\)\)/if (!atomic_load(\&l->group->stop))/ | test_interleave | interleave/eventloop_rechecks_for_work_after_announcing_sleep
+eventloop-rechecks-local-only | dispatchers/eventloop.c | s/if \(!el_has_work\(l\) && !atomic_load\(&l->group->stop\)\)/if (l->local.head == NULL \&\& !atomic_load(\&l->group->stop))/ | test_interleave | interleave/eventloop_rechecks_for_work_after_announcing_sleep
+eventloop-sleep-unannounced | dispatchers/eventloop.c | s/\tatomic_store\(&l->wakeup, EL_SLEEPING\);\n// | test_interleave | interleave/eventloop_wakes_a_loop_that_announced_sleep
+eventloop-wakes-the-awake | dispatchers/eventloop.c | s/atomic_exchange\(&l->wakeup, EL_AWAKE\) != EL_AWAKE/atomic_exchange(\&l->wakeup, EL_AWAKE) == EL_AWAKE/ | test_interleave | interleave/eventloop_wakes_a_loop_that_announced_sleep
 floor-from-a-constant | bench/measure/floor.c | s/v\[i\] = floor_slice\(tasks, fn, seconds \/ FLOOR_SLICES\);/v[i] = 0.002;/ | test_floor | */*
 no-bare-loop-in-run | bench/measure/cell.c | s/cJSON_AddNumberToObject\(x.run, "bare_loop_us_per_dispatch",\n\s*floor_bare_us\(CELL_FLOOR_S\)\);// | test_floor | */*
 within-regime-ignored | bench/analyse/judge.c | s/if \(r->t.p_strat <= fmin\(r->t.p_shift, r->t.p_share\) &&/if (0 \&\&/ | test_compare | compare/a_shift_inside_both_regimes_regresses
@@ -119,7 +132,7 @@ report-kept-ranked | bench/analyse/series.c | s/\t\ts->kept &= series_keeps_loca
 merge-no-machine-in-series | bench/analyse/params.c | s/\tif \(m != NULL && used < len\)/\tif (0)/ | test_fleet | merge/plot_report_and_export_give_a_series_per_machine
 merge-one-name-per-node | bench/analyse/merge.c | s/if \(merge_named\(g->in, g->n, want\) > 1\)/if (0)/ | test_fleet | merge/tells_two_tasks_on_one_node_apart_and_refuses_a_file_twice
 compare-fleet-against-one | bench/analyse/compare.c | s/\tif \(na > 0 \W\W nb > 0\)/\tif (0)/ | test_fleet | merge/compare_and_advise_never_mix_machines
-store-merged-whole | bench/history/store.c | s/\(results_machines\(doc\) > 0 \? store_machines/(0 ? store_machines/ | test_fleet | merge/the_store_takes_each_machine_as_its_own_file
+store-merged-whole | bench/history/store.c | s/store_end\(s, results_machines\(doc\) > 0 \? store_machines/store_end(s, 0 ? store_machines/ | test_fleet | merge/the_store_takes_each_machine_as_its_own_file
 fleet-failure-passes | bench/fleet/fleet.c | s/n \+= strcmp\(f->t\[i\].state, "COMPLETED"\) != 0 \W\W/n += 0 \&\&/ | test_fleet | fleet/a_cancelled_task_is_named_and_the_other_survives
 fleet-no-record-passes | bench/fleet/fleet.c | s/"NO RECORD"/"COMPLETED"/ | test_fleet | fleet/a_task_slurm_kept_no_record_of_is_never_a_pass
 fleet-not-exclusive | bench/fleet/slurm.c | s/#SBATCH --exclusive\\n//  | test_fleet | fleet/submit_writes_an_exclusive_array_and_its_size
@@ -188,7 +201,90 @@ step-share-unseen | bench/analyse/step.c | s/\telse if \(share > results_num\(ro
 step-within-unseen | bench/analyse/step.c | s/\telse if \(within > threshold\)/\telse if (0)/ | test_history | bisect/a_step_is_slower_by_the_whole_verdict
 step-rate-as-cost | bench/analyse/step.c | s/"higher"\) ==\n\t    0 \? -1 : 1;/"higher") ==\n\t    2 ? -1 : 1;/ | test_history | bisect/a_step_is_slower_by_the_whole_verdict
 step-pair-better-unsaid | bench/analyse/step.c | s/\tcJSON_AddStringToObject\(row, "better", results_str\(res, "better",\n\t    "lower"\)\);\n// | test_history | bisect/a_pair_step_of_a_rate_is_judged_on_its_worse_side
+history-ordered-by-name | bench/history/store.c | s/r\.ord, r\.at, r\.id, i\.id"/r.ord, r.name, r.id, i.id"/ | test_history | history/orders_by_date_not_by_name_or_import
+history-ordered-by-import | bench/history/store.c | s/r\.ord, r\.at, r\.id, i\.id"/r.ord, r.id, i.id"/ | test_history | history/orders_by_date_not_by_name_or_import
+store-value-error-unchecked | bench/history/store.c | s/\t\tif \(store_step_id\(im->value\) < 0\)\n\t\t\treturn store_fail\(s, "cannot write", err, errlen\);/\t\t(void)store_step_id(im->value);/ | test_history | store/an_insert_that_fails_deep_in_a_file_keeps_none_of_it
+store-failed-import-committed | bench/history/store.c | s/if \(rc == 0 && store_exec\(s, "COMMIT"/if (store_exec(s, "COMMIT"/ | test_history | store/an_insert_that_fails_deep_in_a_file_keeps_none_of_it
+store-merged-machine-skipped | bench/history/store.c | s/\t\tif \(rc != 0\)\n\t\t\treturn -1;\n\t\}\n\treturn 0;/\t\tif (rc != 0)\n\t\t\tbreak;\n\t}\n\treturn 0;/ | test_history | store/a_merged_file_with_one_machine_in_is_refused_whole
+bisect-middle-rounds-up | bench/history/bisection.c | s/int mid = good \+ \(bad - good\) \/ 2, d, i;/int mid = good + (bad - good + 1) \/ 2, d, i;/ | test_history | bisect/each_step_halves_what_is_left_and_says_where_it_ended
+bisect-skipped-taken-good | bench/history/bisection.c | s/if \(b->said\[i\]\.mark == STEP_GOOD\)\n\t\t\t\*good = i;/if (b->said[i].mark != STEP_SLOWER \&\& b->said[i].mark != STEP_OPEN)\n\t\t\t*good = i;/ | test_history | bisect/each_step_halves_what_is_left_and_says_where_it_ended
+bisect-open-walks-on | bench/history/bisection.c | s/else if \(b->said\[i\]\.mark == STEP_OPEN\)\n\t\t\treturn/else if (0)\n\t\t\treturn/ | test_history | bisect/each_step_halves_what_is_left_and_says_where_it_ended
+bisect-skipped-range-unsaid | bench/history/bisection.c | s/return \*bad - \*good > 1 \? "the commits/return *bad - *good > 2 ? "the commits/ | test_history | bisect/each_step_halves_what_is_left_and_says_where_it_ended
+bisect-open-bad-bisected | bench/history/bisection.c | s/if \(b->said\[b->n - 1\]\.mark != STEP_SLOWER\)/if (b->said[b->n - 1].mark == STEP_GOOD)/ | test_history | bisect/each_step_halves_what_is_left_and_says_where_it_ended
+cp-levels-from-the-start | bench/analyse/changepoint.c | s/\t\*s = i > 0 \? c->at\[i - 1\] : 0;/\t*s = 0;/ | test_changepoint | changepoint/a_step_kept_is_judged_between_its_neighbours
+cp-after-to-the-end | bench/analyse/changepoint.c | s/\tst->after = cp_median\(ser, t, e\);/\tst->after = cp_median(ser, t, ser->n);/ | test_changepoint | changepoint/a_step_kept_is_judged_between_its_neighbours
+cp-sittings-after-from-s | bench/analyse/changepoint.c | s/\tst->s_after = ser->soff\[e\] - ser->soff\[t\];/\tst->s_after = ser->soff[e] - ser->soff[s];/ | test_changepoint | changepoint/a_step_kept_is_judged_between_its_neighbours
+base-interrupted-ignored | bench/analyse/judge.c | s/else if \(r->a.interrupted \x7c\x7c r->b.interrupted\)/else if (r->b.interrupted)/ | test_compare | compare/base_interrupted_is_undecided_as_new_is
+interrupted-as-failed | bench/analyse/judge.c | s/\t    strcmp\(st, "stalled"\) != 0 && strcmp\(st, "interrupted"\) != 0;/\t    strcmp(st, "stalled") != 0;/ | test_compare | compare/base_interrupted_is_undecided_as_new_is
+base-incomplete-passes | bench/analyse/compare.c | s/compare_incomplete\(base\) \? "BASE" : NULL;/NULL;/ | test_compare | compare/base_interrupted_is_undecided_as_new_is
+others-system-time-unseen | bench/measure/measure.c | s/\(v\[0\] \+ v\[1\] \+ v\[2\] \+ v\[5\]/(v[0] + v[1] + v[5]/ | test_workload | workload/a_window_beside_other_load_is_marked
+steal-never-busy | bench/measure/measure.c | s/ \x7c\x7c h->steal_share > least;/;/ | test_workload | workload/steal_and_other_load_are_shares_of_the_machine
+steal-of-one-cpu | bench/measure/measure.c | s/a->host_steal_s\) \/ \(wall \* cpus\);/a->host_steal_s) \/ wall;/ | test_workload | workload/steal_and_other_load_are_shares_of_the_machine
+own-cpu-as-other-load | bench/measure/measure.c | s/- a->host_busy_s\) - \(b->cpu_s - a->cpu_s\);/- a->host_busy_s);/ | test_workload | workload/steal_and_other_load_are_shares_of_the_machine
+placement-stops-at-first | bench/measure/placement.c | s/ok = place_check_one\(pl, &pl->threads\[i\], cpus, arr, why,\n\t\t    ok \? len : 0\) && ok;/ok = ok \&\& place_check_one(pl, \&pl->threads[i], cpus, arr, why,\n\t\t    len);/ | test_placement | placement/every_thread_off_its_plan_is_listed
+placement-last-is-the-reason | bench/measure/placement.c | s/why,\n\t\t    ok \? len : 0\) && ok;/why,\n\t\t    len) \&\& ok;/ | test_placement | placement/every_thread_off_its_plan_is_listed
+placement-plan-as-usable | bench/measure/placement.c | s/\tif \(want == NULL\)\n\t\twant = pl->plan->usable;/\twant = pl->plan->usable;/ | test_placement | placement/every_thread_off_its_plan_is_listed
+gbench-mean-as-median | bench/analyse/export.c | s/\tcase 0:\n\t\treturn st.mean;/\tcase 0:\n\t\treturn st.median;/ | test_cli | cli/export_gbench_aggregates_are_the_ok_runs
+gbench-cv-as-stddev | bench/analyse/export.c | s/\tdefault:\n\t\treturn st.cv;/\tdefault:\n\t\treturn st.cv * st.mean;/ | test_cli | cli/export_gbench_aggregates_are_the_ok_runs
+gbench-unit-all-time | bench/analyse/export.c | s/a == 3 \?\n\t\t    "percentage"/a == 2 ?\n\t\t    "percentage"/ | test_cli | cli/export_gbench_aggregates_are_the_ok_runs
+gbench-iterations-of-a-run | bench/analyse/export.c | s/export_gbench_times\(b, \(double\)s->n,/export_gbench_times(b, s->iters[0],/ | test_cli | cli/export_gbench_aggregates_are_the_ok_runs
+gbench-counters-median | bench/analyse/export.c | s/export_aggregate\(s->counter\[k\], s->n, a\)/export_aggregate(s->counter[k], s->n, 1)/ | test_cli | cli/export_gbench_aggregates_are_the_ok_runs
+gbench-failed-runs-in | bench/analyse/export.c | s/if \(strcmp\(results_str\(run, "status", ""\), "ok"\) != 0 \x7c\x7c\n/if (/ | test_cli | cli/export_gbench_aggregates_are_the_ok_runs
+plugin-larger-taken | bench/measure/plugin.c | s/if \(size != want_size\)/if (size < want_size)/ | test_dispatcher | dispatcher/a_table_of_another_size_is_refused
+plugin-smaller-taken | bench/measure/plugin.c | s/if \(size != want_size\)/if (size > want_size)/ | test_dispatcher | dispatcher/a_table_of_another_size_is_refused
+plugin-design-size-self | bench/measure/plugin.c | s/DB_DISP_ABI_VERSION,\n\t    d->size, sizeof\(\*d\),/DB_DISP_ABI_VERSION,\n\t    d->size, d->size,/ | test_dispatcher | dispatcher/a_table_of_another_size_is_refused
+fleet-partial-passes | bench/fleet/fleet.c | s/ \x7c\x7c strncmp\(f->t\[i\]\.note, "partial", 7\) == 0;/;/ | test_fleet | fleet/a_partial_task_is_merged_as_such_and_fails
+fleet-partial-unsaid | bench/fleet/fleet.c | s/\tif \(!results_true\(doc, "complete"\)\)\n\t\tsnprintf/\tif (0)\n\t\tsnprintf/ | test_fleet | fleet/a_partial_task_is_merged_as_such_and_fails
+fleet-ours-any-task | bench/fleet/fleet.c | s/job\) == 0 && strtoul\(results_str\(sl, "array_task_id", ""\), NULL,\n\t    10\) == k\);/job) == 0);/ | test_fleet | fleet/a_file_of_another_task_of_the_job_is_not_merged
+merge-complete-last-wins | bench/analyse/merge.c | s/complete &= results_true/complete = results_true/ | test_fleet | merge/a_merged_file_is_complete_only_when_each_input_is
+merge-machine-complete-set | bench/analyse/merge.c | s/cJSON_AddBoolToObject\(entry, "complete", results_true\(in->doc,\n\t    "complete"\)\);/cJSON_AddBoolToObject(entry, "complete", 1);/ | test_fleet | merge/a_merged_file_is_complete_only_when_each_input_is
+merge-unknown-sha-twin | bench/analyse/merge.c | s/ && strcmp\(sha, "unknown"\) != 0 \?/ ?/ | test_fleet | merge/a_checksum_not_taken_is_no_twin
+merge-empty-sha-twin | bench/analyse/merge.c | s/\*sha != '\\0' && // | test_fleet | merge/a_checksum_not_taken_is_no_twin
+cheapest-cost-starved | bench/analyse/advise.c | s/if \(advise_clean\(&rows\[i\]\) && rows\[i\]\.cost_starving == 0 &&/if (advise_clean(\&rows[i]) \&\&/ | test_advise | advise/the_cheapest_width_is_one_whose_cost_sweep_ran_clean
+split-view-by-pool | bench/analyse/advise.c | s/p->row >= 0 && s->view == r->single\[p->row\]\.workers\)/p->row >= 0 \&\& s->workers == r->single[p->row].workers)/ | test_advise | advise/the_split_beside_the_knee_has_the_knees_width_for_a_view
+split-view-at-most | bench/analyse/advise.c | s/p->row >= 0 && s->view == r->single/p->row >= 0 \&\& s->view <= r->single/ | test_advise | advise/the_split_beside_the_knee_has_the_knees_width_for_a_view
+prog-doubled-passes | bench/measure/program.c | s/bool ok = e->dispatched == e->sum;/bool ok = e->dispatched <= e->sum;/ | test_program | program/a_program_that_double_counts_fails_the_count_check
+prog-doubled-unsaid | bench/measure/program.c | s/"doubled", e->sum > e->dispatched \?/"doubled", 0 ?/ | test_program | program/a_program_that_double_counts_fails_the_count_check
+prog-counter-twice-taken | bench/measure/program.c | s/if \(cJSON_GetObjectItemCaseSensitive\(counters, name\) != NULL\) \{/if (0) {/ | test_program | program/a_program_that_says_a_counter_twice_fails
+prog-stall-unseen | bench/measure/program.c | s/\tif \(b->sum == a->sum\)\n\t\tcell_stalled\(run, win->time_s\);\n// | test_program | program/a_program_that_stalls_is_stalled
 EOF
+}
+
+# The area a planted file belongs to, for the tally: its own name where a
+# folder holds several areas, else its folder's.
+area() {
+	case $1 in
+	bench/history/*) echo history ;;
+	bench/analyse/changepoint.c) echo "change points" ;;
+	bench/analyse/step.c | bench/commands/bisect.c) echo bisect ;;
+	bench/analyse/merge.c | bench/analyse/params.c | bench/fleet/*)
+		echo "fleet and merge" ;;
+	bench/analyse/advise.c | bench/commands/advise.c) echo "advise and pool" ;;
+	bench/measure/program.c) echo programs ;;
+	bench/measure/placement.c) echo placement ;;
+	bench/measure/measure.*) echo "host marks" ;;
+	bench/analyse/export.c) echo export ;;
+	bench/measure/plugin.c) echo plugins ;;
+	bench/measure/probe.c | bench/analyse/probes.c) echo probes ;;
+	bench/analyse/identity.c | bench/measure/context.c) echo identity ;;
+	bench/measure/count.c | bench/analyse/counted.c) echo counting ;;
+	bench/analyse/paired.c | bench/analyse/tally.c | bench/commands/pair.c)
+		echo pair ;;
+	bench/analyse/rank*.c | bench/analyse/stats.c) echo statistics ;;
+	bench/analyse/judge.c | bench/analyse/compare.c | bench/analyse/outcome.c | \
+	    bench/analyse/metric.c | bench/analyse/label.c | \
+	    bench/commands/verdict.c) echo verdicts ;;
+	bench/analyse/report.c | bench/analyse/findings.c | \
+	    bench/analyse/series.c | bench/analyse/table.c) echo report ;;
+	bench/analyse/plot.c | bench/analyse/figure.c | bench/analyse/beside.c | \
+	    bench/analyse/ratio.c) echo pictures ;;
+	bench/runner.c | bench/cli.c) echo sweep ;;
+	bench/analyse/results.c) echo "results files" ;;
+	queues/* | dispatchers/* | runtimes/*) echo designs ;;
+	docs/* | README.md) echo docs ;;
+	bench/measure/*) echo measure ;;
+	*) echo other ;;
+	esac
 }
 
 trim() {
@@ -215,6 +311,8 @@ trap restore EXIT
 cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null || exit 2
 list=$build/mutants.list
 mutants >"$list"
+tally=$build/mutants.tally
+: >"$tally"
 printf '%-28s %-16s %s\n' mutant test result
 status=0
 while IFS='|' read -r name file subst test filter; do
@@ -239,6 +337,19 @@ while IFS='|' read -r name file subst test filter; do
 	fi
 	restore
 	printf '%-28s %-16s %s\n' "$name" "$test" "$result"
-	case $result in caught*) ;; *) status=1 ;; esac
+	case $result in
+	caught*) printf '%s\t1\n' "$(area "$file")" >>"$tally" ;;
+	*) printf '%s\t0\n' "$(area "$file")" >>"$tally"; status=1 ;;
+	esac
 done <"$list"
+# Caught of those run, by area.
+printf '\n%-20s %s\n' area caught
+sort "$tally" | awk -F '\t' '
+	{ all[$1]++; caught[$1] += $2; n++; c += $2 }
+	END {
+		for (a in all)
+			printf "%-20s %d/%d\n", a, caught[a], all[a] | "sort"
+		close("sort")
+		printf "%-20s %d/%d\n", "all", c, n
+	}'
 exit $status

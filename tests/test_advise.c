@@ -171,6 +171,17 @@ Test(advise, an_unmet_p99_says_where_it_bottoms_out)
 	    "lowers it: the p99 bottoms out at 25 ms at N=16");
 }
 
+/* The pick of rows r for t, and its price into buf. */
+static void
+priced(const struct advise_row *r, size_t n, const struct advise_target *t,
+    struct advise_pick *p, char *buf, size_t len)
+{
+
+	advise_choose(r, n, t, p);
+	advise_price(r, n, t, p, buf, len);
+	return;
+}
+
 /*
  * The price of the capacity (issue's table): N=32 at 1.05 us a dispatch
  * against N=8's 0.147, at 5000 ops/s: 0.021 and 0.00294 of a core.
@@ -186,10 +197,9 @@ Test(advise, the_price_is_a_multiple_and_cores_at_the_rate)
 	r[0].cpu_us = 0.147;
 	r[2].cpu_us = 1.05;
 	r[3].cpu_us = 1.43;
-	advise_choose(r, NROWS(r), &t, &p);
+	priced(r, NROWS(r), &t, &p, buf, sizeof(buf));
 	cr_assert_eq(r[p.row].workers, 32);
 	cr_assert_eq(r[p.cheapest].workers, 8);
-	advise_price(r, NROWS(r), &t, &p, buf, sizeof(buf));
 	cr_assert_str_eq(buf, "price: a non-blocking dispatch costs 1.05 us of "
 	    "CPU at N=32 (4.20 us an op of 4 resumptions), 7.1x the 0.147 us "
 	    "at N=8, the cheapest width that ran clean; the handoffs of 5000 "
@@ -272,6 +282,20 @@ Test(advise, a_starving_width_is_never_picked_silently)
 	cr_assert_eq(r[p.row].workers, 4);
 }
 
+/* Seed 003's widths under its load, and its target: N=32 meets it. */
+static const struct advise_target seed_target = { .rate = 5000,
+    .p99_us = 20000 };
+
+static void
+seed_rows(struct advise_row r[3])
+{
+
+	r[0] = row(8, 1500, 4000, 0);
+	r[1] = row(16, 3000, 4500, 0);
+	r[2] = row(32, 6055, 5200, 0);
+	return;
+}
+
 /*
  * Seed 003's scenario: the blocking sweep starved nothing at N=32, the
  * resume-only sweep starved a coroutine in 1 of 6 runs there. N=32 meets
@@ -279,10 +303,11 @@ Test(advise, a_starving_width_is_never_picked_silently)
  */
 Test(advise, starving_in_the_cost_sweep_is_a_caution_not_a_veto)
 {
-	struct advise_row r[] = { row(8, 1500, 4000, 0), row(16, 3000, 4500, 0),
-	    row(32, 6055, 5200, 0) };
-	struct advise_target t = { .rate = 5000, .p99_us = 20000 };
+	const struct advise_target t = seed_target;
+	struct advise_row r[3];
 	struct advise_pick p;
+
+	seed_rows(r);
 
 	r[2].cost_runs = 6;
 	r[2].cost_starving = 1;
@@ -294,6 +319,72 @@ Test(advise, starving_in_the_cost_sweep_is_a_caution_not_a_veto)
 	    "meets the target");
 	check_reason(r, NROWS(r), &t, &p, "Caution: at N=32 a coroutine made "
 	    "no progress in 1 of 6 resume-only runs");
+}
+
+/*
+ * The cheapest width is what a price is a multiple of: one whose cost
+ * sweep starved a coroutine may hide a stalled worker in its cost, so the
+ * next cheapest that ran clean stands in for it.
+ */
+Test(advise, the_cheapest_width_is_one_whose_cost_sweep_ran_clean)
+{
+	static const double cpu_us[] = { 0.147, 0.3, 1.05 };
+	const struct advise_target t = seed_target;
+	struct advise_row r[3];
+	struct advise_pick p;
+	char buf[1024];
+	size_t i;
+
+	seed_rows(r);
+	for (i = 0; i < NROWS(r); i++)
+		r[i].cpu_us = cpu_us[i];
+	r[0].cost_runs = 6;
+	r[0].cost_starving = 1;
+	priced(r, NROWS(r), &t, &p, buf, sizeof(buf));
+	cr_assert_eq(r[p.row].workers, 32);
+	cr_assert_eq(r[p.cheapest].workers, 16);
+	cr_assert_not_null(strstr(buf, ", 3.5x the 0.300 us at N=16, the "
+	    "cheapest width that ran clean;"), "%s", buf);
+	r[0].cost_starving = 0;
+	advise_choose(r, NROWS(r), &t, &p);
+	cr_assert_eq(r[p.cheapest].workers, 8);
+}
+
+/*
+ * With no target, the split offered is the one whose view is the knee's
+ * width, its narrow pool whatever it is: N=2 beside a view of 8 where N=8
+ * alone is the knee, not the view of 4 nor the widest.
+ */
+Test(advise, the_split_beside_the_knee_has_the_knees_width_for_a_view)
+{
+	static struct advise_rows rs;
+	struct advise_pick p;
+	char buf[1024];
+
+	rs.n = 3;
+	rs.single[0] = row(2, 1000, NAN, 0);
+	rs.single[1] = row(8, 3900, NAN, 0);
+	rs.single[2] = row(16, 4000, NAN, 0);
+	rs.nsplit = 3;
+	rs.split[0] = row(2, 2000, NAN, 0);
+	rs.split[1] = row(2, 3800, NAN, 0);
+	rs.split[2] = row(2, 3950, NAN, 0);
+	rs.split[0].view = 4;
+	rs.split[1].view = 8;
+	rs.split[2].view = 16;
+	rs.split[0].cpu_us = rs.split[1].cpu_us = rs.split[2].cpu_us =
+	    rs.single[0].cpu_us;
+	advise_choose_all(&rs, &no_target, &p);
+	cr_assert_eq(p.kind, ADVISE_KNEE);
+	cr_assert_eq(rs.single[p.row].workers, 8);
+	cr_assert_geq(p.split, 0, "no split offered");
+	cr_assert_eq(rs.split[p.split].view, 8);
+	cr_assert(p.split_better);
+	advise_split_words(&rs, &no_target, &p, buf, sizeof(buf));
+	cr_assert_not_null(strstr(buf, "split pool: N=2 for the non-blocking "
+	    "work and the blocking call on a view of 8 (withContext("
+	    "Dispatchers.IO)) carries (capacity 3800 ops/s)"), "%s", buf);
+	cr_assert_not_null(strstr(buf, "4.0x less than N=8 alone"), "%s", buf);
 }
 
 /* One run in six is enough: a median of 0 starved would hide it. */

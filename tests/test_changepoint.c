@@ -484,6 +484,61 @@ Test(changepoint, staircase_keeps_only_the_steps_that_hold)
 }
 
 /*
+ * st begins at revision at, from the median before (within 2.5 %) of nb
+ * revisions, a sitting each, to after of na.
+ */
+static void
+between(const struct cp_step *st, size_t at, double before, size_t nb,
+    double after, size_t na)
+{
+
+	cr_assert_eq(st->at, at, "at %zu, not %zu", st->at, at);
+	cr_assert_float_eq(st->before, before, 0.025 * before, "at %zu: "
+	    "before %g, not %g", at, st->before, before);
+	cr_assert_float_eq(st->after, after, 0.025 * after, "at %zu: after %g, "
+	    "not %g", at, st->after, after);
+	cr_assert(st->n_before == nb && st->s_before == nb, "at %zu: %zu "
+	    "revisions, %zu sittings before, not %zu", at, st->n_before,
+	    st->s_before, nb);
+	cr_assert(st->n_after == na && st->s_after == na, "at %zu: %zu "
+	    "revisions, %zu sittings after, not %zu", at, st->n_after,
+	    st->s_after, na);
+	return;
+}
+
+/*
+ * What a step kept says of itself: its revision, the level either side
+ * (the median of the runs between it and its neighbouring steps, not of
+ * the segments the first split saw) and how many revisions and sittings
+ * hold each. The staircase's middle riser is dropped by the merge, so
+ * the steps beside it are judged again across it: 5 revisions, then 10,
+ * then 5; the two steps share the level between them.
+ */
+Test(changepoint, a_step_kept_is_judged_between_its_neighbours)
+{
+	double level[20];
+	struct cp_step st[8];
+	size_t n, i;
+
+	for (i = 0; i < 20; i++)
+		level[i] = i >= 15 ? 1.23 : i >= 10 ? 1.13 : i >= 5 ? 1.1 : 1;
+	n = find_in(level, 1, st, 8);
+	cr_assert_eq(n, 2, "%zu steps", n);
+	between(&st[0], 5, 100, 5, 111.5, 10);
+	between(&st[1], 15, 111.5, 10, 123, 5);
+	cr_assert_float_eq(st[0].after, st[1].before, 1e-9);
+	cr_assert(st[0].confirmed && st[1].confirmed);
+	/* Two revisions up and back: two steps of a level of two. */
+	levels(level, 20, 20, 1);
+	level[7] = level[8] = 1.3;
+	n = find_in(level, 1, st, 8);
+	cr_assert_eq(n, 2, "%zu steps", n);
+	between(&st[0], 7, 100, 7, 130, 2);
+	between(&st[1], 9, 130, 2, 100, 11);
+	cr_assert_float_eq(st[0].after, st[1].before, 1e-9);
+}
+
+/*
  * Runs of one sitting share what moved the machine that day: 20 flat
  * revisions of 6 runs (2 % apart), each revision's sitting moved by its
  * own 3 %. Pooling the runs as independent called a step in 17 % of such

@@ -15,6 +15,7 @@
 #include <criterion/parameterized.h>
 
 #include "dispatcher.h"
+#include "fields.h"
 #include "measure.h"
 #include "results.h"
 /* CALL_MAX_WORDS: the words a call holds. */
@@ -1230,6 +1231,88 @@ Test(cli, export_gbench_reads_as_google_benchmark, .timeout = 120)
 	cr_assert_eq(system(args), 0, "google-benchmark's compare.py "
 	    "(apt-get install libbenchmark-tools python3-scipy) could not "
 	    "read the export");
+}
+
+/* The gbench entry of name, or NULL. */
+static const cJSON *
+gbench_entry(const cJSON *doc, const char *name)
+{
+	const cJSON *b;
+
+	cJSON_ArrayForEach(b, cJSON_GetObjectItem(doc, "benchmarks"))
+		if (strcmp(cJSON_GetObjectItem(b, "name")->valuestring, name) == 0)
+			return b;
+	return NULL;
+}
+
+/*
+ * google-benchmark's aggregates over a cell's ok runs, as its reporter
+ * writes them: a skewed cell (CPU 100, 200, 600 ns a dispatch; wall 300,
+ * 400, 800; 4, 10, 11 threads; 1000, 2000, 6000 ops/s) keeps the mean,
+ * the median, the sample standard deviation and the cv apart. The failed
+ * run, whose figures are far off, is in none of them.
+ */
+Test(cli, export_gbench_aggregates_are_the_ok_runs)
+{
+	static char out[1 << 16];
+	static const char *const aggs[] = { "mean", "median", "stddev", "cv" };
+	/* mean, median, stddev, cv of each figure above. */
+	static const double cpu[] = { 300, 200, 264.57513110645906,
+	    0.88191710368819687 };
+	static const double real[] = { 500, 400, 264.57513110645906,
+	    0.52915026221291811 };
+	static const double ops[] = { 3000, 2000, 2645.7513110645906,
+	    0.88191710368819687 };
+	const char *name = "shared/lfseg/workers:2/coroutines:64/resume";
+	const cJSON *b;
+	char args[512], agg[128], text[2048];
+	cJSON *doc;
+	int a;
+
+	snprintf(text, sizeof(text), "{\"context\": {\"schema\": 1}, "
+	    "\"cells\": [{\"dispatcher\": \"shared\", \"queue\": \"lfseg\", "
+	    "\"workers\": 2, \"coroutines\": 64, \"workload\": \"resume\", "
+	    "\"summary\": {\"runs\": 4, \"runs_ok\": 3, \"cpu_us_per_dispatch\": "
+	    "{\"median\": 0.2, \"min\": 0.1, \"max\": 0.6, \"cv\": 0.9}}, "
+	    "\"runs\": ["
+	    "{\"status\": \"ok\", \"dispatches\": 1000000, \"wall_s\": 0.3, "
+	    "\"cpu_s\": 0.1, \"threads_peak\": 4, \"ops_per_s\": 1000}, "
+	    "{\"status\": \"failed\", \"error\": \"count check\", "
+	    "\"dispatches\": 1000000, \"wall_s\": 90, \"cpu_s\": 90, "
+	    "\"threads_peak\": 90, \"ops_per_s\": 90}, "
+	    "{\"status\": \"ok\", \"dispatches\": 1000000, \"wall_s\": 0.8, "
+	    "\"cpu_s\": 0.6, \"threads_peak\": 11, \"ops_per_s\": 6000}, "
+	    "{\"status\": \"ok\", \"dispatches\": 1000000, \"wall_s\": 0.4, "
+	    "\"cpu_s\": 0.2, \"threads_peak\": 10, \"ops_per_s\": 2000}]}]}");
+	write_file(tmp("skewed.json"), text);
+	snprintf(args, sizeof(args), "export %s --format gbench",
+	    tmp("skewed.json"));
+	cr_assert_eq(output_of(args, out, sizeof(out)), 0, "%s", out);
+	cr_assert_not_null(doc = cJSON_Parse(out), "%s", out);
+	for (a = 0; a < 4; a++) {
+		snprintf(agg, sizeof(agg), "%s_%s", name, aggs[a]);
+		cr_assert_not_null(b = gbench_entry(doc, agg), "no %s", agg);
+		cr_assert_str_eq(field_text(b, "run_type"), "aggregate");
+		cr_assert_str_eq(field_text(b, "run_name"), name);
+		cr_assert_str_eq(field_text(b, "aggregate_name"), aggs[a]);
+		cr_assert_str_eq(field_text(b, "aggregate_unit"), a == 3 ?
+		    "percentage" : "time", "%s", agg);
+		cr_assert_eq(field_number(b, "repetitions"), 3, "%s", agg);
+		cr_assert_eq(field_number(b, "iterations"), 3, "%s", agg);
+		cr_assert_eq(field_number(b, "threads"), 10, "%s: the median",
+		    agg);
+		cr_assert_str_eq(field_text(b, "time_unit"), "ns");
+		cr_assert_float_eq(field_number(b, "cpu_time"), cpu[a],
+		    1e-6 * cpu[a], "%s cpu_time %g", agg, field_number(b,
+		    "cpu_time"));
+		cr_assert_float_eq(field_number(b, "real_time"), real[a],
+		    1e-6 * real[a], "%s real_time %g", agg, field_number(b,
+		    "real_time"));
+		cr_assert_float_eq(field_number(b, "ops_per_s"), ops[a],
+		    1e-6 * ops[a], "%s ops_per_s %g", agg, field_number(b,
+		    "ops_per_s"));
+	}
+	cJSON_Delete(doc);
 }
 
 /*

@@ -884,6 +884,48 @@ Test(compare, undecided_exits_3_unless_accepted)
 }
 
 /*
+ * An interrupted run, or a file a sweep did not finish, leaves its cell
+ * with no answer on either side: BASE's as much as NEW's. Beside a NEW
+ * alike (equivalent had BASE been whole), `compare` exits 3, counts the
+ * run as interrupted and never as failed, and says which side it was.
+ */
+Test(compare, base_interrupted_is_undecided_as_new_is)
+{
+	static char out[1 << 16];
+	cJSON *base = doc1("X", 1, noisy, 8, 0), *new = doc1("X", 1, noisy, 8,
+	    0), *rows;
+	const cJSON *row, *arm;
+	char args[1024];
+	int side;
+
+	for (side = 0; side < 2; side++) {
+		run_add(side == 0 ? base : new, "interrupted", "SIGINT", NAN);
+		cr_assert_eq(compare_cli(base, new, &rows), 3);
+		row = cJSON_GetArrayItem(rows, 0);
+		cr_assert_str_eq(field_text(row, "verdict"), "undecided");
+		cr_assert_str_eq(field_text(row, "why"), side == 0 ? "1 runs of "
+		    "BASE and 0 of NEW were interrupted" : "0 runs of BASE and 1 "
+		    "of NEW were interrupted");
+		arm = cJSON_GetObjectItem(row, side == 0 ? "base_runs" :
+		    "new_runs");
+		cr_assert_eq(field_number(arm, "interrupted"), 1);
+		cr_assert_eq(field_number(arm, "failed"), 0);
+		cr_assert_eq(field_number(arm, "ok"), 8);
+		cJSON_Delete(rows);
+		base = doc1("X", 1, noisy, 8, 0);
+		new = doc1("X", 1, noisy, 8, 0);
+	}
+	cJSON_Delete(base);
+	cJSON_Delete(new);
+	/* BASE's file not complete, every cell of it finished: no answer. */
+	snprintf(args, sizeof(args), "compare %s %s", doc_file(cells_upto(100,
+	    false), "base.json"), doc_file(cells_upto(100, true), "new.json"));
+	cr_assert_eq(cli(args, out, sizeof(out)), 3, "%s", out);
+	cr_assert(strstr(out, "UNDECIDED: BASE is not complete (BASE's): a "
+	    "sweep that did not finish\n") != NULL, "%s", out);
+}
+
+/*
  * `ab --reps 3` over 6 cells: no cell's p can pass Holm's 0.05 / 6 (the
  * smallest p of 3 a side is 0.1), so it is refused before the first run,
  * naming the fewest runs that can answer: 5 (2/252 = 0.0079). Was: 31 s
@@ -1788,6 +1830,9 @@ Test(compare, no_regression_is_never_said_over_a_rise_not_placed)
 	cr_assert(strstr(out, ": no regression shown; 2 cells changed and "
 	    "could not be placed (not a pass): w=2 +4.8 % [+2.7, +6.9]; w=8 ")
 	    != NULL, "%s", out);
+	/* The row says what moved, too, where no smallest change applies. */
+	cr_assert(strstr(out, "inconclusive: slow share 0/10 -> 5/10, within "
+	    "regimes ") != NULL, "%s", out);
 }
 
 /*

@@ -1119,6 +1119,54 @@ ParameterizedTest(struct older_case *o, dispatcher,
 	cr_assert_str_eq(r.out, "", "%s", o->args);
 }
 
+/* A table of this ABI's version but another size, its spec and kind. */
+struct size_case {
+	char spec[16];
+	char option[16];
+	int more;			/* its size less this build's, in pointers */
+	bool queue;
+};
+
+static struct size_case size_cases[] = {
+	{ "larger", "--queue", 1, true },
+	{ "smaller", "--queue", -1, true },
+	{ "wider", "--dispatcher", 1, false },
+};
+
+ParameterizedTestParameters(dispatcher, a_table_of_another_size_is_refused)
+{
+
+	return cr_make_param_array(struct size_case, size_cases,
+	    sizeof(size_cases) / sizeof(size_cases[0]));
+}
+
+/*
+ * The version is this build's, the size is not: larger (a later header
+ * the version was not bumped for) as much as smaller. One line, exit 2,
+ * before anything in the table is called.
+ */
+ParameterizedTest(struct size_case *c, dispatcher,
+    a_table_of_another_size_is_refused, .timeout = 60)
+{
+	size_t ours = c->queue ? sizeof(struct db_queue_ops) :
+	    sizeof(struct db_disp_ops);
+	char args[1024], want[1024];
+	struct ran r;
+
+	snprintf(args, sizeof(args), "cell %s%s %s:%s --warmup 0 --time 0.05",
+	    c->queue ? "--dispatcher shared --workers 1 " : "", c->option,
+	    DB_PLUGIN_REFUSING, c->spec);
+	run_binary(args, &r);
+	snprintf(want, sizeof(want), "dispatchbench: %s: %s: its table is %zu "
+	    "bytes, this build's %zu: rebuild it against these headers\n",
+	    c->option, DB_PLUGIN_REFUSING, ours + (size_t)c->more *
+	    sizeof(void *), ours);
+	cr_assert(WIFEXITED(r.status) && WEXITSTATUS(r.status) == 2,
+	    "%s: status %d, stderr: %s", args, r.status, r.err);
+	cr_assert_str_eq(r.err, want, "%s", args);
+	cr_assert_str_eq(r.out, "", "%s", args);
+}
+
 /*
  * Issue 44: pair takes a queue or a design, and gave a refused plugin's
  * reason as the design loader's, after "neither a queue nor a dispatcher

@@ -149,6 +149,107 @@ Test(merge, a_merged_file_merges_again)
 	cJSON_Delete(doc);
 }
 
+/* path's results marked as a sweep that did not finish; path. */
+static const char *
+partial(const char *path)
+{
+	cJSON *doc = read_doc(path);
+
+	cJSON_ReplaceItemInObject(doc, "complete", cJSON_CreateFalse());
+	cr_assert_eq(results_write(doc, path), 0);
+	cJSON_Delete(doc);
+	return path;
+}
+
+/* The complete of doc's machine i, and of doc: 1, 0, or -1 if absent. */
+static int
+complete_of(const cJSON *doc, int i)
+{
+	const cJSON *o = i < 0 ? doc : cJSON_GetArrayItem(results_arr(doc,
+	    "machines"), i);
+	const cJSON *c = cJSON_GetObjectItem(o, "complete");
+
+	return cJSON_IsBool(c) ? cJSON_IsTrue(c) : -1;
+}
+
+/*
+ * A merged file is complete only when each file in it is, whichever
+ * comes first, and merged again it stays so; each machine says its own.
+ */
+Test(merge, a_merged_file_is_complete_only_when_each_input_is)
+{
+	const char *a = kept(partial(machine_file(tmp("a.json"), "vm",
+	    "AMD EPYC")));
+	const char *b = kept(machine_file(tmp("b.json"), "xeon1",
+	    "Intel Xeon"));
+	const char *c = kept(machine_file(tmp("c.json"), "arm1", "Neoverse"));
+	char args[1024], out[4096];
+	cJSON *doc;
+	int order;
+
+	for (order = 0; order < 2; order++) {
+		snprintf(args, sizeof(args), "merge %s %s -o %s", order ? b : a,
+		    order ? a : b, tmp("m.json"));
+		cr_assert_eq(binary_run("", args, out, sizeof(out)), 0, "%s",
+		    out);
+		doc = read_doc(tmp("m.json"));
+		cr_assert_eq(complete_of(doc, -1), 0, "order %d", order);
+		cr_assert_eq(complete_of(doc, order), 0, "the partial one");
+		cr_assert_eq(complete_of(doc, !order), 1, "the whole one");
+		cJSON_Delete(doc);
+	}
+	snprintf(args, sizeof(args), "merge %s %s -o %s", tmp("m.json"), c,
+	    tmp("m2.json"));
+	cr_assert_eq(binary_run("", args, out, sizeof(out)), 0, "%s", out);
+	doc = read_doc(tmp("m2.json"));
+	cr_assert_eq(complete_of(doc, -1), 0, "merged again");
+	cr_assert_eq(complete_of(doc, 1), 0, "the partial one");
+	cr_assert_eq(complete_of(doc, 2), 1);
+	cJSON_Delete(doc);
+	snprintf(args, sizeof(args), "merge %s %s -o %s", b, c, tmp("m3.json"));
+	cr_assert_eq(binary_run("", args, out, sizeof(out)), 0, "%s", out);
+	doc = read_doc(tmp("m3.json"));
+	cr_assert_eq(complete_of(doc, -1), 1, "every input whole");
+	cJSON_Delete(doc);
+}
+
+/*
+ * A checksum that could not be taken ("unknown", or none) says nothing:
+ * two machines that both lack one are two machines, never one file twice.
+ */
+Test(merge, a_checksum_not_taken_is_no_twin)
+{
+	static const char *const sums[] = { "unknown", "" };
+	char out[1 << 16], args[1024], name[32];
+	const char *m = two_machines(out, sizeof(out));
+	const char *c = kept(machine_file(tmp("arm.json"), "arm1", "Neoverse"));
+	const char *d = kept(machine_file(tmp("neo.json"), "neo2", "Neoverse"));
+	cJSON *doc, *mach;
+	int i, k;
+
+	snprintf(args, sizeof(args), "merge %s %s -o %s", c, d, tmp("cd.json"));
+	cr_assert_eq(binary_run("", args, out, sizeof(out)), 0, "%s", out);
+	for (i = 0; i < 2; i++) {
+		for (k = 0; k < 2; k++) {
+			doc = read_doc(k ? tmp("cd.json") : m);
+			cJSON_ArrayForEach(mach, cJSON_GetObjectItem(doc,
+			    "machines"))
+				cJSON_ReplaceItemInObject(mach, "sha256",
+				    cJSON_CreateString(sums[i]));
+			snprintf(name, sizeof(name), "u%d.json", k);
+			cr_assert_eq(results_write(doc, tmp(name)), 0);
+			cJSON_Delete(doc);
+		}
+		snprintf(args, sizeof(args), "merge %s %s -o %s", tmp("u0.json"),
+		    tmp("u1.json"), tmp("u.json"));
+		cr_assert_eq(binary_run("", args, out, sizeof(out)), 0,
+		    "sha256 '%s': %s", sums[i], out);
+		doc = read_doc(tmp("u.json"));
+		cr_assert_eq(results_machines(doc), 4, "sha256 '%s'", sums[i]);
+		cJSON_Delete(doc);
+	}
+}
+
 Test(merge, plot_report_and_export_give_a_series_per_machine)
 {
 	char args[1024], out[1 << 16];
@@ -356,19 +457,32 @@ fleet_of_two(void)
 	    tmp("fleet/vm-77-1.exit"))), 0);
 }
 
-Test(fleet, a_cancelled_task_is_named_and_the_other_survives)
+/*
+ * `fleet collect` of job 77 into tmp("merged.json"), Slurm saying task 0
+ * ended in state with exit and task 1 completed: its exit status, what
+ * it printed in out.
+ */
+static int
+collect_two(const char *state, const char *exit, char *out, size_t len)
 {
-	char out[1 << 14], args[512], a[512], b[512], body[1100];
-	cJSON *doc;
+	char args[512], a[512], b[512], body[1100];
 
-	fleet_of_two();
-	snprintf(body, sizeof(body), "%s\n%s", record(a, sizeof(a), 0,
-	    "CANCELLED", "0:15"), record(b, sizeof(b), 1, "COMPLETED", "0:0"));
+	snprintf(body, sizeof(body), "%s\n%s", record(a, sizeof(a), 0, state,
+	    exit), record(b, sizeof(b), 1, "COMPLETED", "0:0"));
 	fake("scontrol", body);
 	snprintf(args, sizeof(args), "fleet collect --dir %s -o %s",
 	    tmp("fleet"), tmp("merged.json"));
-	cr_assert_eq(binary_run(slurm_env(), args, out, sizeof(out)), 1, "%s",
-	    out);
+	return binary_run(slurm_env(), args, out, len);
+}
+
+Test(fleet, a_cancelled_task_is_named_and_the_other_survives)
+{
+	char out[1 << 14];
+	cJSON *doc;
+
+	fleet_of_two();
+	cr_assert_eq(collect_two("CANCELLED", "0:15", out, sizeof(out)), 1,
+	    "%s", out);
 	cr_assert_not_null(strstr(out, "1 completed whole, 1 not"), "%s", out);
 	cr_assert_not_null(strstr(out, "CANCELLED  0:15"), "%s", out);
 	doc = read_doc(tmp("merged.json"));
@@ -430,26 +544,76 @@ Test(fleet, a_controller_that_does_not_answer_is_never_a_guess)
 	cr_assert_eq(access(tmp("fleet/merged-77.json"), F_OK), -1);
 }
 
-Test(fleet, another_job_s_file_of_the_same_name_is_not_merged)
+/* Task 1's file of job 77, written by array job job's task task. */
+static void
+run_by(const char *job, const char *task)
 {
-	char out[1 << 14], args[512], a[512], b[512], body[1100];
 	cJSON *doc = read_doc(SMALL), *sl;
 
-	fleet_of_two();
 	sl = cJSON_AddObjectToObject(cJSON_GetObjectItem(doc, "context"),
 	    "slurm");
-	cJSON_AddStringToObject(sl, "array_job_id", "5");
-	cJSON_AddStringToObject(sl, "array_task_id", "1");
+	cJSON_AddStringToObject(sl, "array_job_id", job);
+	cJSON_AddStringToObject(sl, "array_task_id", task);
 	cr_assert_eq(results_write(doc, tmp("fleet/vm-77-1.json")), 0);
 	cJSON_Delete(doc);
-	snprintf(body, sizeof(body), "%s\n%s", record(a, sizeof(a), 0,
-	    "FAILED", "1:0"), record(b, sizeof(b), 1, "COMPLETED", "0:0"));
-	fake("scontrol", body);
-	snprintf(args, sizeof(args), "fleet collect --dir %s", tmp("fleet"));
-	cr_assert_eq(binary_run(slurm_env(), args, out, sizeof(out)), 1, "%s",
+	return;
+}
+
+Test(fleet, another_job_s_file_of_the_same_name_is_not_merged)
+{
+	char out[1 << 14];
+
+	fleet_of_two();
+	run_by("5", "1");
+	cr_assert_eq(collect_two("FAILED", "1:0", out, sizeof(out)), 1, "%s",
 	    out);
 	cr_assert_not_null(strstr(out, "another job's results (array job 5)"),
 	    "%s", out);
+}
+
+/*
+ * Both tasks completed, task 0's sweep did not finish: its results are
+ * merged, said to be partial, and the collect is no pass (exit 1), the
+ * merged file not complete.
+ */
+Test(fleet, a_partial_task_is_merged_as_such_and_fails)
+{
+	char out[1 << 14];
+	cJSON *doc;
+
+	fleet_of_two();
+	partial(machine_file(tmp("fleet/vm-77-0.json"), "vm", "AMD EPYC"));
+	cr_assert_eq(collect_two("COMPLETED", "0:0", out, sizeof(out)), 1,
+	    "%s", out);
+	cr_assert_not_null(strstr(out, "1 completed whole, 1 not"), "%s", out);
+	cr_assert_not_null(strstr(out, "partial: its sweep did not finish; "
+	    "merged as such"), "%s", out);
+	doc = read_doc(tmp("merged.json"));
+	cr_assert_eq(results_machines(doc), 2);
+	cr_assert(cJSON_IsFalse(cJSON_GetObjectItem(doc, "complete")));
+	cJSON_Delete(doc);
+}
+
+/*
+ * A file named for task 1 of this job whose run was task 0's (a task
+ * that wrote to another's name): not this task's results, not merged.
+ */
+Test(fleet, a_file_of_another_task_of_the_job_is_not_merged)
+{
+	char out[1 << 14];
+	cJSON *doc;
+
+	fleet_of_two();
+	machine_file(tmp("fleet/vm-77-0.json"), "vm", "AMD EPYC");
+	run_by("77", "0");
+	cr_assert_eq(collect_two("COMPLETED", "0:0", out, sizeof(out)), 1,
+	    "%s", out);
+	cr_assert_not_null(strstr(out, "1 completed whole, 1 not"), "%s", out);
+	cr_assert_not_null(strstr(out, "not merged: another job's results"),
+	    "%s", out);
+	doc = read_doc(tmp("merged.json"));
+	cr_assert_eq(results_machines(doc), 1);
+	cJSON_Delete(doc);
 }
 
 Test(fleet, collect_waits_for_the_array_and_stops_at_its_timeout)

@@ -30,6 +30,7 @@
 #include <sqlite3.h>
 
 #include "binary.h"
+#include "bisection.h"
 #include "results.h"
 #include "step.h"
 #include "store.h"
@@ -226,6 +227,18 @@ Test(store, refuses_newer_schemas_damage_and_other_files)
 	cr_assert_not_null(strstr(out, "no store there"), "%s", out);
 }
 
+/* db holds the import of first (3 cells) alone, as it was after it. */
+static void
+holds_only(const char *db, const char *first)
+{
+
+	cr_assert_eq(query(db, "SELECT COUNT(*) FROM import"), 1);
+	cr_assert_eq(query(db, "SELECT COUNT(*) FROM revision"), 1);
+	cr_assert_eq(query(db, "SELECT COUNT(*) FROM cell"), 3);
+	cr_assert_eq(query(db, "SELECT COUNT(*) FROM run"), runs_in(first));
+	return;
+}
+
 /* from with its last run's cpu_s given twice (before its rep), as to. */
 static void
 twice(const char *from, const char *to)
@@ -269,6 +282,80 @@ Test(store, an_import_that_fails_half_way_keeps_nothing)
 	cr_assert_eq(query(db, "SELECT COUNT(*) FROM revision"), 1);
 }
 
+/* path's context given probe name read median in [min, max] ns, 7 times. */
+static void
+with_probe(const char *path, const char *name, double median, double min,
+    double max)
+{
+	cJSON *doc, *ctx, *probes, *p;
+	char err[256];
+
+	cr_assert_eq(results_read(path, &doc, err, sizeof(err)), 0, "%s", err);
+	ctx = cJSON_GetObjectItem(doc, "context");
+	if ((probes = cJSON_GetObjectItem(ctx, "probes")) == NULL)
+		probes = cJSON_AddObjectToObject(ctx, "probes");
+	p = cJSON_AddObjectToObject(probes, name);
+	cJSON_AddStringToObject(p, "unit", "ns");
+	cJSON_AddNumberToObject(p, "median", median);
+	cJSON_AddNumberToObject(p, "min", min);
+	cJSON_AddNumberToObject(p, "max", max);
+	cJSON_AddNumberToObject(p, "n", 7);
+	cr_assert_eq(results_write(doc, path), 0);
+	cJSON_Delete(doc);
+	return;
+}
+
+/* sql run on the store db. */
+static void
+store_exec_sql(const char *db, const char *sql)
+{
+	sqlite3 *s;
+
+	cr_assert_eq(sqlite3_open(db, &s), SQLITE_OK);
+	cr_assert_eq(sqlite3_exec(s, sql, NULL, NULL, NULL), SQLITE_OK, "%s",
+	    sqlite3_errmsg(s));
+	sqlite3_close(s);
+	return;
+}
+
+/*
+ * A file the reader takes whole, whose insert fails half way: the store
+ * refuses a value once it holds the first import's twice, half of the
+ * second's (twice the cells), in its fourth cell, after its revision,
+ * import, probes, a new cell and many runs went in. The insert's error is
+ * said on one line, and nothing of the file is kept; without the fault
+ * the same file then goes in whole.
+ */
+Test(store, an_insert_that_fails_deep_in_a_file_keeps_none_of_it)
+{
+	const char *db = kept(tmp("h.db"));
+	const char *first = kept(revision_file("r.json", 1, 1, 3));
+	const char *second = kept(revision_file("s.json", 2, 1, 6));
+	char args[512], out[8192], sql[512];
+	long long values;
+
+	with_probe(second, "bare_loop", 0.29, 0.28, 0.31);
+	snprintf(args, sizeof(args), "store add --db %s %s", db, first);
+	cr_assert_eq(binary_run("", args, out, sizeof(out)), 0, "%s", out);
+	values = query(db, "SELECT COUNT(*) FROM value");
+	snprintf(sql, sizeof(sql), "CREATE TRIGGER fault BEFORE INSERT ON "
+	    "value WHEN (SELECT COUNT(*) FROM value) >= %lld BEGIN SELECT "
+	    "RAISE(ABORT, 'planted fault'); END", 2 * values);
+	store_exec_sql(db, sql);
+	snprintf(args, sizeof(args), "store add --db %s %s", db, second);
+	cr_assert_eq(binary_run("", args, out, sizeof(out)), 2, "%s", out);
+	cr_assert_eq(lines_of(out), 1, "%s", out);
+	cr_assert_not_null(strstr(out, "planted fault"), "%s", out);
+	holds_only(db, first);
+	cr_assert_eq(query(db, "SELECT COUNT(*) FROM probe"), 0);
+	cr_assert_eq(query(db, "SELECT COUNT(*) FROM value"), values);
+	store_exec_sql(db, "DROP TRIGGER fault");
+	cr_assert_eq(binary_run("", args, out, sizeof(out)), 0, "%s", out);
+	cr_assert_eq(query(db, "SELECT COUNT(*) FROM import"), 2);
+	cr_assert_eq(query(db, "SELECT COUNT(*) FROM run"), runs_in(first) +
+	    runs_in(second));
+}
+
 /*
  * Killed while its transaction is open (the rollback journal is there),
  * an import leaves the store as it was, whole; the same file then goes
@@ -299,10 +386,7 @@ Test(store, a_killed_import_leaves_the_store_as_it_was)
 	kill(pid, SIGKILL);
 	waitpid(pid, &st, 0);
 	cr_assert(WIFSIGNALED(st), "the import ended before it was killed");
-	cr_assert_eq(query(db, "SELECT COUNT(*) FROM import"), 1);
-	cr_assert_eq(query(db, "SELECT COUNT(*) FROM revision"), 1);
-	cr_assert_eq(query(db, "SELECT COUNT(*) FROM cell"), 3);
-	cr_assert_eq(query(db, "SELECT COUNT(*) FROM run"), runs_in(first));
+	holds_only(db, first);
 	cr_assert_eq(query(db, "SELECT COUNT(*) FROM value v LEFT JOIN run r "
 	    "ON r.id = v.run_id WHERE r.id IS NULL"), 0);
 	snprintf(args, sizeof(args), "store add --db %s %s", db, big);
@@ -896,6 +980,81 @@ Test(history, a_revision_is_one_point_whatever_imported_it)
 	each_revision_once(db, "beef", out, sizeof(out));
 }
 
+/*
+ * Eight revisions imported out of their order, their names sorting
+ * against their dates (abc0007 the oldest, abc0000 the newest), git
+ * knowing none: each is placed by its date, the +30 % from the fifth on
+ * steps at abc0003, and the rows run oldest first.
+ */
+Test(history, orders_by_date_not_by_name_or_import)
+{
+	static const int order[8] = { 5, 2, 7, 0, 3, 6, 1, 4 };
+	const char *db = kept(tmp("h.db"));
+	static char out[65536];
+	char args[512], name[32], rev[32];
+	const char *at, *last;
+	int i, k;
+
+	for (i = 0; i < 8; i++) {
+		k = order[i];
+		snprintf(name, sizeof(name), "r%d.json", k);
+		snprintf(rev, sizeof(rev), "abc%04d", 7 - k);
+		cr_assert_eq(add_to(tmp(""), db, save_as(revision_doc(k, k >= 4 ?
+		    1.3 : 1, 2), name, rev), out, sizeof(out)), 0, "%s", out);
+	}
+	finds_the_step(db, "", "abc0003", out, sizeof(out));
+	snprintf(args, sizeof(args), "history --db %s --format csv --cell "
+	    "'inline c=64'", db);
+	cr_assert_eq(binary_run("", args, out, sizeof(out)), 0, "%s", out);
+	for (i = 7, last = out; i >= 0; i--, last = at) {
+		snprintf(rev, sizeof(rev), ",abc%04d,", i);
+		cr_assert_not_null(at = strstr(out, rev), "%s", out);
+		cr_assert_gt(at, last, "abc%04d out of its order:\n%s", i, out);
+	}
+}
+
+/* The reference file as run on host, a CPU of model, into name. */
+static const char *
+machine_file(const char *name, const char *host, const char *model)
+{
+	cJSON *doc = revision_doc(1, 1, 3), *ctx;
+
+	ctx = cJSON_GetObjectItem(doc, "context");
+	cJSON_ReplaceItemInObject(ctx, "host", cJSON_CreateString(host));
+	cJSON_ReplaceItemInObject(ctx, "cpu_model", cJSON_CreateString(model));
+	return save_as(doc, name, "abc0001");
+}
+
+/*
+ * A merged file goes in whole or not at all: with one of its machines'
+ * files in already, it is refused on one line and nothing of the other
+ * machine is kept, which then goes in alone.
+ */
+Test(store, a_merged_file_with_one_machine_in_is_refused_whole)
+{
+	const char *db = kept(tmp("h.db")), *m = kept(tmp("m.json"));
+	const char *a = kept(machine_file("epyc.json", "vm", "AMD EPYC"));
+	const char *b = kept(machine_file("xeon.json", "xeon1", "Intel Xeon"));
+	char args[1024], out[8192];
+
+	snprintf(args, sizeof(args), "merge %s %s -o %s", a, b, m);
+	cr_assert_eq(binary_run("", args, out, sizeof(out)), 0, "%s", out);
+	snprintf(args, sizeof(args), "store add --db %s %s", db, b);
+	cr_assert_eq(binary_run("", args, out, sizeof(out)), 0, "%s", out);
+	snprintf(args, sizeof(args), "store add --db %s %s", db, m);
+	cr_assert_eq(binary_run("", args, out, sizeof(out)), 2, "%s", out);
+	cr_assert_eq(lines_of(out), 1, "%s", out);
+	cr_assert_not_null(strstr(out, "already in"), "%s", out);
+	cr_assert_eq(query(db, "SELECT COUNT(*) FROM import"), 1);
+	cr_assert_eq(query(db, "SELECT COUNT(*) FROM machine"), 1);
+	cr_assert_eq(query(db, "SELECT COUNT(*) FROM run"), runs_in(b));
+	snprintf(args, sizeof(args), "store add --db %s %s", db, a);
+	cr_assert_eq(binary_run("", args, out, sizeof(out)), 0, "%s", out);
+	cr_assert_eq(query(db, "SELECT COUNT(*) FROM machine"), 2);
+	cr_assert_eq(query(db, "SELECT COUNT(*) FROM run"), runs_in(a) +
+	    runs_in(b));
+}
+
 /* A row of ab's, as compare writes it, and the step's mark of it. */
 struct step_case {
 	char row[700];
@@ -1103,6 +1262,102 @@ counted_clone(const char *dir, char sha[6][48])
 }
 
 /*
+ * A bisection over made-up commits, measured by what each commit's mark
+ * says: G not slower, S slower, K a run broke, O inconclusive, x its
+ * build fails (the build-rev.sh here fails for a commit named x...).
+ */
+struct route {
+	const char *marks;	/* each commit's, oldest first, BAD last */
+	const char *order;	/* the commits measured, in turn */
+	int good, bad;		/* where the search ends */
+	const char *why;	/* what it says when it names none; "": one */
+};
+
+static const char route_build[] =
+    "#!/bin/sh\n"
+    "case $1 in x*) exit 1 ;; esac\n"
+    "mkdir -p \"$2/bench\" && : > \"$2/bench/dispatchbench\" &&\n"
+    "    chmod +x \"$2/bench/dispatchbench\"\n";
+
+static char route_seen[16];
+
+/* Measures commit sha as its mark says, and notes its turn. */
+static int
+route_step(void *arg, const char *sha, const char *bin, const char *path,
+    struct step *st)
+{
+	const struct route *r = arg;
+	char m = r->marks[sha[1] - '0'];
+
+	(void)bin;
+	(void)path;
+	route_seen[strlen(route_seen)] = sha[1];
+	st->mark = m == 'S' ? STEP_SLOWER : m == 'G' ? STEP_GOOD : m == 'K' ?
+	    STEP_SKIP : STEP_OPEN;
+	snprintf(st->verdict, sizeof(st->verdict), "%s", step_marks[st->mark]);
+	return 0;
+}
+
+/*
+ * bisect's decisions over a series of steps, no revision built: the
+ * middle of what is left each time (of an odd range, the lower), a
+ * commit that does not build or whose run broke passed over for the next
+ * nearest the middle, an inconclusive step or BAD not slower ending it,
+ * and the commits left named when only skipped ones stand between.
+ */
+static const struct route routes[] = {
+	{ "GGGGSSS", "6243", 3, 4, "" },
+	{ "GGGGGSSS", "7354", 4, 5, "" },
+	{ "SSSSSSS", "620", -1, 0, "" },
+	{ "GGGxGSSS", "7245", 4, 5, "" },
+	{ "GGGxSSSS", "724", 2, 4, "could not be built" },
+	{ "GGGKSSSS", "7324", 2, 4, "could not be built" },
+	{ "GGGOSSSS", "73", -1, 7, "stayed inconclusive" },
+	{ "GGGGGGGG", "7", -1, 7, "BAD is not slower" },
+	{ "GGGGGGGO", "7", -1, 7, "BAD against GOOD has no answer" },
+};
+
+Test(bisect, each_step_halves_what_is_left_and_says_where_it_ended)
+{
+	static struct bisection b;
+	const struct route *r;
+	const char *why;
+	size_t k;
+	int i, good, bad, rc;
+
+	mkdir(tmp("clone"), 0777);
+	mkdir(tmp("clone/scripts"), 0777);
+	write_to(tmp("clone"), "scripts/build-rev.sh", route_build);
+	for (k = 0; k < sizeof(routes) / sizeof(routes[0]); k++) {
+		r = &routes[k];
+		memset(&b, 0, sizeof(b));
+		memset(route_seen, 0, sizeof(route_seen));
+		snprintf(b.top, sizeof(b.top), "%s", tmp("clone"));
+		snprintf(b.dir, sizeof(b.dir), "%s", tmp(""));
+		snprintf(b.out, sizeof(b.out), "%s", tmp(""));
+		b.measure = route_step;
+		b.arg = (void *)r;
+		for (i = 0; r->marks[i] != '\0'; i++)
+			snprintf(b.sha[i], sizeof(b.sha[i]), "%c%d",
+			    r->marks[i] == 'x' ? 'x' : 'c', i);
+		b.n = i;
+		good = -1;
+		bad = b.n - 1;
+		why = bisection_search(&b, &good, &bad, &rc);
+		cr_assert_eq(rc, 0);
+		cr_assert_str_eq(route_seen, r->order, "%s: measured %s, not %s",
+		    r->marks, route_seen, r->order);
+		cr_assert_eq(good, r->good, "%s: good %d", r->marks, good);
+		cr_assert_eq(bad, r->bad, "%s: bad %d", r->marks, bad);
+		if (*r->why == '\0')
+			cr_assert_null(why, "%s: %s", r->marks, why);
+		else
+			cr_assert_not_null(why != NULL ? strstr(why, r->why) :
+			    NULL, "%s: %s", r->marks, why);
+	}
+}
+
+/*
  * Issue 43: bisect --metric instructions_per_dispatch names the first
  * commit whose exact count moved from GOOD's, one instruction on 300
  * (+0.3 %): bisect passes no --threshold of its own to its steps, and
@@ -1163,29 +1418,6 @@ Test(history, fails_the_merge_that_makes_the_step_and_no_other)
 		cr_assert_eq(rc, i == 3, "merge %d: exit %d\n%s", i + 1, rc,
 		    out);
 	}
-}
-
-/* path's context given probe name read median in [min, max] ns, 7 times. */
-static void
-with_probe(const char *path, const char *name, double median, double min,
-    double max)
-{
-	cJSON *doc, *ctx, *probes, *p;
-	char err[256];
-
-	cr_assert_eq(results_read(path, &doc, err, sizeof(err)), 0, "%s", err);
-	ctx = cJSON_GetObjectItem(doc, "context");
-	if ((probes = cJSON_GetObjectItem(ctx, "probes")) == NULL)
-		probes = cJSON_AddObjectToObject(ctx, "probes");
-	p = cJSON_AddObjectToObject(probes, name);
-	cJSON_AddStringToObject(p, "unit", "ns");
-	cJSON_AddNumberToObject(p, "median", median);
-	cJSON_AddNumberToObject(p, "min", min);
-	cJSON_AddNumberToObject(p, "max", max);
-	cJSON_AddNumberToObject(p, "n", 7);
-	cr_assert_eq(results_write(doc, path), 0);
-	cJSON_Delete(doc);
-	return;
 }
 
 /*

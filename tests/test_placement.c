@@ -75,17 +75,31 @@ late_first(unsigned int index)
 		nanosleep(&late, NULL);
 }
 
-/* Worker 0 moves itself to every CPU the process may use. */
+/* A worker moves itself to every CPU the process may use. */
 static void
-unbind_first(unsigned int index)
+unbind(void)
 {
 	cpu_set_t all;
 
-	if (index != 0)
-		return;
 	/* The main thread is bound to nothing: it has them all. */
 	cr_assert_eq(sched_getaffinity(getpid(), sizeof(all), &all), 0);
 	cr_assert_eq(sched_setaffinity(0, sizeof(all), &all), 0);
+}
+
+static void
+unbind_first(unsigned int index)
+{
+
+	if (index == 0)
+		unbind();
+}
+
+static void
+unbind_every(unsigned int index)
+{
+
+	(void)index;
+	unbind();
 }
 
 /*
@@ -210,6 +224,53 @@ Test(placement, a_thread_off_its_plan_fails_the_run)
 	    NULL && strstr(field_text(run, "error"), "its plan says") != NULL,
 	    "error: %s", field_text(run, "error"));
 	cJSON_Delete(run);
+}
+
+/*
+ * Every worker off its plan: the first names the run's error, and each
+ * is listed as the kernel has it, beside its plan, the later ones too.
+ */
+Test(placement, every_thread_off_its_plan_is_listed)
+{
+	const cJSON *t, *arr;
+	struct pin_plan plan;
+	struct pin_where w;
+	const char *all = NULL;
+	char want[16];
+	struct cell c;
+	cJSON *run;
+	int seen = 0;
+
+	if (measure_cpus() < 2) {
+		cr_log_info("one CPU: no thread can be off its plan");
+		return;
+	}
+	c = wrap("--dispatcher stealing --workers 2 --coroutines 16",
+	    unbind_every, false);
+	plan = plan_of(&c);
+	run = cell_run(&c, &quick);
+	cr_assert_str_eq(field_text(run, "status"), "failed");
+	cr_assert(strncmp(field_text(run, "error"), "worker 0 (thread ", 17) ==
+	    0, "error: %s", field_text(run, "error"));
+	arr = cJSON_GetObjectItem(run, "placement");
+	/* The main thread is bound to nothing: the CPUs the workers took. */
+	cJSON_ArrayForEach(t, arr)
+		if (strcmp(field_text(t, "role"), "main") == 0)
+			all = field_text(t, "cpus");
+	cr_assert_not_null(all, "the main thread is not listed");
+	cJSON_ArrayForEach(t, arr) {
+		if (strcmp(field_text(t, "role"), "worker") != 0)
+			continue;
+		cr_assert_eq(field_number(t, "index"), seen, "by index");
+		cr_assert_eq(pin_plan_where(&plan, (unsigned int)seen, &w), 0);
+		snprintf(want, sizeof(want), "%d", w.os);
+		cr_assert_str_eq(field_text(t, "plan"), want);
+		cr_assert_str_eq(field_text(t, "cpus"), all, "worker %d", seen);
+		seen++;
+	}
+	cr_assert_eq(seen, 2, "%d workers listed of 2", seen);
+	cJSON_Delete(run);
+	pin_plan_fini(&plan);
 }
 
 /*

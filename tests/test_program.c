@@ -109,6 +109,42 @@ Test(program, a_program_that_miscounts_fails_the_count_check, .timeout = 60)
 	cJSON_Delete(run);
 }
 
+/*
+ * A resumption with no handoff (a handoff run twice): the count check
+ * fails it, the one resumption counted as doubled and none as lost.
+ */
+Test(program, a_program_that_double_counts_fails_the_count_check,
+    .timeout = 60)
+{
+	cJSON *run = tiny_fails("double", "--workers 2", "failed",
+	    "count check");
+
+	cr_assert(cJSON_IsFalse(cJSON_GetObjectItem(run, "count_ok")));
+	cr_assert_eq(field_number(run, "doubled"), 1);
+	cr_assert_eq(field_number(run, "lost"), 0);
+	cr_assert_eq(field_number(run, "resumptions_total"),
+	    field_number(run, "dispatcher_ran") + 1);
+	cJSON_Delete(run);
+}
+
+/* One counter said twice: which value is its own? Neither: refused. */
+Test(program, a_program_that_says_a_counter_twice_fails, .timeout = 60)
+{
+
+	cJSON_Delete(tiny_fails("twice", "--workers 1", "failed",
+	    "the program said `counter pushes` twice"));
+}
+
+/* Counts that do not move over the window: stalled, never ok. */
+Test(program, a_program_that_stalls_is_stalled, .timeout = 60)
+{
+	cJSON *run = tiny_fails("stall", "--workers 2", "stalled",
+	    "no dispatch in the 0.2 s window");
+
+	cr_assert_eq(field_number(run, "dispatches"), 0);
+	cJSON_Delete(run);
+}
+
 /* Whether a process whose command line is argv[0] argv[1] still runs. */
 static bool
 running(const char *arg0, const char *arg1)

@@ -4,6 +4,7 @@
  * runs one twice (planted here by wrapping a real design); a request stays
  * on its event loop, and crosses threads on any other design.
  */
+#include <fcntl.h>
 #include <math.h>
 #include <pthread.h>
 #include <signal.h>
@@ -1219,32 +1220,102 @@ Test(workload, a_window_with_no_dispatch_is_stalled, .timeout = 60)
 	summary_counts(run, "runs_stalled");
 }
 
+/* Spins in user time, for ever. */
+static void
+hog_user(void)
+{
+	volatile unsigned long spin = 0;
+
+	for (;;)
+		spin++;
+}
+
+/* Spins in system time, for ever: the kernel zeroes each buffer it reads. */
+static void
+hog_system(void)
+{
+	static char buf[1 << 20];
+	int fd = open("/dev/zero", O_RDONLY);
+
+	while (fd >= 0 && read(fd, buf, sizeof(buf)) > 0)
+		;
+	_exit(1);
+}
+
 /*
- * A window beside another process's load is marked host_busy, with the
- * CPUs that process kept: here a child spins through the window while
- * inline keeps one thread busy.
+ * A window of inline (one thread busy) run while a child does hog, at
+ * nice 19 so that it takes an idle CPU, not the tests beside this one.
  */
-Test(workload, a_window_beside_other_load_is_marked, .timeout = 60)
+static cJSON *
+run_beside(void (*hog)(void))
 {
 	struct cell_window win = { 0.05, 0.3 };
 	struct cell c = cells_one("--dispatcher inline");
-	volatile unsigned long spin = 0;
-	pid_t hog = fork();
+	pid_t pid = fork();
 	cJSON *run;
 
-	cr_assert_geq(hog, 0);
-	/* At nice 19: it takes an idle CPU, not the tests beside this one. */
-	if (hog == 0 && nice(19) != -1)
-		for (;;)
-			spin++;
-	if (hog == 0)
+	cr_assert_geq(pid, 0);
+	if (pid == 0 && nice(19) != -1)
+		hog();
+	if (pid == 0)
 		_exit(1);
 	run = cell_run(&c, &win);
-	kill(hog, SIGKILL);
-	waitpid(hog, NULL, 0);
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
 	cr_assert_str_eq(cJSON_GetObjectItem(run, "status")->valuestring, "ok");
-	cr_assert(cJSON_IsTrue(cJSON_GetObjectItem(run, "host_busy")),
-	    "other cpus %g", field_number(run, "host_other_cpus"));
-	cr_assert_gt(field_number(run, "host_other_cpus"), 0.3);
-	summary_counts(run, "runs_host_busy");
+	return run;
+}
+
+/*
+ * A window beside another process's load is marked host_busy, with the
+ * CPUs that process kept: its user time, and its system time as much.
+ */
+Test(workload, a_window_beside_other_load_is_marked, .timeout = 60)
+{
+	void (*hogs[])(void) = { hog_user, hog_system };
+	cJSON *run;
+	size_t i;
+
+	for (i = 0; i < 2; i++) {
+		run = run_beside(hogs[i]);
+		cr_assert(cJSON_IsTrue(cJSON_GetObjectItem(run, "host_busy")),
+		    "%s: other cpus %g", i == 0 ? "user" : "system",
+		    field_number(run, "host_other_cpus"));
+		cr_assert_gt(field_number(run, "host_other_cpus"), 0.3, "%s",
+		    i == 0 ? "user" : "system");
+		summary_counts(run, "runs_host_busy");
+	}
+}
+
+/*
+ * Between two samples a second apart: the machine's busy time less this
+ * process's own is other load, and time stolen by the hypervisor counts
+ * as much, each as a share of the online CPUs; this process's own time
+ * alone is no other load.
+ */
+Test(workload, steal_and_other_load_are_shares_of_the_machine)
+{
+	double cpus = (double)sysconf(_SC_NPROCESSORS_ONLN);
+	struct measure_sample a = { .wall_s = 10, .cpu_s = 1, .host_busy_s = 50,
+	    .host_steal_s = 3 };
+	struct measure_sample b = a;
+	struct measure_host h;
+
+	b.wall_s = 11;
+	b.cpu_s = 1.5;
+	b.host_busy_s = 50.5;
+	measure_host_between(&a, &b, &h);
+	cr_assert_float_eq(h.other_cpus, 0, 1e-9, "our own CPU is no load");
+	cr_assert_float_eq(h.steal_share, 0, 1e-9);
+	cr_assert(!measure_host_busy(&h));
+	b.host_steal_s = 3 + 0.2 * cpus;
+	measure_host_between(&a, &b, &h);
+	cr_assert_float_eq(h.steal_share, 0.2, 1e-9);
+	cr_assert(measure_host_busy(&h), "a fifth of the machine stolen");
+	b.host_steal_s = 3;
+	b.host_busy_s = 50.5 + 0.3 * cpus;
+	measure_host_between(&a, &b, &h);
+	cr_assert_float_eq(h.other_cpus, 0.3 * cpus, 1e-9);
+	cr_assert_float_eq(h.other_share, 0.3, 1e-9);
+	cr_assert(measure_host_busy(&h));
 }

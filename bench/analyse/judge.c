@@ -611,6 +611,12 @@ judge_open(struct judge_row *r, const struct compare_opts *o,
 		snprintf(r->why, sizeof(r->why), r->difference ? "could not see "
 		    "changes below %.3g%s" : "could not see changes below %.3g "
 		    "%%%s", r->difference ? r->mde : 100 * r->mde, blocked);
+	else if (r->regimes && !blocked[0])
+		/* Two regimes have no MDE: what moved, which p did not place. */
+		snprintf(r->why, sizeof(r->why), "slow share %u/%zu -> %u/%zu, "
+		    "within regimes %s: not shown either way", r->t.slow_a,
+		    r->a.n, r->t.slow_b, r->b.n, judge_words(r, judge_as_change(r,
+		    r->t.shift_strat), w[0], 32));
 	else
 		snprintf(r->why, sizeof(r->why), "%s", blocked[0] ? blocked + 2 :
 		    "");

@@ -521,11 +521,19 @@ prog_reap(struct prog *p, bool ok)
 	kill(p->pid, SIGKILL);
 	if (done != p->pid) {
 		waitpid(p->pid, &status, 0);
-		if (ok)
+		if (ok) {
 			snprintf(p->why, sizeof(p->why), "the program did not "
 			    "exit within %.0f s of its stdin's end",
 			    PROGRAM_EXIT_S);
-		return;
+			return;
+		}
+		/*
+		 * Its pipe closes as it exits, before its status is there: a
+		 * program that died on its own as we killed it still says how
+		 * (under TSan "exited with status 3" went missing).
+		 */
+		if (WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL)
+			return;
 	}
 	prog_how(status, how, sizeof(how));
 	if (!ok)

@@ -1,10 +1,13 @@
 /*
  * refusing.c - plugins the suite must refuse, each with one line: a table
- * of another ABI version (dispatchbench_queue) and a queue whose create
- * fails (refusing).
+ * of another ABI version (dispatchbench_queue), a queue whose create
+ * fails (refusing), and tables of this ABI's version but not of its size
+ * (larger, smaller, wider): a loader that checked the version alone, or
+ * only that a table is not short, would read past one or miss a field.
  */
 #include <errno.h>
 
+#include <dispatchbench/dispatcher.h>
 #include <dispatchbench/queue.h>
 
 static int
@@ -56,4 +59,28 @@ const struct db_queue_ops refusing = {
 	.push = refusing_push,
 	.pop = refusing_pop,
 	.empty = refusing_empty,
+};
+
+/* A queue of this ABI's version, its table's size off by more pointers. */
+#define REFUSING_SIZED(more, what) {					\
+	.abi = DB_QUEUE_ABI_VERSION,					\
+	.size = sizeof(struct db_queue_ops) + (more) * sizeof(void *),	\
+	.name = #what,							\
+	.model = "a queue table " #what " than this build's",		\
+	.create = refusing_create,					\
+	.destroy = refusing_destroy,					\
+	.push = refusing_push,						\
+	.pop = refusing_pop,						\
+	.empty = refusing_empty,					\
+}
+
+const struct db_queue_ops larger = REFUSING_SIZED(1, larger);
+const struct db_queue_ops smaller = REFUSING_SIZED(-1, smaller);
+
+/* Refused by its size before anything could call it. */
+const struct db_disp_ops wider = {
+	.abi = DB_DISP_ABI_VERSION,
+	.size = sizeof(struct db_disp_ops) + sizeof(void *),
+	.name = "wider",
+	.model = "a design table larger than this build's",
 };

@@ -17,7 +17,14 @@
  *   widen     moves its threads to every CPU of the machine before `ready`
  *             (the binding check must see it);
  *   narrow    moves its threads to the first of its CPUs (inside what it
- *             was given: the binding check must let it).
+ *             was given: the binding check must let it);
+ *   double    reports one resumption more than its coroutines had, as a
+ *             runtime that ran a handoff twice would (the count check
+ *             must fail, the resumption counted as doubled, not lost);
+ *   twice     says its counter twice at `stop` (refused);
+ *   stall     its counts stop moving after the first `count`, as those of
+ *             a runtime whose workers all blocked would (the window is
+ *             stalled, not ok).
  */
 #define _GNU_SOURCE
 #include <pthread.h>
@@ -98,17 +105,29 @@ worker(void *arg)
 	return arg;
 }
 
+/*
+ * Its counts: extra handoffs more than it made, twice resumptions more of
+ * coroutine 0; the same as the last answer when frozen.
+ */
 static void
-answer(const char *word, unsigned long extra)
+answer(const char *word, unsigned long extra, unsigned long twice,
+    bool frozen)
 {
+	static unsigned long *last;
 	unsigned long d = extra;
 	unsigned int i;
 
-	for (i = 0; i < ncos; i++)
+	if (last == NULL && (last = calloc(ncos + 1, sizeof(*last))) == NULL)
+		abort();
+	for (i = 0; i < ncos && !frozen; i++)
+		last[i + 1] = atomic_load(&coros[i].resumed) + (i == 0 ? twice : 0);
+	for (i = 0; i < ncos && !frozen; i++)
 		d += atomic_load(&coros[i].dispatched);
-	printf("%s %lu", word, d);
+	if (!frozen)
+		last[0] = d;
+	printf("%s %lu", word, last[0]);
 	for (i = 0; i < ncos; i++)
-		printf(" %lu", atomic_load(&coros[i].resumed));
+		printf(" %lu", last[i + 1]);
 	printf("\n");
 }
 
@@ -135,7 +154,7 @@ main(int argc, char **argv)
 {
 	const char *mode = getenv("TINYPROG") != NULL ? getenv("TINYPROG") :
 	    "good";
-	unsigned int workers, i;
+	unsigned int workers, i, counts = 0;
 	char line[64];
 	pthread_t t;
 
@@ -170,7 +189,8 @@ main(int argc, char **argv)
 		    strcmp(mode, "garbage") == 0)
 			printf("count some\n");
 		else if (strcmp(line, "count\n") == 0)
-			answer("count", 0);
+			answer("count", 0, 0, counts++ > 0 &&
+			    strcmp(mode, "stall") == 0);
 		if (strcmp(line, "count\n") == 0 && strcmp(mode, "chatty") == 0)
 			printf("by the way\n");
 		else if (strcmp(line, "stop\n") == 0 &&
@@ -183,7 +203,10 @@ main(int argc, char **argv)
 				pthread_cond_wait(&q.done, &q.lock);
 			pthread_mutex_unlock(&q.lock);
 			printf("counter pushes %lu\n", q.pushes);
-			answer("stopped", strcmp(mode, "miscount") == 0);
+			if (strcmp(mode, "twice") == 0)
+				printf("counter pushes %lu\n", q.pushes);
+			answer("stopped", strcmp(mode, "miscount") == 0,
+			    strcmp(mode, "double") == 0, false);
 		}
 		/* One write: chatty's extra line comes with its answer. */
 		fflush(stdout);
