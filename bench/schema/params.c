@@ -201,8 +201,8 @@ const struct param params[] = {
 	{ .flag = "--reps", .kind = PARAM_COUNT, .flags = P_SWEEP, .lo = 1,
 	    .hi = 1000, .dflt = "6", .off = SWEEP(reps), .metavar = "N",
 	    .help = "runs of each cell, at most; given without --precision, "
-	    "exactly; run: never fewer than compare needs to judge a cell of "
-	    "two such files (7 a cell of 72)" },
+	    "exactly; run: never fewer than compare needs to judge two such "
+	    "files cell by cell (7 for 72 cells)" },
 	{ .flag = "--precision", .kind = PARAM_NUMBER, .flags = P_SWEEP,
 	    .hi = 1000, .dflt = "10", .off = SWEEP(precision_pct),
 	    .metavar = "PCT", .help = "a cell stops after 3 runs or more (run: "
