@@ -903,9 +903,9 @@ Test(compare, base_interrupted_is_undecided_as_new_is)
 		cr_assert_eq(compare_cli(base, new, &rows), 3);
 		row = cJSON_GetArrayItem(rows, 0);
 		cr_assert_str_eq(field_text(row, "verdict"), "undecided");
-		cr_assert_str_eq(field_text(row, "why"), side == 0 ? "1 runs of "
-		    "BASE and 0 of NEW were interrupted" : "0 runs of BASE and 1 "
-		    "of NEW were interrupted");
+		cr_assert_str_eq(field_text(row, "why"), side == 0 ?
+		    "interrupted: 1 of BASE's runs and 0 of NEW's" :
+		    "interrupted: 0 of BASE's runs and 1 of NEW's");
 		arm = cJSON_GetObjectItem(row, side == 0 ? "base_runs" :
 		    "new_runs");
 		cr_assert_eq(field_number(arm, "interrupted"), 1);

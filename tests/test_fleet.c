@@ -609,8 +609,8 @@ Test(fleet, a_file_of_another_task_of_the_job_is_not_merged)
 	cr_assert_eq(collect_two("COMPLETED", "0:0", out, sizeof(out)), 1,
 	    "%s", out);
 	cr_assert_not_null(strstr(out, "1 completed whole, 1 not"), "%s", out);
-	cr_assert_not_null(strstr(out, "not merged: another job's results"),
-	    "%s", out);
+	cr_assert_not_null(strstr(out, "not merged: another task's results "
+	    "(array job 77, task 0)"), "%s", out);
 	doc = read_doc(tmp("merged.json"));
 	cr_assert_eq(results_machines(doc), 1);
 	cJSON_Delete(doc);

@@ -401,8 +401,8 @@ judge_unusable(struct judge_row *r, const struct compare_opts *o)
 	if (r->missing)
 		snprintf(r->why, sizeof(r->why), "NEW has no such cell");
 	else if (r->a.interrupted || r->b.interrupted)
-		snprintf(r->why, sizeof(r->why), "%u runs of BASE and %u of NEW "
-		    "were interrupted", r->a.interrupted, r->b.interrupted);
+		snprintf(r->why, sizeof(r->why), "interrupted: %u of BASE's "
+		    "runs and %u of NEW's", r->a.interrupted, r->b.interrupted);
 	else if (bare->bare > 0)
 		snprintf(r->why, sizeof(r->why), "%s: %u ok run%s without %s",
 		    bare == &r->b ? "NEW" : "BASE", bare->bare, bare->bare > 1 ?

@@ -329,6 +329,23 @@ fleet_ours(const cJSON *doc, const char *job, unsigned int k)
 	    10) == k);
 }
 
+/* Whose results doc holds, not task k's: another job's, or this job's. */
+static void
+fleet_whose(const cJSON *doc, const char *job, char *note, size_t len)
+{
+	const cJSON *sl = results_obj(results_obj(doc, "context"), "slurm");
+	const char *theirs = results_str(sl, "array_job_id", "?");
+
+	if (strcmp(theirs, job) == 0)
+		snprintf(note, len, "not merged: another task's results (array "
+		    "job %s, task %s)", job, results_str(sl, "array_task_id",
+		    "?"));
+	else
+		snprintf(note, len, "not merged: another job's results (array "
+		    "job %s)", theirs);
+	return;
+}
+
 /* Task k's results, read; its note says why not, or that they are partial. */
 static cJSON *
 fleet_read(struct fleet_task *t, const char *job, unsigned int k)
@@ -343,10 +360,7 @@ fleet_read(struct fleet_task *t, const char *job, unsigned int k)
 		return NULL;
 	}
 	if (!fleet_ours(doc, job, k)) {
-		snprintf(t->note, sizeof(t->note), "not merged: another job's "
-		    "results (array job %s)", results_str(results_obj(
-		    results_obj(doc, "context"), "slurm"), "array_job_id",
-		    "?"));
+		fleet_whose(doc, job, t->note, sizeof(t->note));
 		cJSON_Delete(doc);
 		return NULL;
 	}
