@@ -1867,8 +1867,8 @@ Test(compare, no_regression_over_rows_that_saw_nothing_says_what_they_miss)
 	for (i = 0; i < 2; i++) {
 		cr_assert_str_eq(field_text(cJSON_GetArrayItem(rows, i),
 		    "verdict"), "inconclusive");
-		snprintf(mde[i], sizeof(mde[i]), "%.3g %%", 100 * field_number(
-		    cJSON_GetArrayItem(rows, i), "smallest_detectable"));
+		table_sig3(100 * field_number(cJSON_GetArrayItem(rows, i),
+		    "smallest_detectable"), mde[i], sizeof(mde[i]));
 	}
 	cJSON_Delete(rows);
 	cr_assert_eq(compare_text(base, new, &o, out, sizeof(out)),

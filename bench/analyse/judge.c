@@ -44,6 +44,7 @@
 #include "metric.h"
 #include "results.h"
 #include "stats.h"
+#include "table.h"
 
 /*
  * The quantile that stands for a cost's worse tail (the 10th for a rate):
@@ -608,9 +609,9 @@ judge_open(struct judge_row *r, const struct compare_opts *o,
 		    r->t.shift), w[0], 32), judge_words(r, lo, w[1], 32),
 		    judge_words(r, hi, w[2], 32), 100 * o->threshold, blocked);
 	else if (isfinite(r->mde))
-		snprintf(r->why, sizeof(r->why), r->difference ? "could not see "
-		    "changes below %.3g%s" : "could not see changes below %.3g "
-		    "%%%s", r->difference ? r->mde : 100 * r->mde, blocked);
+		snprintf(r->why, sizeof(r->why), "could not see changes below "
+		    "%s%s%s", table_sig3(r->difference ? r->mde : 100 * r->mde,
+		    w[0], sizeof(w[0])), r->difference ? "" : " %", blocked);
 	else if (r->regimes && !blocked[0])
 		/* Two regimes have no MDE: what moved, which p did not place. */
 		snprintf(r->why, sizeof(r->why), "slow share %u/%zu -> %u/%zu, "

@@ -102,8 +102,9 @@ outcome_row_people(const struct judge_row *r, const struct compare_opts *o,
 	else if (!isfinite(r->mde))
 		snprintf(buf, sizeof(buf), "-");
 	else
-		snprintf(buf, sizeof(buf), r->difference ? "%.3g" : "%.3g %%",
-		    r->difference ? r->mde : r->mde * 100);
+		snprintf(buf, sizeof(buf), "%s%s", table_sig3(r->difference ?
+		    r->mde : r->mde * 100, words, sizeof(words)), r->difference ?
+		    "" : " %");
 	cJSON_AddStringToObject(j, "sees", buf);
 	outcome_words_for(r, o, words, sizeof(words));
 	snprintf(buf, sizeof(buf), "%s%s%s%s%s%s", r->verdict, words[0] ||
@@ -552,6 +553,7 @@ outcome_blind(FILE *out, const struct judge_row *rows, size_t n,
 {
 	double lo = INFINITY, hi = -INFINITY;
 	unsigned int count = 0;
+	char w[2][32];
 	size_t i;
 
 	for (i = 0; i < n; i++) {
@@ -568,8 +570,9 @@ outcome_blind(FILE *out, const struct judge_row *rows, size_t n,
 		return;
 	fprintf(out, "; %u inconclusive", count);
 	if (hi >= lo)
-		fprintf(out, ": a change below what each could see (%.3g %% to "
-		    "%.3g %%) is not ruled out", 100 * lo, 100 * hi);
+		fprintf(out, ": a change below what each could see (%s %% to "
+		    "%s %%) is not ruled out", table_sig3(100 * lo, w[0],
+		    sizeof(w[0])), table_sig3(100 * hi, w[1], sizeof(w[1])));
 	return;
 }
 
