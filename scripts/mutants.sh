@@ -214,6 +214,9 @@ bisect-open-bad-bisected | bench/history/bisection.c | s/if \(b->said\[b->n - 1\
 cp-levels-from-the-start | bench/analyse/changepoint.c | s/\t\*s = i > 0 \? c->at\[i - 1\] : 0;/\t*s = 0;/ | test_changepoint | changepoint/a_step_kept_is_judged_between_its_neighbours
 cp-after-to-the-end | bench/analyse/changepoint.c | s/\tst->after = cp_median\(ser, t, e\);/\tst->after = cp_median(ser, t, ser->n);/ | test_changepoint | changepoint/a_step_kept_is_judged_between_its_neighbours
 cp-sittings-after-from-s | bench/analyse/changepoint.c | s/\tst->s_after = ser->soff\[e\] - ser->soff\[t\];/\tst->s_after = ser->soff[e] - ser->soff[s];/ | test_changepoint | changepoint/a_step_kept_is_judged_between_its_neighbours
+cp-drop-rejudges-none | bench/analyse/changepoint.c | s/\t\tfor \(i = w > 0 \? w - 1 : 0; i <= w && i < c->n; i\+\+\)\n\t\t\tcp_rejudge\(ser, c, i, false, o->alpha, st, full\);\n// | test_changepoint | changepoint/a_drop_judges_the_step_before_it_again
+cp-drop-left-stale | bench/analyse/changepoint.c | s/for \(i = w > 0 \? w - 1 : 0;/for (i = w;/ | test_changepoint | changepoint/a_drop_judges_the_step_before_it_again
+cp-persists-right-only | bench/analyse/changepoint.c | s/for \(r = t - m; m > 1/for (r = t; m > 1/ | test_changepoint | changepoint/a_step_that_one_revision_before_it_carries_is_no_step
 base-interrupted-ignored | bench/analyse/judge.c | s/else if \(r->a.interrupted \x7c\x7c r->b.interrupted\)/else if (r->b.interrupted)/ | test_compare | compare/base_interrupted_is_undecided_as_new_is
 interrupted-as-failed | bench/analyse/judge.c | s/\t    strcmp\(st, "stalled"\) != 0 && strcmp\(st, "interrupted"\) != 0;/\t    strcmp(st, "stalled") != 0;/ | test_compare | compare/base_interrupted_is_undecided_as_new_is
 base-incomplete-passes | bench/analyse/compare.c | s/compare_incomplete\(base\) \? "BASE" : NULL;/NULL;/ | test_compare | compare/base_interrupted_is_undecided_as_new_is

@@ -539,6 +539,48 @@ Test(changepoint, a_step_kept_is_judged_between_its_neighbours)
 }
 
 /*
+ * A step under the threshold is dropped once its shift is measured (a
+ * 5 % fall, then one of 4.95 %: the split saw the second as 5 % or
+ * more); the step left of it then runs to the end, all 18 revisions.
+ */
+Test(changepoint, a_drop_judges_the_step_before_it_again)
+{
+	double level[20];
+	struct cp_step st[8];
+	size_t n, i;
+
+	for (i = 0; i < 20; i++)
+		level[i] = i >= 12 ? 0.903 : i >= 2 ? 0.95 : 1;
+	n = find_in(level, 1, st, 8);
+	cr_assert_eq(n, 1, "%zu steps, the second at %zu", n,
+	    n > 1 ? st[1].at : 0);
+	between(&st[0], 2, 100.7, 2, 93, 18);
+}
+
+/*
+ * A step holds without any one revision either side of it, the left
+ * side's too: between a rise at 3 and a fall at 16, the fall from 1.265
+ * to 1.202 at 13 (4.98 %) passes the threshold with two revisions left
+ * of it, and not without either. The steps beside it are judged across
+ * it.
+ */
+Test(changepoint, a_step_that_one_revision_before_it_carries_is_no_step)
+{
+	double level[20];
+	struct cp_step st[8];
+	size_t n, i;
+
+	for (i = 0; i < 20; i++)
+		level[i] = i >= 16 ? 1.082 : i >= 13 ? 1.202 : i >= 3 ? 1.265 :
+		    i >= 2 ? 1.15 : 1;
+	n = find_in(level, 1, st, 8);
+	cr_assert_eq(n, 2, "%zu steps, the second at %zu", n,
+	    n > 1 ? st[1].at : 0);
+	between(&st[0], 3, 101.4, 3, 125.8, 13);
+	between(&st[1], 16, 125.8, 13, 108.8, 4);
+}
+
+/*
  * Runs of one sitting share what moved the machine that day: 20 flat
  * revisions of 6 runs (2 % apart), each revision's sitting moved by its
  * own 3 %. Pooling the runs as independent called a step in 17 % of such
