@@ -43,7 +43,9 @@
  * given before the park. An idle worker and a dispatch that meets the
  * bound (or shutdown) each publish, fence, then look at the other: a
  * worker that finds overflow (or stopping) after it pushed itself hands
- * the top waiter, maybe itself, a drain (or stop).
+ * the top waiter, maybe itself, a drain (or stop). A dispatch that met
+ * the bound and the last worker retiring each count, fence, then look at
+ * the other: one of them starts a worker to drain the overflow.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -228,6 +230,9 @@ rendezvous_dispatch(struct db_dispatcher *d, struct db_task *t)
 	pthread_mutex_unlock(&r->lock);
 	/* A worker may have gone idle since the offer: one of us sees it. */
 	rv_hand(r, RV_DRAIN);
+	/* Or the last one retired (execute's recheck; rv_retire's side). */
+	if (atomic_load(&r->ctl) == 0)
+		(void)rv_add_worker(r, RV_DRAIN);
 	return;
 }
 
@@ -305,6 +310,22 @@ rv_get_task(struct rendezvous *r, struct rv_worker *w)
 	return t == RV_CANCELLED ? NULL : t;
 }
 
+/*
+ * Counts the worker out. The last to time out with a task queued starts
+ * one to drain it (processWorkerExit): the dispatch that queued it may
+ * have counted this worker in, and none may follow.
+ */
+static void
+rv_retire(struct rendezvous *r, bool timed_out)
+{
+
+	DISP_HOOK("rendezvous: retiring");
+	if (atomic_fetch_sub(&r->ctl, 1) == 1 && timed_out &&
+	    atomic_load(&r->overflowing) > 0)
+		(void)rv_add_worker(r, RV_DRAIN);
+	return;
+}
+
 static void *
 rv_worker_main(void *arg)
 {
@@ -325,7 +346,7 @@ rv_worker_main(void *arg)
 		if (t == RV_STOP)
 			break;
 	}
-	atomic_fetch_sub(&r->ctl, 1);
+	rv_retire(r, t == NULL);
 	return NULL;
 }
 

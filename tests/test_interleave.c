@@ -9,7 +9,8 @@
  * limited's count of running workers after a worker took its slot back,
  * after a dispatch found its task taken, and after a re-dispatch;
  * rendezvous' overflow handed to a worker that went idle at the bound,
- * from either side; an event loop's re-check after it announced sleep,
+ * from either side, and drained when its last worker retired, from
+ * either side; an event loop's re-check after it announced sleep,
  * and the wake-up of one that did.
  */
 #define _GNU_SOURCE
@@ -410,6 +411,71 @@ Test(interleave, rendezvous_worker_gone_idle_looks_at_the_overflow_again,
 	w = rv_parking(r);
 	cr_assert(atomic_load(&done) == 2, "its worker parked%s with a task "
 	    "queued at the bound", w != NULL ? "" : " (or stalled)");
+	db_shutdown(d, NULL);
+}
+
+/*
+ * At the bound, a dispatch met only its worker's cancelled node: the
+ * worker timed out and is retiring, still counted. Its task queued, the
+ * retiring worker must start one to drain it (ThreadPoolExecutor's
+ * processWorkerExit): no other dispatch may come.
+ */
+Test(interleave, rendezvous_a_retiring_worker_leaves_no_task_queued,
+    .timeout = 60)
+{
+	struct db_disp_config cfg = config(1);
+	struct db_task a = DB_TASK_INIT(once_run), b = DB_TASK_INIT(once_run);
+	struct db_dispatcher *d;
+	struct rendezvous *r;
+
+	knobs.spins = 0;
+	knobs.keepalive_s = 0.001;
+	cr_assert_eq(hooked_rendezvous.create(&d, &cfg), 0);
+	r = (struct rendezvous *)d;
+	hook_arm("rendezvous: retiring");
+	db_dispatch(d, &a);
+	hook_wait("rendezvous: retiring");
+	db_dispatch(d, &b);
+	cr_assert_eq(r->overflowed, 1, "b was not queued at the bound");
+	hook_release("rendezvous: retiring");
+	UNTIL(atomic_load(&done) == 2);
+	cr_assert_eq(atomic_load(&done), 2, "a task queued at the bound as "
+	    "its worker retired waits for another dispatch");
+	db_shutdown(d, NULL);
+}
+
+/*
+ * The other order: a dispatch met the bound, then the worker retired
+ * and found no task queued. The dispatch, queueing it and finding no
+ * idle worker, must count again and start one (execute's recheck).
+ */
+Test(interleave, rendezvous_a_dispatch_at_the_bound_counts_again,
+    .timeout = 60)
+{
+	struct db_disp_config cfg = config(1);
+	struct db_task a = DB_TASK_INIT(once_run), b = DB_TASK_INIT(once_run);
+	struct dispatching apart;
+	struct db_dispatcher *d;
+	struct rendezvous *r;
+
+	knobs.spins = 0;
+	knobs.keepalive_s = 0.001;
+	cr_assert_eq(hooked_rendezvous.create(&d, &cfg), 0);
+	r = (struct rendezvous *)d;
+	hook_arm("rendezvous: retiring");
+	db_dispatch(d, &a);
+	hook_wait("rendezvous: retiring");
+	hook_arm("rendezvous: met the bound");
+	dispatch_apart(&apart, d, &b);
+	hook_wait("rendezvous: met the bound");
+	hook_release("rendezvous: retiring");
+	UNTIL(atomic_load(&r->ctl) == 0);
+	cr_assert_eq(atomic_load(&r->ctl), 0, "the worker never retired");
+	hook_release("rendezvous: met the bound");
+	pthread_join(apart.tid, NULL);
+	UNTIL(atomic_load(&done) == 2);
+	cr_assert_eq(atomic_load(&done), 2, "a task queued at the bound after "
+	    "its worker retired waits for another dispatch");
 	db_shutdown(d, NULL);
 }
 
