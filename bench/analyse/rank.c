@@ -252,6 +252,26 @@ rank_joint_add(struct rank_dp *t, size_t i, size_t left, unsigned int w,
 }
 
 /*
+ * With no ties and no run slow, the joint law is U's alone, at S = 2U +
+ * m(m + 1): rank__counts gives it at an m-th of the recurrence's cost
+ * (most of what a change point's search spends). Its upper half is its
+ * lower one mirrored: the recurrence's subtractions lose bits there,
+ * where the counts are large, that a tail of a few would show.
+ */
+static double *
+rank_joint_untied(const struct rank_pool *p, size_t smax)
+{
+	size_t m = p->nb, u, top = p->na * m;
+	double *c = rank__counts(p->na, m);
+	double *joint = rank_alloc(smax + 1, sizeof(*joint));
+
+	for (u = 0; u <= top; u++)
+		joint[2 * u + m * (m + 1)] = c[u <= top - u ? u : top - u];
+	free(c);
+	return joint;
+}
+
+/*
  * The joint permutation distribution of b's doubled rank sum and slow
  * count: cnt[(k, S, c)] subsets of size k, by a subset-sum recurrence.
  * Returns the table of the full size nb, or NULL when it would be too big.
@@ -278,6 +298,8 @@ rank_joint(const struct rank_pool *p, size_t *smax, unsigned int *cmax)
 		*smax += top[i];
 	free(top);
 	*cmax = p->nslow < m ? p->nslow : (unsigned int)m;
+	if (*cmax == 0 && p->ties == 0)
+		return rank_joint_untied(p, *smax);
 	layer = (*smax + 1) * (*cmax + 1);
 	cells = (m + 1) * layer;
 	if (cells > RANK_DP_CELLS)
