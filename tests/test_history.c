@@ -364,7 +364,7 @@ Test(store, an_insert_that_fails_deep_in_a_file_keeps_none_of_it)
 Test(store, a_killed_import_leaves_the_store_as_it_was)
 {
 	const char *db = kept(tmp("h.db"));
-	const char *big = kept(revision_file("big.json", 2, 1, 3000));
+	const char *big = kept(revision_file("big.json", 2, 1, 1500));
 	const char *first = kept(revision_file("r.json", 1, 1, 3));
 	char args[512], out[8192], journal[200];
 	struct stat sb;
@@ -381,7 +381,7 @@ Test(store, a_killed_import_leaves_the_store_as_it_was)
 	}
 	for (i = 0; i < 200000 && stat(journal, &sb) != 0; i++)
 		usleep(50);
-	/* Well into its 3000 cells (a second or two), not at its first row. */
+	/* Well into its 1500 cells (a second or more), not at its first row. */
 	usleep(300000);
 	kill(pid, SIGKILL);
 	waitpid(pid, &st, 0);
