@@ -42,6 +42,8 @@ limited-retake-uncounted | dispatchers/limited.c | s/\t\tif \(!empty\)\n\t\t\tat
 limited-retake-late | dispatchers/limited.c | s/bool empty;/bool empty = true;/; s/\t\tif \(!empty\)\n\t\t\tatomic_fetch_add\(&l->running, 1\);\n//; s/\t\tif \(t != NULL\)\n\t\t\treturn t;/\t\tif (t != NULL) {\n\t\t\tif (!empty)\n\t\t\t\tatomic_fetch_add(\&l->running, 1);\n\t\t\treturn t;\n\t\t}/ | test_interleave | interleave/limited_counts_a_worker_that_takes_its_slot_back
 limited-taken-released-twice | dispatchers/limited.c | s/\tt = lim_obtain_or_deallocate\(l\);\n\tif \(t == NULL\)\n\t\treturn;/\tt = lim_obtain_or_deallocate(l);\n\tif (t == NULL) {\n\t\tatomic_fetch_sub(\&l->running, 1);\n\t\treturn;\n\t}/ | test_interleave | interleave/limited_gives_back_one_slot_when_its_task_was_taken
 limited-redispatch-released | dispatchers/limited.c | s/(\t\tif \(\+\+fairness >= LIM_FAIRNESS\) \{\n)/$1\t\t\tatomic_fetch_sub(\&l->running, 1);\n/ | test_interleave | interleave/limited_keeps_a_redispatched_worker_counted
+rendezvous-retire-leaves-overflow | dispatchers/rendezvous.c | s/ == 1 && timed_out &&\n\t    atomic_load\(&r->overflowing\) > 0\)/ == 1 \&\& timed_out \&\& 0)/ | test_interleave | interleave/rendezvous_a_retiring_worker_leaves_no_task_queued
+rendezvous-no-recheck | dispatchers/rendezvous.c | s/\tif \(atomic_load\(&r->ctl\) == 0\)\n\t\t\(void\)rv_add_worker\(r, RV_DRAIN\);\n\treturn;/\treturn;/ | test_interleave | interleave/rendezvous_a_dispatch_at_the_bound_counts_again
 rendezvous-bound-hands-nothing | dispatchers/rendezvous.c | s/\t\/\* A worker may have gone idle since the offer: one of us sees it. \*\/\n\trv_hand\(r, RV_DRAIN\);\n// | test_interleave | interleave/rendezvous_hands_the_overflow_to_a_worker_gone_idle
 rendezvous-idle-skips-overflow | dispatchers/rendezvous.c | s/\telse if \(atomic_load\(&r->overflowing\) > 0\)\n\t\trv_hand\(r, RV_DRAIN\);\n// | test_interleave | interleave/rendezvous_worker_gone_idle_looks_at_the_overflow_again
 rendezvous-idle-overflow-past-one | dispatchers/rendezvous.c | s/atomic_load\(&r->overflowing\) > 0\)/atomic_load(\&r->overflowing) > 1)/ | test_interleave | interleave/rendezvous_worker_gone_idle_looks_at_the_overflow_again
@@ -72,7 +74,7 @@ cost-sweep-vetoes | bench/analyse/advise.c | s/return r->starving == 0 && r->fai
 advise-from-any-load | bench/analyse/advise.c | s/\tif \(load == NULL && held\[0\] != '\\0'\)/\tif (0)/ | test_cli | cli/advise_from_refuses_a_load_the_file_does_not_hold
 docs-option-undocumented | docs/options.md | s/^\x7c `--budget DURATION` \x7c the `--reps` alone[^\n]*\n//m | test_docs | docs/every_option_in_help_is_documented
 docs-option-stale | docs/options.md | s/^(\x7c `--pairs N`)/\x7c `--windows N` \x7c 10 \x7c windows of a process \x7c\n$1/m | test_docs | docs/every_documented_option_is_in_help
-docs-run-options-dropped | docs/options.md | s/it takes the options of `run`, here by default `--workers 1,4,64/it takes, here by default `--workers 1,4,64/ | test_docs | docs/every_option_in_help_is_documented
+docs-run-options-dropped | docs/options.md | s/it takes the options of a sweep, here by default `--workers 1,4,64/it takes, here by default `--workers 1,4,64/ | test_docs | docs/every_option_in_help_is_documented
 docs-section-missing | docs/options.md | s/^## `matrix`$/## matrix/m | test_docs | docs/every_command_has_a_section_and_every_section_a_command
 recipe-command-misspelt | README.md | s/dispatchbench advise /dispatchbench advice / | test_docs | docs/every_recipe_command_exists_and_takes_its_options
 recipe-option-stale | README.md | s/--rate 5000/--rate-ops 5000/ | test_docs | docs/every_recipe_command_exists_and_takes_its_options
@@ -214,6 +216,8 @@ bisect-open-bad-bisected | bench/history/bisection.c | s/if \(b->said\[b->n - 1\
 cp-levels-from-the-start | bench/analyse/changepoint.c | s/\t\*s = i > 0 \? c->at\[i - 1\] : 0;/\t*s = 0;/ | test_changepoint | changepoint/a_step_kept_is_judged_between_its_neighbours
 cp-after-to-the-end | bench/analyse/changepoint.c | s/\tst->after = cp_median\(ser, t, e\);/\tst->after = cp_median(ser, t, ser->n);/ | test_changepoint | changepoint/a_step_kept_is_judged_between_its_neighbours
 cp-sittings-after-from-s | bench/analyse/changepoint.c | s/\tst->s_after = ser->soff\[e\] - ser->soff\[t\];/\tst->s_after = ser->soff[e] - ser->soff[s];/ | test_changepoint | changepoint/a_step_kept_is_judged_between_its_neighbours
+rank-untied-offset | bench/analyse/rank.c | s/joint\[2 \* u \+ m \* \(m \+ 1\)\]/joint[2 * u + m * (m - 1)]/ | test_stats | stats/rank_test_p_counts_every_subset
+rank-untied-with-ties | bench/analyse/rank.c | s/if \(\*cmax == 0 && p->ties == 0\)/if (*cmax == 0)/ | test_stats | stats/rank_test_p_counts_every_subset
 cp-drop-rejudges-none | bench/analyse/changepoint.c | s/\t\tfor \(i = w > 0 \? w - 1 : 0; i <= w && i < c->n; i\+\+\)\n\t\t\tcp_rejudge\(ser, c, i, false, o->alpha, st, full\);\n// | test_changepoint | changepoint/a_drop_judges_the_step_before_it_again
 cp-drop-left-stale | bench/analyse/changepoint.c | s/for \(i = w > 0 \? w - 1 : 0;/for (i = w;/ | test_changepoint | changepoint/a_drop_judges_the_step_before_it_again
 cp-persists-right-only | bench/analyse/changepoint.c | s/for \(r = t - m; m > 1/for (r = t; m > 1/ | test_changepoint | changepoint/a_step_that_one_revision_before_it_carries_is_no_step
