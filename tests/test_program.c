@@ -89,8 +89,11 @@ Test(program, a_good_program_is_measured_from_outside, .timeout = 60)
 	 */
 	cr_assert_eq(field_number(run, "threads"), 3 + TSAN_THREADS);
 	cr_assert_gt(field_number(run, "cpu_us_per_dispatch"), 0);
-	/* Two workers that never wait: its CPU, not ours. */
-	cr_assert_gt(field_number(run, "cpus_busy"), 0.5);
+	/*
+	 * Two workers that never wait: its CPU, not ours (we wait, near 0),
+	 * even when other load leaves it a fraction of the two CPUs.
+	 */
+	cr_assert_gt(field_number(run, "cpus_busy"), 0.2);
 	cr_assert_gt(field_number(run, "ctx_switches_per_dispatch"), 0);
 	cr_assert_gt(field_number(run, "min_share"), 0);
 	cr_assert_float_eq(field_number(run, "pushes_per_dispatch"), 1.0, 0.01);
