@@ -373,17 +373,34 @@ rendezvous_create(struct db_dispatcher **dp, const struct db_disp_config *cfg)
 	return 0;
 }
 
+/* The newest worker listed, taken off the list; NULL with none. */
+static struct rv_worker *
+rv_unlist(struct rendezvous *r)
+{
+	struct rv_worker *w;
+
+	pthread_mutex_lock(&r->lock);
+	if ((w = r->threads) != NULL)
+		r->threads = w->next;
+	pthread_mutex_unlock(&r->lock);
+	return w;
+}
+
 static void
 rendezvous_shutdown(struct db_dispatcher *d, struct db_disp_stats *st)
 {
 	struct rendezvous *r = (struct rendezvous *)d;
-	struct rv_worker *w, *next;
+	struct rv_worker *w;
 
 	atomic_store(&r->stopping, 1);
 	atomic_thread_fence(memory_order_seq_cst);
 	rv_hand(r, RV_STOP);
-	for (w = r->threads; w != NULL; w = next) {
-		next = w->next;
+	/*
+	 * Popped under the lock to the last: a worker that retires starts its
+	 * replacement (rv_retire) and lists it before it ends, so one joined
+	 * has listed any it started.
+	 */
+	while ((w = rv_unlist(r)) != NULL) {
 		pthread_join(w->tid, NULL);
 		if (st != NULL) {
 			st->ran += w->ran;
