@@ -415,6 +415,38 @@ Test(interleave, rendezvous_worker_gone_idle_looks_at_the_overflow_again,
 }
 
 /*
+ * rendezvous bounded at 1, idle 1 ms: its one worker ran a, timed out
+ * and is held retiring, still counted.
+ */
+static struct rendezvous *
+rv_retiring(struct db_task *a)
+{
+	struct db_disp_config cfg = config(1);
+	struct db_dispatcher *d;
+
+	knobs.spins = 0;
+	knobs.keepalive_s = 0.001;
+	cr_assert_eq(hooked_rendezvous.create(&d, &cfg), 0);
+	hook_arm("rendezvous: retiring");
+	db_dispatch(d, a);
+	hook_wait("rendezvous: retiring");
+	return (struct rendezvous *)d;
+}
+
+/* Both of a and b ran, b queued at the bound when it was dispatched. */
+static void
+rv_both_ran(struct rendezvous *r, const char *when)
+{
+
+	UNTIL(atomic_load(&done) == 2);
+	cr_assert_eq(atomic_load(&done), 2, "a task queued at the bound %s "
+	    "its worker retired waits for another dispatch", when);
+	cr_assert_eq(r->overflowed, 1, "b was not queued at the bound");
+	db_shutdown(&r->base, NULL);
+	return;
+}
+
+/*
  * At the bound, a dispatch met only its worker's cancelled node: the
  * worker timed out and is retiring, still counted. Its task queued, the
  * retiring worker must start one to drain it (ThreadPoolExecutor's
@@ -423,25 +455,12 @@ Test(interleave, rendezvous_worker_gone_idle_looks_at_the_overflow_again,
 Test(interleave, rendezvous_a_retiring_worker_leaves_no_task_queued,
     .timeout = 60)
 {
-	struct db_disp_config cfg = config(1);
 	struct db_task a = DB_TASK_INIT(once_run), b = DB_TASK_INIT(once_run);
-	struct db_dispatcher *d;
-	struct rendezvous *r;
+	struct rendezvous *r = rv_retiring(&a);
 
-	knobs.spins = 0;
-	knobs.keepalive_s = 0.001;
-	cr_assert_eq(hooked_rendezvous.create(&d, &cfg), 0);
-	r = (struct rendezvous *)d;
-	hook_arm("rendezvous: retiring");
-	db_dispatch(d, &a);
-	hook_wait("rendezvous: retiring");
-	db_dispatch(d, &b);
-	cr_assert_eq(r->overflowed, 1, "b was not queued at the bound");
+	db_dispatch(&r->base, &b);
 	hook_release("rendezvous: retiring");
-	UNTIL(atomic_load(&done) == 2);
-	cr_assert_eq(atomic_load(&done), 2, "a task queued at the bound as "
-	    "its worker retired waits for another dispatch");
-	db_shutdown(d, NULL);
+	rv_both_ran(r, "as");
 }
 
 /*
@@ -452,31 +471,19 @@ Test(interleave, rendezvous_a_retiring_worker_leaves_no_task_queued,
 Test(interleave, rendezvous_a_dispatch_at_the_bound_counts_again,
     .timeout = 60)
 {
-	struct db_disp_config cfg = config(1);
 	struct db_task a = DB_TASK_INIT(once_run), b = DB_TASK_INIT(once_run);
+	struct rendezvous *r = rv_retiring(&a);
 	struct dispatching apart;
-	struct db_dispatcher *d;
-	struct rendezvous *r;
 
-	knobs.spins = 0;
-	knobs.keepalive_s = 0.001;
-	cr_assert_eq(hooked_rendezvous.create(&d, &cfg), 0);
-	r = (struct rendezvous *)d;
-	hook_arm("rendezvous: retiring");
-	db_dispatch(d, &a);
-	hook_wait("rendezvous: retiring");
 	hook_arm("rendezvous: met the bound");
-	dispatch_apart(&apart, d, &b);
+	dispatch_apart(&apart, &r->base, &b);
 	hook_wait("rendezvous: met the bound");
 	hook_release("rendezvous: retiring");
 	UNTIL(atomic_load(&r->ctl) == 0);
 	cr_assert_eq(atomic_load(&r->ctl), 0, "the worker never retired");
 	hook_release("rendezvous: met the bound");
 	pthread_join(apart.tid, NULL);
-	UNTIL(atomic_load(&done) == 2);
-	cr_assert_eq(atomic_load(&done), 2, "a task queued at the bound after "
-	    "its worker retired waits for another dispatch");
-	db_shutdown(d, NULL);
+	rv_both_ran(r, "after");
 }
 
 /*
