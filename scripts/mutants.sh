@@ -191,8 +191,8 @@ wide-min-p-no-share | bench/analyse/rank.c | s/\(l\.p\[i\] <= t \? 1 :/(0 ? 1 :/
 duplicate-cell-matched | bench/analyse/compare.c | s/if \(!o->by_position && \(compare_unique\(base,/if (0 \&\& (compare_unique(base,/ | test_compare | compare/a_cell_twice_in_a_file_is_refused
 only-in-new-dropped | bench/analyse/compare.c | s/\t\tcompare_pairs_alone\(new, base, true, o, &pp\);\n// | test_compare | compare/a_cell_only_in_new_is_listed
 only-in-new-judged | bench/analyse/compare.c | s/\tr->verdict = "new";\n/\treturn;\n/ | test_compare | compare/a_cell_only_in_new_is_listed
-pair-runs-after-b-broke | bench/analyse/tally.c | s/\treturn t->ends.failed\[1\] > 0;/\treturn 0;/ | test_pair | pair/a_window_of_b_that_fails_ends_the_campaign
-pair-unit-past-b-broke | bench/commands/pair.c | s/\t\t\tbroke = arm == 1 \&\&/\t\t\tbroke = 0 \&\& arm == 1 \&\&/ | test_pair | pair/a_window_of_b_that_fails_ends_the_campaign
+pair-runs-after-b-broke | bench/commands/pair.c | s/\t\tif \(\(stop = k \+ 1 < n && tally_settled\(/\t\tif ((stop = 0 \&\& k + 1 < n \&\& tally_settled(/ | test_pair | pair/a_window_of_b_that_fails_ends_the_campaign
+pair-unit-past-b-broke | bench/commands/pair.c | s/\t\t\tsettled = paired_settled\(&e, why, sizeof\(why\)\);/\t\t\tsettled = 0;/ | test_pair | pair/a_window_of_b_that_fails_ends_the_campaign
 pair-file-unnamed | bench/analyse/results.c | s/\tif \(results_pair_file\(doc, err, errlen\)\)\n\t\treturn -1;\n// | test_cli | cli/bad_input
 plugin-reason-of-the-design | bench/measure/plugin.c | s/return plugin_error\(err, errlen, "%s", why\[at\[1\] > at\[0\]\]\);/return plugin_error(err, errlen, "%s is neither a queue nor a dispatcher plugin: %s", spec, why[1]);/ | test_dispatcher | dispatcher/pair_gives_the_loaders_own_reason
 plugin-symbol-one-kind | bench/measure/plugin.c | s/\tif \(at\[0\] == PLUGIN_HEAD \&\& at\[1\] == PLUGIN_HEAD \&\&/\tif (0 \&\& at[0] == PLUGIN_HEAD \&\& at[1] == PLUGIN_HEAD \&\&/ | test_dispatcher | dispatcher/pair_gives_the_loaders_own_reason
