@@ -224,7 +224,8 @@ cp-persists-right-only | bench/analyse/changepoint.c | s/for \(r = t - m; m > 1/
 base-interrupted-ignored | bench/analyse/judge.c | s/else if \(r->a.interrupted \x7c\x7c r->b.interrupted\)/else if (r->b.interrupted)/ | test_compare | compare/base_interrupted_is_undecided_as_new_is
 interrupted-as-failed | bench/analyse/judge.c | s/\t    strcmp\(st, "stalled"\) != 0 && strcmp\(st, "interrupted"\) != 0;/\t    strcmp(st, "stalled") != 0;/ | test_compare | compare/base_interrupted_is_undecided_as_new_is
 base-incomplete-passes | bench/analyse/compare.c | s/compare_incomplete\(base\) \? "BASE" : NULL;/NULL;/ | test_compare | compare/base_interrupted_is_undecided_as_new_is
-others-system-time-unseen | bench/measure/measure.c | s/\(v\[0\] \+ v\[1\] \+ v\[2\] \+ v\[5\]/(v[0] + v[1] + v[5]/ | test_workload | workload/a_window_beside_other_load_is_marked
+others-system-time-unseen | bench/measure/measure.c | s/\(v\[0\] \+ v\[1\] \+ v\[2\] \+ v\[5\]/(v[0] + v[1] + v[5]/ | test_workload | workload/the_machines_busy_time_is_every_kind_but_idle_and_steal
+host-iowait-as-busy | bench/measure/measure.c | s/\+ v\[5\] \+ v\[6\]\) \/ tick;/+ v[4] + v[5] + v[6]) \/ tick;/ | test_workload | workload/the_machines_busy_time_is_every_kind_but_idle_and_steal
 steal-never-busy | bench/measure/measure.c | s/ \x7c\x7c h->steal_share > least;/;/ | test_workload | workload/steal_and_other_load_are_shares_of_the_machine
 steal-of-one-cpu | bench/measure/measure.c | s/a->host_steal_s\) \/ \(wall \* cpus\);/a->host_steal_s) \/ wall;/ | test_workload | workload/steal_and_other_load_are_shares_of_the_machine
 own-cpu-as-other-load | bench/measure/measure.c | s/- a->host_busy_s\) - \(b->cpu_s - a->cpu_s\);/- a->host_busy_s);/ | test_workload | workload/steal_and_other_load_are_shares_of_the_machine

@@ -1288,6 +1288,29 @@ Test(workload, a_window_beside_other_load_is_marked, .timeout = 60)
 }
 
 /*
+ * /proc/stat's ticks: busy is user, nice, system, irq and softirq, never
+ * idle, iowait or steal, which is counted apart; a line that is not
+ * one is no figure.
+ */
+Test(workload, the_machines_busy_time_is_every_kind_but_idle_and_steal)
+{
+	static const char stat[] = "cpu  100 20 300 5000 60 7 8 90 0 0\n"
+	    "cpu0 50 10 150 2500 30 3 4 45 0 0\n";
+	struct measure_sample s;
+	FILE *f;
+
+	cr_assert_not_null(f = fmemopen((void *)stat, strlen(stat), "r"));
+	measure_host_stat(f, 100, &s);
+	fclose(f);
+	cr_assert_float_eq(s.host_busy_s, 4.35, 1e-9, "busy %g s", s.host_busy_s);
+	cr_assert_float_eq(s.host_steal_s, 0.9, 1e-9);
+	cr_assert_not_null(f = fmemopen((void *)"intr 1 2 3\n", 11, "r"));
+	measure_host_stat(f, 100, &s);
+	fclose(f);
+	cr_assert(isnan(s.host_busy_s) && isnan(s.host_steal_s));
+}
+
+/*
  * Between two samples a second apart: the machine's busy time less this
  * process's own is other load, and time stolen by the hypervisor counts
  * as much, each as a share of the online CPUs; this process's own time

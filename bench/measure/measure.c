@@ -159,25 +159,33 @@ measure_tasks(pid_t pid, struct measure_sample *s)
  * /proc/stat's first line: user nice system idle iowait irq softirq steal,
  * in clock ticks. Busy is all but idle, iowait and steal.
  */
-static void
-measure_host(struct measure_sample *s)
+void
+measure_host_stat(FILE *f, double tick, struct measure_sample *s)
 {
 	unsigned long long v[8];
-	double tick = (double)sysconf(_SC_CLK_TCK);
-	FILE *f = fopen("/proc/stat", "r");
-	int n = 0;
 
-	if (f != NULL) {
-		n = fscanf(f, "cpu %llu %llu %llu %llu %llu %llu %llu %llu", &v[0],
-		    &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7]);
-		fclose(f);
-	}
-	if (n != 8 || !(tick > 0)) {
+	if (fscanf(f, "cpu %llu %llu %llu %llu %llu %llu %llu %llu", &v[0],
+	    &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7]) != 8 ||
+	    !(tick > 0)) {
 		s->host_busy_s = s->host_steal_s = NAN;
 		return;
 	}
 	s->host_busy_s = (double)(v[0] + v[1] + v[2] + v[5] + v[6]) / tick;
 	s->host_steal_s = (double)v[7] / tick;
+	return;
+}
+
+static void
+measure_host(struct measure_sample *s)
+{
+	FILE *f = fopen("/proc/stat", "r");
+
+	if (f == NULL) {
+		s->host_busy_s = s->host_steal_s = NAN;
+		return;
+	}
+	measure_host_stat(f, (double)sysconf(_SC_CLK_TCK), s);
+	fclose(f);
 	return;
 }
 

@@ -7,6 +7,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <sys/types.h>
 
 struct measure_sample {
@@ -60,6 +61,12 @@ struct measure_host {
 
 void measure_host_between(const struct measure_sample *a,
     const struct measure_sample *b, struct measure_host *h);
+
+/*
+ * The machine's busy and stolen seconds into s, from /proc/stat as f
+ * reads it at tick clock ticks a second; NAN when f holds no such line.
+ */
+void measure_host_stat(FILE *f, double tick, struct measure_sample *s);
 
 /*
  * Whether h saw more than MEASURE_HOST_BUSY of other load or steal, and
