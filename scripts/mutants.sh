@@ -137,6 +137,10 @@ report-counters-unsaid | bench/analyse/portrait.c | s/\tportrait_counters\(out, 
 report-dearest-anywhere | bench/analyse/portrait.c | s/if \(!\(series_cost\(c\) < series_cost\(s->cell\[i\]\)\)\)/if (0)/ | test_report | report/each_design_says_its_cost_at_1_the_cpus_and_the_widest
 report-rare-counted | bench/analyse/portrait.c | s/if \(hi < PORTRAIT_RARE\) \{/if (0) {/ | test_report | report/a_design_that_keeps_its_work_local_is_said_to
 report-group-unsaid | bench/analyse/findings.c | s/\t\tif \(in\(&d->s\[i\]\)\)\n\t\t\tportrait_write/\t\tif (0)\n\t\t\tportrait_write/ | test_report | report/event_loops_resuming_at_home_never_cross_a_thread
+advise-widths-unlabelled | bench/analyse/sizing.c | s/\tsizing_widths\(r, x->widths, sizeof\(x->widths\)\);\n// | test_pictures | pictures/advise_labels_every_width_and_marks_the_recommended
+advise-pick-unmarked | bench/analyse/sizing.c | s/\tif \(at > 0\)\n/\tif (0)\n/ | test_pictures | pictures/advise_labels_every_width_and_marks_the_recommended
+advise-split-unmarked | bench/analyse/sizing.c | s/\tif \(p\.split_better\) \{/\tif (0) {/ | test_pictures | pictures/advise_labels_every_width_and_marks_the_recommended
+advise-pick-above-only | bench/analyse/sizing.c | s/"unset label 1\\nunset y2label/"unset label 1\\nunset arrow 1\\nunset y2label/ | test_pictures | pictures/advise_labels_every_width_and_marks_the_recommended
 merge-no-machine-in-series | bench/analyse/params.c | s/\tif \(m != NULL && used < len\)/\tif (0)/ | test_fleet | merge/plot_report_and_export_give_a_series_per_machine
 merge-one-name-per-node | bench/analyse/merge.c | s/if \(merge_named\(g->in, g->n, want\) > 1\)/if (0)/ | test_fleet | merge/tells_two_tasks_on_one_node_apart_and_refuses_a_file_twice
 compare-fleet-against-one | bench/analyse/compare.c | s/\tif \(na > 0 \W\W nb > 0\)/\tif (0)/ | test_fleet | merge/compare_and_advise_never_mix_machines
@@ -289,7 +293,7 @@ area() {
 	    bench/analyse/portrait.c | bench/analyse/series.c | \
 	    bench/analyse/table.c) echo report ;;
 	bench/analyse/plot.c | bench/analyse/figure.c | bench/analyse/beside.c | \
-	    bench/analyse/ratio.c) echo pictures ;;
+	    bench/analyse/ratio.c | bench/analyse/sizing.c) echo pictures ;;
 	bench/runner.c | bench/cli.c) echo sweep ;;
 	bench/analyse/results.c) echo "results files" ;;
 	queues/* | dispatchers/* | runtimes/*) echo designs ;;
