@@ -81,10 +81,10 @@ recipe-option-stale | README.md | s/--rate 5000/--rate-ops 5000/ | test_docs | d
 recipe-script-missing | README.md | s/sh scripts\/build-rev.sh main/sh scripts\/build-revision.sh main/ | test_docs | docs/every_script_target_and_built_file_a_recipe_names_exists
 recipe-target-missing | README.md | s/--target sweep/--target sweeps/ | test_docs | docs/every_script_target_and_built_file_a_recipe_names_exists
 recipe-plugin-path-stale | README.md | s/\.\/build\/examples\/libtwolock\.so/.\/build\/libtwolock.so/g | test_docs | docs/every_script_target_and_built_file_a_recipe_names_exists
-report-never-flat | bench/analyse/findings.c | s/#define FINDINGS_FLAT\t1.2/#define FINDINGS_FLAT\t1.0/ | test_report | report/each_design_says_its_cost_at_1_the_cpus_and_the_widest
-report-rise-unsaid | bench/analyse/findings.c | s/if \(last >= FINDINGS_FLAT \* first\)/if (0)/ | test_report | report/each_design_says_its_cost_at_1_the_cpus_and_the_widest
+report-never-flat | bench/analyse/portrait.c | s/#define PORTRAIT_FLAT\t1.2/#define PORTRAIT_FLAT\t1.0/ | test_report | report/each_design_says_its_cost_at_1_the_cpus_and_the_widest
+report-rise-unsaid | bench/analyse/portrait.c | s/if \(last >= PORTRAIT_FLAT \* first\)/if (0)/ | test_report | report/each_design_says_its_cost_at_1_the_cpus_and_the_widest
 report-one-workers | bench/analyse/series.c | s/workers == 1 \?/workers == 0 ?/ | test_report | report/each_design_says_its_cost_at_1_the_cpus_and_the_widest
-report-cpus-ignored | bench/analyse/findings.c | s/series_cell_at\(s, s->cpus\)/series_cell_at(s, -1)/ | test_report | report/each_design_says_its_cost_at_1_the_cpus_and_the_widest
+report-cpus-ignored | bench/analyse/portrait.c | s/series_cell_at\(s, s->cpus\)/series_cell_at(s, -1)/ | test_report | report/each_design_says_its_cost_at_1_the_cpus_and_the_widest
 report-loops-cross | bench/analyse/series.c | s/return strcmp\(results_str\(cell, "from", ""\), "home"\) == 0 \&\&/return 0 \&\&/ | test_report | report/event_loops_resuming_at_home_never_cross_a_thread
 report-outside-stays-home | bench/analyse/series.c | s/"from", ""\), "home"\) == 0/"from", ""), "") != 0/ | test_report | report/event_loops_resuming_at_home_never_cross_a_thread
 report-floor-ranked | bench/analyse/findings.c | s/if \(!d->s\[k\]\.floor \&\& !d->s\[k\]\.local \&\&/if (/ | test_report | report/the_floor_is_named_and_never_ranked
@@ -131,6 +131,18 @@ mkdir-one-level | bench/runner.c | s/\tfor \(slash = strchr\(dir \+ 1, '\/'\); s
 pair-writes-default | bench/commands/pair.c | s/if \(cli_given\(&c->sweep, "--out"\) &&/if (1 &&/ | test_cli | cli/pair_and_ab_keep_to_their_own_files
 ab-precision-taken | bench/commands/verdict.c | s/if \(cli_given\(&c->sweep, "--precision"\)\) \{/if (0) {/ | test_cli | cli/pair_and_ab_keep_to_their_own_files
 report-kept-ranked | bench/analyse/series.c | s/\t\ts->kept &= series_keeps_local\(cell\);/\t\ts->kept = false;/ | test_report | report/a_design_that_keeps_its_work_local_is_said_to
+report-steepest-by-step | bench/analyse/portrait.c | s/step = portrait_per_doubling\(s->cell\[i - 1\], s->cell\[i\]\);/step = series_cost(s->cell[i]) \/ series_cost(s->cell[i - 1]);/ | test_report | report/a_design_that_hands_over_says_so_per_doubling_and_why
+report-doubling-as-step | bench/analyse/portrait.c | s/pow\(series_cost\(b\) \/ series_cost\(a\), 1 \/ d\)/pow(series_cost(b) \/ series_cost(a), 1)/ | test_report | report/a_design_that_hands_over_says_so_per_doubling_and_why
+report-kept-despite-unparks | bench/analyse/series.c | s/"injected_per_dispatch", "unparks_per_dispatch" \}/"injected_per_dispatch" }/ | test_report | report/a_design_that_hands_over_says_so_per_doubling_and_why
+report-switches-uncompared | bench/analyse/portrait.c | s/r = mine \/ theirs;/r = 1;/ | test_report | report/a_design_that_hands_over_says_so_per_doubling_and_why
+report-counters-unsaid | bench/analyse/portrait.c | s/\tportrait_counters\(out, s, &k\);\n// | test_report | report/a_design_that_hands_over_says_so_per_doubling_and_why
+report-dearest-anywhere | bench/analyse/portrait.c | s/if \(!\(series_cost\(c\) < series_cost\(s->cell\[i\]\)\)\)/if (0)/ | test_report | report/each_design_says_its_cost_at_1_the_cpus_and_the_widest
+report-rare-counted | bench/analyse/portrait.c | s/if \(hi < PORTRAIT_RARE\) \{/if (0) {/ | test_report | report/a_design_that_keeps_its_work_local_is_said_to
+report-group-unsaid | bench/analyse/findings.c | s/\t\tif \(in\(&d->s\[i\]\)\)\n\t\t\tportrait_write/\t\tif (0)\n\t\t\tportrait_write/ | test_report | report/event_loops_resuming_at_home_never_cross_a_thread
+advise-widths-unlabelled | bench/analyse/sizing.c | s/\tsizing_widths\(r, x->widths, sizeof\(x->widths\)\);\n// | test_pictures | pictures/advise_labels_every_width_and_marks_the_recommended
+advise-pick-unmarked | bench/analyse/sizing.c | s/\tif \(at > 0\)\n/\tif (0)\n/ | test_pictures | pictures/advise_labels_every_width_and_marks_the_recommended
+advise-split-unmarked | bench/analyse/sizing.c | s/\tif \(p\.split_better\) \{/\tif (0) {/ | test_pictures | pictures/advise_labels_every_width_and_marks_the_recommended
+advise-pick-above-only | bench/analyse/sizing.c | s/"unset label 1\\nunset y2label/"unset label 1\\nunset arrow 1\\nunset y2label/ | test_pictures | pictures/advise_labels_every_width_and_marks_the_recommended
 merge-no-machine-in-series | bench/analyse/params.c | s/\tif \(m != NULL && used < len\)/\tif (0)/ | test_fleet | merge/plot_report_and_export_give_a_series_per_machine
 merge-one-name-per-node | bench/analyse/merge.c | s/if \(merge_named\(g->in, g->n, want\) > 1\)/if (0)/ | test_fleet | merge/tells_two_tasks_on_one_node_apart_and_refuses_a_file_twice
 compare-fleet-against-one | bench/analyse/compare.c | s/\tif \(na > 0 \W\W nb > 0\)/\tif (0)/ | test_fleet | merge/compare_and_advise_never_mix_machines
@@ -283,9 +295,10 @@ area() {
 	    bench/analyse/metric.c | bench/analyse/label.c | \
 	    bench/commands/verdict.c) echo verdicts ;;
 	bench/analyse/report.c | bench/analyse/findings.c | \
-	    bench/analyse/series.c | bench/analyse/table.c) echo report ;;
+	    bench/analyse/portrait.c | bench/analyse/series.c | \
+	    bench/analyse/table.c) echo report ;;
 	bench/analyse/plot.c | bench/analyse/figure.c | bench/analyse/beside.c | \
-	    bench/analyse/ratio.c) echo pictures ;;
+	    bench/analyse/ratio.c | bench/analyse/sizing.c) echo pictures ;;
 	bench/runner.c | bench/cli.c) echo sweep ;;
 	bench/analyse/results.c) echo "results files" ;;
 	queues/* | dispatchers/* | runtimes/*) echo designs ;;

@@ -84,6 +84,7 @@ static const char pictures_js[] =
 	"\t\t\treturn;\n"
 	"\t\tr = rect(t);\n"
 	"\t\tts.push({ s: s, r: r });\n"
+	"\t\tf.words.push({ s: s, l: r.left - c.left, r: r.right - c.left });\n"
 	"\t\tif (!inside(r, c))\n"
 	"\t\t\tf.out.push(s + ' at ' + [r.left - c.left,\n"
 	"\t\t\t    r.top - c.top, r.right - c.left,\n"
@@ -99,16 +100,17 @@ static const char pictures_js[] =
 	"/* Each plot's tic labels: below (x), left (y), right (y2). */\n"
 	"function tics(ps, ts, c, f) {\n"
 	"\tps.forEach(function (p) {\n"
-	"\t\tvar x = [], y = [], y2 = [], ends = [1e9, 1e9];\n"
+	"\t\tvar x = [], xat = [], y = [], y2 = [], ends = [1e9, 1e9];\n"
 	"\t\tts.forEach(function (a) {\n"
 	"\t\t\tvar r = a.r, cy = (r.top + r.bottom) / 2;\n"
 	"\t\t\tvar level = cy >= p.t - 8 && cy <= p.b + 8;\n"
 	"\t\t\tif (!NUM.test(a.s))\n"
 	"\t\t\t\treturn;\n"
 	"\t\t\tif (r.top >= p.b && r.top < p.b + 30 &&\n"
-	"\t\t\t    r.left < p.r && r.right > p.l)\n"
+	"\t\t\t    r.left < p.r && r.right > p.l) {\n"
 	"\t\t\t\tx.push(a.s);\n"
-	"\t\t\telse if (level && r.right <= p.l) {\n"
+	"\t\t\t\txat.push((r.left + r.right) / 2 - c.left);\n"
+	"\t\t\t} else if (level && r.right <= p.l) {\n"
 	"\t\t\t\ty.push(a.s);\n"
 	"\t\t\t\tends = [Math.min(ends[0], Math.abs(cy - p.b)),\n"
 	"\t\t\t\t    Math.min(ends[1], Math.abs(cy - p.t))];\n"
@@ -116,8 +118,8 @@ static const char pictures_js[] =
 	"\t\t\t\ty2.push(a.s);\n"
 	"\t\t});\n"
 	"\t\t/* ends: how far the y labels nearest each end are from it. */\n"
-	"\t\tf.panels.push({ share: (p.r - p.l) / c.width, x: x, y: y,\n"
-	"\t\t    y2: y2, ends: ends });\n"
+	"\t\tf.panels.push({ share: (p.r - p.l) / c.width, x: x, xat: xat,\n"
+	"\t\t    y: y, y2: y2, ends: ends });\n"
 	"\t});\n"
 	"}\n"
 	"/* A series' line: the first path with a colour of its own. */\n"
@@ -171,14 +173,26 @@ static const char pictures_js[] =
 	"\t\tf.series.push(s);\n"
 	"\t});\n"
 	"}\n"
-	"function facts(name, svg) {\n"
+	"/* Each vertical line's place in the canvas, and its colour. */\n"
+"function verticals(svg, k, f) {\n"
+"\tsvg.querySelectorAll('path').forEach(function (p) {\n"
+"\t\tvar m = /^M([0-9.]+),[0-9.]+ L\\1,[0-9.]+$/.exec(\n"
+"\t\t    (p.getAttribute('d') || '').trim());\n"
+"\t\tif (m && p.getAttribute('stroke'))\n"
+"\t\t\tf.verticals.push({ x: k * m[1], colour:\n"
+"\t\t\t    p.getAttribute('stroke').replace(/ /g, '') });\n"
+"\t});\n"
+"}\n"
+"function facts(name, svg) {\n"
 	"\tvar c = rect(svg), vb = svg.viewBox.baseVal;\n"
 	"\tvar k = vb && vb.width ? c.width / vb.width : 1, ps;\n"
 	"\tvar f = { name: name, kind: 'svg', w: c.width, h: c.height,\n"
-	"\t    out: [], overlap: [], panels: [], series: [] };\n"
+	"\t    out: [], overlap: [], panels: [], series: [], words: [],\n"
+	"\t    verticals: [] };\n"
 	"\tps = panels(svg, k, c);\n"
 	"\ttics(ps, texts(svg, c, f), c, f);\n"
 	"\tseries(svg, ps, k, c, f);\n"
+	"\tverticals(svg, k, f);\n"
 	"\treturn f;\n"
 	"}\n"
 	"/* A PNG's content: the box of its pixels that are not white. */\n"
@@ -822,7 +836,8 @@ Test(pictures, axes_read_1_2_5_or_powers_of_ten, .timeout = 300)
 
 /*
  * One worker axis: 1, 2, 4 ... to the widest width, each a power of two,
- * in every picture (beside.png and advise.png too).
+ * in every picture (beside.png and advise.png too, which adds any other
+ * width of its table: below).
  */
 Test(pictures, one_worker_axis_in_every_picture, .timeout = 300)
 {
@@ -858,6 +873,118 @@ Test(pictures, one_worker_axis_in_every_picture, .timeout = 300)
 		cr_log_info("%s: workers 1 to %d", str(f, "name"), w / 2);
 	}
 	picture(facts, "runtimes/beside.svg");
+	cJSON_Delete(facts);
+}
+
+/*
+ * ADVISE_DATA's table at widths 1, 2, 3 and 6 (its 4 and 16 moved) with
+ * a target that N=3 meets first (790 ops/s of 500, p99 41 ms of 100) and
+ * N=2 does not (390 ops/s): a file as `advise --out` records it; with a
+ * split, N=1 and a view of 6 (N=6's figures under the load), which meets
+ * it for a sixteenth of N=3's CPU a dispatch and is recommended instead.
+ */
+static const char *
+advise_3_and_6(bool split)
+{
+	const char *path = tmp(split ? "advise36s.json" : "advise36.json");
+	cJSON *doc, *cell, *w, *a, *view = NULL;
+	size_t len;
+	char *b, *text;
+	FILE *f;
+
+	cr_assert_not_null(b = slurp(ADVISE_DATA, &len));
+	cr_assert_not_null(doc = cJSON_Parse(b));
+	free(b);
+	cJSON_ArrayForEach(cell, cJSON_GetObjectItem(doc, "cells")) {
+		w = cJSON_GetObjectItem(cell, "workers");
+		cJSON_SetNumberValue(w, w->valuedouble == 4 ? 3 :
+		    w->valuedouble == 16 ? 6 : w->valuedouble);
+		if (w->valuedouble == 6 && strcmp(cJSON_GetObjectItem(cell,
+		    "workload")->valuestring, "resume") != 0)
+			view = cJSON_Duplicate(cell, true);
+	}
+	cr_assert_not_null(view);
+	cJSON_SetNumberValue(cJSON_GetObjectItem(view, "workers"), 1);
+	cJSON_AddNumberToObject(view, "split", 6);
+	if (split)
+		cJSON_AddItemToArray(cJSON_GetObjectItem(doc, "cells"), view);
+	else
+		cJSON_Delete(view);
+	a = cJSON_AddObjectToObject(doc, "advise");
+	cJSON_AddStringToObject(a, "load", "sleep:5:0.25");
+	cJSON_AddNumberToObject(a, "rate_ops_per_s", 500);
+	cJSON_AddNumberToObject(a, "p99_ms", 100);
+	cr_assert_not_null(text = cJSON_Print(doc));
+	cr_assert_not_null(f = fopen(path, "w"));
+	fputs(text, f);
+	fclose(f);
+	free(text);
+	cJSON_Delete(doc);
+	return path;
+}
+
+/*
+ * Each width of the table labelled on both axes (1, 2, 3, 4, 6, 8), and
+ * the recommendation marked at the tic of x: a line across both plots,
+ * its words beside it, on either side.
+ */
+static void
+assert_marked(const cJSON *f, const char *x, const char *words)
+{
+	static const char *const want[] = { "1", "2", "3", "4", "6", "8" };
+	const cJSON *p, *v;
+	size_t i, lines = 0, n = 0;
+	double at = -1;
+
+	cJSON_ArrayForEach(p, arr(f, "panels")) {
+		cr_assert_eq(cJSON_GetArraySize(arr(p, "x")), 6, "%s: x tics "
+		    "%s", str(f, "name"), cJSON_PrintUnformatted(arr(p, "x")));
+		for (i = 0; i < 6; i++) {
+			cr_assert_str_eq(cJSON_GetArrayItem(arr(p, "x"),
+			    (int)i)->valuestring, want[i]);
+			if (strcmp(want[i], x) == 0)
+				at = cJSON_GetArrayItem(arr(p, "xat"),
+				    (int)i)->valuedouble;
+		}
+	}
+	cJSON_ArrayForEach(v, arr(f, "verticals"))
+		if (strcmp(str(v, "colour"), "rgb(0,158,115)") == 0) {
+			cr_assert_float_eq(num(v, "x"), at, 2, "%s: the line "
+			    "at %.0f px, N=%s at %.0f", str(f, "name"),
+			    num(v, "x"), x, at);
+			lines++;
+		}
+	cJSON_ArrayForEach(v, arr(f, "words"))
+		if (strcmp(str(v, "s"), words) == 0) {
+			cr_assert((num(v, "l") > at && num(v, "l") < at + 20) ||
+			    (num(v, "r") < at && num(v, "r") > at - 20), "%s: "
+			    "the words from %.0f to %.0f px, N=%s at %.0f",
+			    str(f, "name"), num(v, "l"), num(v, "r"), x, at);
+			n++;
+		}
+	cr_assert_eq(lines, 2, "%s: %zu lines at N=%s", str(f, "name"), lines,
+	    x);
+	cr_assert_eq(n, 1, "%s: '%s' %zu times", str(f, "name"), words, n);
+	return;
+}
+
+/*
+ * advise.png labels each width of its table on the axis, 3 and 6 among
+ * the powers of two, and marks what advise recommends: N=3, or the split
+ * at its view's width when the split wins.
+ */
+Test(pictures, advise_labels_every_width_and_marks_the_recommended,
+    .timeout = 300)
+{
+	const char *dirs[] = { plotted(advise_3_and_6(false), "advise36"),
+	    plotted(advise_3_and_6(true), "advise36s"), NULL };
+	cJSON *facts = pictures(dirs);
+
+	assert_marked(picture(facts, "advise36/advise.svg"), "3",
+	    "recommended N=3");
+	assert_marked(picture(facts, "advise36s/advise.svg"), "6",
+	    "recommended: split N=1, view 6");
+	assert_fits(facts, 4);
 	cJSON_Delete(facts);
 }
 

@@ -10,180 +10,12 @@
 
 #include "findings.h"
 #include "params.h"
+#include "portrait.h"
 #include "results.h"
 #include "stats.h"
 #include "table.h"
 
 #define FINDINGS_LISTED	8		/* cells a finding lists */
-/*
- * A series is flat when its dearest width costs at most this much more
- * than its cheapest: the spread of one cell's runs on the reference
- * 2-vCPU guests is about as wide (stealing 0.038 to 0.045 µs).
- */
-#define FINDINGS_FLAT	1.2
-
-/* "at 1 worker", "at 8 workers", "with no bound". */
-static const char *
-findings_at(double workers, char *buf, size_t len)
-{
-	char w[24];
-
-	snprintf(buf, len, "%s %s", workers == 0 ? "with" : "at",
-	    series_width(workers, w, sizeof(w)));
-	return buf;
-}
-
-/* A ratio: 1.5×, 135×, 5860000×. */
-static const char *
-findings_factor(double f, char *buf, size_t len)
-{
-	char fig[32];
-
-	if (f < 9.95)
-		snprintf(buf, len, "%.1f×", f);
-	else if (f < 999.5)
-		snprintf(buf, len, "%.0f×", f);
-	else
-		snprintf(buf, len, "%s×", table_sig3(f, fig, sizeof(fig)));
-	return buf;
-}
-
-/*
- * Where the series' cost is highest or lowest between its ends, when that
- * is more than a flat series' spread beyond both ends.
- */
-static void
-findings_inside(const struct series *s, char *buf, size_t len)
-{
-	double first = series_cost(s->cell[0]);
-	double last = series_cost(s->cell[s->n - 1]), m;
-	size_t i, hi = 0, lo = 0, used = 0;
-	char w[32], v[32];
-
-	for (i = 1; i + 1 < s->n; i++) {
-		m = series_cost(s->cell[i]);
-		if (m > FINDINGS_FLAT * fmax(first, last) && (hi == 0 ||
-		    m > series_cost(s->cell[hi])))
-			hi = i;
-		if (m * FINDINGS_FLAT < fmin(first, last) && (lo == 0 ||
-		    m < series_cost(s->cell[lo])))
-			lo = i;
-	}
-	buf[0] = '\0';
-	if (hi != 0)
-		used = (size_t)snprintf(buf, len, ", highest %s (%s)",
-		    findings_at(results_num(s->cell[hi], "workers"), w,
-		    sizeof(w)), table_scaled(series_cost(s->cell[hi]), "µs", v,
-		    sizeof(v)));
-	if (lo != 0 && used < len)
-		snprintf(buf + used, len - used, ", lowest %s (%s)",
-		    findings_at(results_num(s->cell[lo], "workers"), w,
-		    sizeof(w)),
-		    table_scaled(series_cost(s->cell[lo]), "µs", v,
-		    sizeof(v)));
-	return;
-}
-
-/* The widest step from one width to the next, of a rising series. */
-static void
-findings_steepest(const struct series *s, char *buf, size_t len)
-{
-	double step, best = 0;
-	size_t i, at = 0;
-	char f[32];
-
-	for (i = 1; i < s->n; i++) {
-		step = series_cost(s->cell[i]) / series_cost(s->cell[i - 1]);
-		if (step > best) {
-			best = step;
-			at = i;
-		}
-	}
-	buf[0] = '\0';
-	if (s->n >= 3 && best >= FINDINGS_FLAT)
-		snprintf(buf, len, ", most steeply from %.0f to %.0f (%s)",
-		    results_num(s->cell[at - 1], "workers"),
-		    results_num(s->cell[at], "workers"),
-		    findings_factor(best, f, sizeof(f)));
-	return;
-}
-
-/*
- * How a series' cost moves from its narrowest width to its widest: flat
- * (within FINDINGS_FLAT), rises or falls N×, with where it peaks or dips
- * between its ends.
- */
-static void
-findings_shape(const struct series *s, char *buf, size_t len)
-{
-	double lo = INFINITY, hi = 0, first, last, m;
-	char span[64], f[32], more[160], steep[96];
-	size_t i;
-
-	if (s->n < 2) {
-		snprintf(buf, len, "its only width");
-		return;
-	}
-	for (i = 0; i < s->n; i++) {
-		m = series_cost(s->cell[i]);
-		lo = fmin(lo, m);
-		hi = fmax(hi, m);
-	}
-	first = series_cost(s->cell[0]);
-	last = series_cost(s->cell[s->n - 1]);
-	snprintf(span, sizeof(span), "from %.0f to %.0f workers",
-	    results_num(s->cell[0], "workers"),
-	    results_num(s->cell[s->n - 1], "workers"));
-	if (hi <= FINDINGS_FLAT * lo) {
-		snprintf(buf, len, "flat %s (within %.0f %%)", span,
-		    (hi / lo - 1) * 100);
-		return;
-	}
-	findings_inside(s, more, sizeof(more));
-	findings_steepest(s, steep, sizeof(steep));
-	if (last >= FINDINGS_FLAT * first)
-		snprintf(buf, len, "rises %s %s%s%s", findings_factor(last /
-		    first, f, sizeof(f)), span, steep, more);
-	else if (first >= FINDINGS_FLAT * last)
-		snprintf(buf, len, "falls %s %s%s", findings_factor(first /
-		    last, f, sizeof(f)), span, more);
-	else
-		snprintf(buf, len, "about the same at %.0f and %.0f workers%s",
-		    results_num(s->cell[0], "workers"),
-		    results_num(s->cell[s->n - 1], "workers"), more);
-	return;
-}
-
-/*
- * One design's line: its cost at its narrowest width, at one worker per
- * CPU and at its widest, each said once, then its shape.
- */
-static void
-findings_design(FILE *out, const struct series *s)
-{
-	const cJSON *at[3] = { s->cell[0], series_cell_at(s, s->cpus),
-	    s->cell[s->n - 1] };
-	char v[32], w[32], shape[320];
-	size_t i, j;
-
-	fputs("<li><b>", out);
-	table_html_escape(out, s->name);
-	fputs("</b>:", out);
-	for (i = 0; i < 3; i++) {
-		for (j = 0; j < i && at[j] != at[i]; j++)
-			;
-		if (at[i] == NULL || j < i)
-			continue;
-		fprintf(out, "%s %s %s", i > 0 ? "," : "", table_scaled(
-		    series_cost(at[i]), "µs", v, sizeof(v)), findings_at(
-		    results_num(at[i], "workers"), w, sizeof(w)));
-		if (i == 1 || (at[i] == at[1] && s->cpus > 1))
-			fprintf(out, " (one per CPU)");
-	}
-	findings_shape(s, shape, sizeof(shape));
-	fprintf(out, "; %s.</li>\n", shape);
-	return;
-}
 
 /* What a handoff costs, per design that makes one. */
 static void
@@ -195,7 +27,7 @@ findings_designs(FILE *out, const struct series_set *d)
 	    "(CPU time per dispatch, median of the runs):\n<ul>\n", out);
 	for (i = 0; i < d->ns; i++)
 		if (!d->s[i].floor && !d->s[i].local && !d->s[i].kept) {
-			findings_design(out, &d->s[i]);
+			portrait_write(out, d, &d->s[i]);
 			n++;
 		}
 	if (n == 0)
@@ -268,16 +100,71 @@ findings_two(FILE *out, double lo, double hi, const char *and)
 	return;
 }
 
+/* An event loop resuming at home: it never crosses a thread. */
+static bool
+findings_is_local(const struct series *s)
+{
+
+	return s->local && !s->floor;
+}
+
+/* A design whose counters show each resumption kept on its worker. */
+static bool
+findings_is_kept(const struct series *s)
+{
+
+	return s->kept && !s->local && !s->floor;
+}
+
+/* The series of d in a group. */
+static size_t
+findings_count(const struct series_set *d, bool (*in)(const struct series *))
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < d->ns; i++)
+		n += in(&d->s[i]);
+	return n;
+}
+
+/* A group's names: "<b>a</b>, <b>b</b> and <b>c</b>". */
+static void
+findings_names(FILE *out, const struct series_set *d,
+    bool (*in)(const struct series *))
+{
+	size_t i, k = 0, n = findings_count(d, in);
+
+	for (i = 0; i < d->ns; i++) {
+		if (!in(&d->s[i]))
+			continue;
+		fprintf(out, "%s<b>", findings_and(k++, n));
+		table_html_escape(out, d->s[i].name);
+		fputs("</b>", out);
+	}
+	return;
+}
+
+/* A group's designs, each in its own words, closing the group's item. */
+static void
+findings_members(FILE *out, const struct series_set *d,
+    bool (*in)(const struct series *))
+{
+	size_t i;
+
+	fputs(":\n<ul>\n", out);
+	for (i = 0; i < d->ns; i++)
+		if (in(&d->s[i]))
+			portrait_write(out, d, &d->s[i]);
+	fputs("</ul></li>\n", out);
+	return;
+}
+
 /* The designs that never cross a thread in this workload, and why. */
 static void
 findings_local(FILE *out, const struct series_set *d)
 {
-	double lo = INFINITY, hi = 0;
-	size_t i, j, n = 0, k = 0;
+	size_t n = findings_count(d, findings_is_local);
 
-	for (i = 0; i < d->ns; i++)
-		if (d->s[i].local && !d->s[i].floor)
-			n++;
 	if (n == 0) {
 		fputs("<li id=\"local\">Every design here hands resumptions to "
 		    "other threads: none is an event loop resuming a coroutine "
@@ -285,65 +172,39 @@ findings_local(FILE *out, const struct series_set *d)
 		return;
 	}
 	fputs("<li id=\"local\">", out);
-	for (i = 0; i < d->ns; i++) {
-		if (!d->s[i].local || d->s[i].floor)
-			continue;
-		fprintf(out, "%s<b>", findings_and(k++, n));
-		table_html_escape(out, d->s[i].name);
-		fputs("</b>", out);
-		for (j = 0; j < d->s[i].n; j++) {
-			lo = fmin(lo, series_cost(d->s[i].cell[j]));
-			hi = fmax(hi, series_cost(d->s[i].cell[j]));
-		}
-	}
+	findings_names(out, d, findings_is_local);
 	fprintf(out, " never hand%s a resumption to another thread in this "
 	    "workload: %s threads are event loops, and a coroutine resumed "
-	    "from its own loop (from=home) runs there, in place: ",
-	    n == 1 ? "s" : "", n == 1 ? "its" : "their");
-	findings_two(out, lo, hi, "–");
-	fputs(" a dispatch at every width, no handoff's cost.</li>\n", out);
+	    "from its own loop (from=home) runs there, in place, with no "
+	    "handoff's cost", n == 1 ? "s" : "", n == 1 ? "its" : "their");
+	findings_members(out, d, findings_is_local);
 	return;
 }
 
 /*
  * The designs whose resumptions stay on their worker's own queue, with
- * the most any of their cells saw taken by another thread or injected.
+ * the most any of their cells counted crossing between threads.
  */
 static void
 findings_kept(FILE *out, const struct series_set *d)
 {
-	double lo = INFINITY, hi = 0, most = 0, st, in;
-	size_t i, j, n = 0, k = 0;
-	const cJSON *c;
+	size_t i, j, n = findings_count(d, findings_is_kept);
+	double most = 0;
 
-	for (i = 0; i < d->ns; i++)
-		n += d->s[i].kept && !d->s[i].floor && !d->s[i].local;
 	if (n == 0)
 		return;
+	for (i = 0; i < d->ns; i++)
+		for (j = 0; findings_is_kept(&d->s[i]) && j < d->s[i].n; j++)
+			most = fmax(most, series_moved(d->s[i].cell[j]));
 	fputs("<li id=\"kept\">", out);
-	for (i = 0; i < d->ns; i++) {
-		if (!d->s[i].kept || d->s[i].floor || d->s[i].local)
-			continue;
-		fprintf(out, "%s<b>", findings_and(k++, n));
-		table_html_escape(out, d->s[i].name);
-		fputs("</b>", out);
-		for (j = 0; j < d->s[i].n; j++) {
-			c = d->s[i].cell[j];
-			lo = fmin(lo, series_cost(c));
-			hi = fmax(hi, series_cost(c));
-			st = results_stat(c, "steals_per_dispatch", "median");
-			in = results_stat(c, "injected_per_dispatch", "median");
-			most = fmax(most, st + (isfinite(in) ? in : 0));
-		}
-	}
-	fprintf(out, " keep%s each resumption on the worker that made it, "
-	    "in that worker's own queue: another thread took one, or one came "
-	    "from outside, in at most 1 of %.0f dispatches (steals and "
-	    "injections, counted): ", n == 1 ? "s" : "", most > 0 ?
+	findings_names(out, d, findings_is_kept);
+	fprintf(out, " keep%s each resumption on the worker that made it, in "
+	    "that worker's own queue, with no handoff's cost in this workload: "
+	    "another thread took one, one came from outside or a parked thread "
+	    "was woken for one in at most 1 of %.0f dispatches (steals, "
+	    "injections and unparks, counted)", n == 1 ? "s" : "", most > 0 ?
 	    pow(10, floor(log10(1 / most))) : 1 / SERIES_KEPT);
-	findings_two(out, lo, hi, "–");
-	fputs(" a dispatch at every width, no handoff's cost in this "
-	    "workload.</li>\n", out);
+	findings_members(out, d, findings_is_kept);
 	return;
 }
 
@@ -411,7 +272,7 @@ findings_cell_name(FILE *out, const cJSON *cell)
 	params_series(cell, name, sizeof(name));
 	fputs("<b>", out);
 	table_html_escape(out, name);
-	fprintf(out, "</b> %s", findings_at(results_num(cell, "workers"), at,
+	fprintf(out, "</b> %s", series_at(results_num(cell, "workers"), at,
 	    sizeof(at)));
 	return;
 }

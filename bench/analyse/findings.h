@@ -1,12 +1,13 @@
 /*
  * findings.h - what a reader asks of a sweep, in words computed from it,
- * the opening of the report: what a handoff costs per design at 1
- * worker, at one worker per CPU and at the widest width, and how that
- * cost moves with the width; the cheapest handoff at each width; which
- * designs never hand a resumption to another thread here; the harness's
- * floor; and where a figure is not to be taken as it stands (a coroutine
- * starved, the runs fell into two groups, the machine was busy, a window
- * stalled).
+ * the opening of the report: each design that hands resumptions over
+ * in its own words (portrait.h: its cost, how that moves per doubling of
+ * the width, and why, from its counters); the cheapest handoff at each
+ * width; the designs that never hand a resumption to another thread
+ * here, or keep it on its worker, and each of them in its own words; the
+ * harness's floor; and where a figure is not to be taken as it stands (a
+ * coroutine starved, the runs fell into two groups, the machine was busy,
+ * a window stalled).
  */
 #ifndef BENCH_FINDINGS_H
 #define BENCH_FINDINGS_H

@@ -38,6 +38,16 @@ series_width(double workers, char *buf, size_t len)
 	return buf;
 }
 
+const char *
+series_at(double workers, char *buf, size_t len)
+{
+	char w[24];
+
+	snprintf(buf, len, "%s %s", workers == 0 ? "with" : "at",
+	    series_width(workers, w, sizeof(w)));
+	return buf;
+}
+
 /*
  * Whether a cell's resumptions stay on the thread that made them: a
  * design of event loops (only its cells carry `from`) resuming each
@@ -53,22 +63,38 @@ series_stays_home(const cJSON *cell)
 	    strcmp(results_str(cell, "workload", "resume"), "resume") == 0;
 }
 
+double
+series_moved(const cJSON *cell)
+{
+	static const char *const moves[] = { "steals_per_dispatch",
+	    "injected_per_dispatch", "unparks_per_dispatch" };
+	double m, sum = 0;
+	size_t i;
+
+	for (i = 0; i < sizeof(moves) / sizeof(moves[0]); i++)
+		if (isfinite(m = results_stat(cell, moves[i], "median")))
+			sum += m;
+	return sum;
+}
+
 /*
  * Whether a cell's resumptions stay on the worker that made them: a
  * design of a queue per worker that counts what other threads took from
- * it (steals) and what came from outside (injected), both, measured, under
- * SERIES_KEPT a dispatch on the resume-only workload: a coroutine that
- * dispatches itself again lands on its own worker's queue and runs there.
+ * it (steals), what came from outside (injected) and the parked threads
+ * it woke for work (unparks), together, measured, under SERIES_KEPT a
+ * dispatch on the resume-only workload: a coroutine that dispatches
+ * itself again lands on its own worker's queue and runs there. A design
+ * that counts steals of its own tasks but passes each resumption through
+ * a queue its threads share (limited: the view's queue, whose Workers
+ * the scheduler moves and wakes) shows it in its unparks.
  */
 static bool
 series_keeps_local(const cJSON *cell)
 {
-	double steals = results_stat(cell, "steals_per_dispatch", "median");
-	double in = results_stat(cell, "injected_per_dispatch", "median");
 
-	return isfinite(steals) && steals + (isfinite(in) ? in : 0) <
-	    SERIES_KEPT && strcmp(results_str(cell, "workload", "resume"),
-	    "resume") == 0;
+	return isfinite(results_stat(cell, "steals_per_dispatch", "median")) &&
+	    series_moved(cell) < SERIES_KEPT && strcmp(results_str(cell,
+	    "workload", "resume"), "resume") == 0;
 }
 
 bool

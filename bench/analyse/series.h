@@ -2,8 +2,8 @@
  * series.h - a results file's measured cells as the lines a worker sweep
  * draws: one series per design (params_series), its cells narrowest
  * width first, each marked when it is the harness's floor, never hands
- * a resumption to another thread, or keeps it on its worker's own queue. The report's findings and its design by
- * width grid read them.
+ * a resumption to another thread, or keeps it on its worker's own
+ * queue. The report's findings and its design by width grid read them.
  */
 #ifndef BENCH_SERIES_H
 #define BENCH_SERIES_H
@@ -15,7 +15,7 @@
 
 #define SERIES_WIDTHS	32		/* widths a series keeps */
 #define SERIES_NAME	320		/* a name, its machine's included */
-#define SERIES_KEPT	1e-3		/* steals a dispatch, at most, to keep */
+#define SERIES_KEPT	1e-3		/* series_moved, at most, to keep */
 
 /* The cells a worker sweep draws as one line, narrowest first. */
 struct series {
@@ -44,6 +44,12 @@ int series_collect(struct series_set *d, const cJSON *doc);
 /* A cell's headline: the median CPU µs per dispatch of its ok runs. */
 double series_cost(const cJSON *cell);
 
+/*
+ * A cell's counted crossings between threads, a dispatch: its steals,
+ * injections and unparks, those it counts (0 when it counts none).
+ */
+double series_moved(const cJSON *cell);
+
 /* inline on the resume-only workload: the harness's own floor. */
 bool series_is_floor(const cJSON *cell);
 
@@ -55,5 +61,8 @@ size_t series_widths(const struct series_set *d, double *w, size_t max);
 
 /* "1 worker", "8 workers", "no bound" (at most 23 characters). */
 const char *series_width(double workers, char *buf, size_t len);
+
+/* "at 1 worker", "at 8 workers", "with no bound". */
+const char *series_at(double workers, char *buf, size_t len);
 
 #endif /* BENCH_SERIES_H */
