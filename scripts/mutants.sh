@@ -246,6 +246,7 @@ merge-empty-sha-twin | bench/analyse/merge.c | s/\*sha != '\\0' && // | test_fle
 cheapest-cost-starved | bench/analyse/advise.c | s/if \(advise_clean\(&rows\[i\]\) && rows\[i\]\.cost_starving == 0 &&/if (advise_clean(\&rows[i]) \&\&/ | test_advise | advise/the_cheapest_width_is_one_whose_cost_sweep_ran_clean
 split-view-by-pool | bench/analyse/advise.c | s/p->row >= 0 && s->view == r->single\[p->row\]\.workers\)/p->row >= 0 \&\& s->workers == r->single[p->row].workers)/ | test_advise | advise/the_split_beside_the_knee_has_the_knees_width_for_a_view
 split-view-at-most | bench/analyse/advise.c | s/p->row >= 0 && s->view == r->single/p->row >= 0 \&\& s->view <= r->single/ | test_advise | advise/the_split_beside_the_knee_has_the_knees_width_for_a_view
+range-as-real | bench/value.c | s/value_real\(p\) \? "%s: %s is out of "/1 ? "%s: %s is out of "/ | test_cli | cli/bad_input
 prog-doubled-passes | bench/measure/program.c | s/bool ok = e->dispatched == e->sum;/bool ok = e->dispatched <= e->sum;/ | test_program | program/a_program_that_double_counts_fails_the_count_check
 prog-doubled-unsaid | bench/measure/program.c | s/"doubled", e->sum > e->dispatched \?/"doubled", 0 ?/ | test_program | program/a_program_that_double_counts_fails_the_count_check
 prog-counter-twice-taken | bench/measure/program.c | s/if \(cJSON_GetObjectItemCaseSensitive\(counters, name\) != NULL\) \{/if (0) {/ | test_program | program/a_program_that_says_a_counter_twice_fails

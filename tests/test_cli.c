@@ -84,8 +84,13 @@ static struct bad_case bad_cases[] = {
 	    "give --processes 8 or more" },
 	{ "run --workload nap:5:0.1", "not resume" },
 	{ "run --workload sleep:5", "not resume" },
-	{ "run --workload sleep:0:0.1", "0 < MS" },
-	{ "run --workload spin:5:1.5", "SHARE <= 1" },
+	{ "run --workload sleep:0:0.1", "--workload: 'sleep:0:0.1': MS 0 is "
+	    "out of range: it must be in (0, 10000]" },
+	{ "run --workload spin:5:1.5", "--workload: 'spin:5:1.5': SHARE 1.5 is "
+	    "out of range: it must be in (0, 1]" },
+	/* Issue 46: an integer's range was "1..1.07374e+09". */
+	{ "verify --queue lfseg --items 0", "--items: 0 is out of range "
+	    "1..1073741824" },
 	{ "run --workload resume,", "comma-separated" },
 	{ "run --workload request:5", "not resume, request" },
 	{ "advise --blocking request", "MS:SHARE" },
