@@ -258,6 +258,7 @@ split-never-needed | bench/analyse/advise.c | s/else if \(r->split\[v\]\.capacit
 from-alone-refused | bench/commands/advise.c | s/\tif \(g->blocking == NULL\)\n\t\tg->blocking = g->recorded;\n// | test_cli | cli/advise_live_and_from_its_file_agree
 override-unsaid | bench/commands/advise.c | s/if \(given > 0 && given != recorded\)/if (0)/ | test_cli | cli/advise_live_and_from_its_file_agree
 override-ignored | bench/commands/advise.c | s/g->target.rate = g->target.rate > 0 \? g->target.rate : rec.rate;/g->target.rate = rec.rate;/ | test_cli | cli/advise_live_and_from_its_file_agree
+new-rate-old-cells | bench/commands/advise.c | s/g->at_target != advise_in_flight\(/0 \&\& g->at_target != advise_in_flight(/ | test_cli | cli/advise_live_and_from_its_file_agree
 share-range-unsaid | bench/commands/advise.c | s/workload_block_range\(ms, share, why, sizeof\(why\)\) != 0\)/0)/ | test_cli | cli/bad_input
 range-as-real | bench/value.c | s/value_real\(p\) \? "%s: %s is out of "/1 ? "%s: %s is out of "/ | test_cli | cli/bad_input
 at-target-unmeasured | bench/pool.c | s/if \(at_target > 0 && pool_load/if (0 \&\& pool_load/ | test_cli | cli/advise_live_and_from_its_file_agree

@@ -887,6 +887,14 @@ Test(cli, advise_live_and_from_its_file_agree, .timeout = 300)
 	cr_assert_eq(output_of(cmd, again, sizeof(again)), 0, "%s", again);
 	cr_assert_not_null(strstr(again, "check (Little's law): 150 ops/s x "),
 	    "%s", again);
+	cr_assert_not_null(strstr(again, "\nprice: at the target the whole "
+	    "pool burns "), "150 ops/s keeps 1 coroutine busy too: %s", again);
+	/* 600 ops/s keeps 2 busy: the file's cells at its target are not it. */
+	snprintf(cmd, sizeof(cmd), "advise --from %s --rate 600 2>/dev/null",
+	    tmp("advise.json"));
+	cr_assert_eq(output_of(cmd, again, sizeof(again)), 0, "%s", again);
+	cr_assert_not_null(strstr(again, "(at the target rate it was not "
+	    "measured)"), "%s", again);
 	snprintf(cmd, sizeof(cmd), "plot %s -o %s >/dev/null 2>&1",
 	    tmp("advise.json"), tmp(""));
 	cr_assert_eq(output_of(cmd, again, sizeof(again)), 0);

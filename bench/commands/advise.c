@@ -84,8 +84,7 @@ struct advise_given {
 /*
  * The load advise weighs (none without a profile), and the sweep that
  * measures it beside resume-only and at the target's coroutines in
- * flight (--from: the file's, or none when the rate keeps another count
- * busy). A line in g's notes when it overrides the file's. Returns 1, 0
+ * flight. A line in g's notes when it overrides the file's. Returns 1, 0
  * without a load, -1 and err if bad.
  */
 static int
@@ -114,10 +113,6 @@ advise_load(struct call *c, struct advise_given *g, struct advise_load *load,
 		    g->recorded);
 	*load = (struct advise_load){ g->name, workload_hold_s(&p),
 	    p.kind->cpu_bound };
-	/* The file's cells at its target are another rate's than a new one. */
-	if (c->args.a.from != NULL && g->at_target != advise_in_flight(
-	    g->target.rate, load->hold_s, co))
-		g->at_target = 0;
 	if (c->args.a.from != NULL)
 		return 1;
 	g->at_target = advise_in_flight(g->target.rate, load->hold_s, co);
@@ -182,11 +177,15 @@ advise_read(const char *path, cJSON **doc, char *err, size_t errlen)
 	return 0;
 }
 
-/* Measures (or reads) the rows of one dispatcher, queue and count. */
+/*
+ * Measures (or reads) the rows of one dispatcher, queue and count, and
+ * of the load at g's target: --from's file's, unless g's rate keeps
+ * another count of its coroutines busy than the file's target did.
+ */
 static int
 advise_measure(struct call *c, const struct advise_load *load,
-    unsigned int at_target, struct advise_rows *rows, struct advise_sel *s,
-    cJSON **doc, char *err, size_t errlen)
+    const struct advise_given *g, struct advise_rows *rows,
+    struct advise_sel *s, cJSON **doc, char *err, size_t errlen)
 {
 	const char *path = c->args.a.from != NULL ? c->args.a.from :
 	    c->sweep.out;
@@ -210,7 +209,8 @@ advise_measure(struct call *c, const struct advise_load *load,
 	    (c->args.a.from != NULL && advise_from_check(arm.doc, path, s,
 	    load != NULL ? load->name : NULL, err, errlen) != 0))
 		return EXIT_USAGE;
-	s->at_target = at_target;
+	s->at_target = load == NULL || g->at_target != advise_in_flight(
+	    g->target.rate, load->hold_s, s->coroutines) ? 0 : g->at_target;
 	if (advise_rows(arm.doc, s, load, rows, err, errlen) != 0)
 		return EXIT_USAGE;
 	return rc;
@@ -260,8 +260,8 @@ cmd_advise(struct call *c)
 		cJSON_Delete(doc);
 		return command_bad("%s", err);
 	}
-	rc = advise_measure(c, loaded ? &load : NULL, g.at_target, &rows, &sel,
-	    &doc, err, sizeof(err));
+	rc = advise_measure(c, loaded ? &load : NULL, &g, &rows, &sel, &doc,
+	    err, sizeof(err));
 	if (rc == EXIT_USAGE || rc >= RUNNER_INTERRUPTED) {
 		cJSON_Delete(doc);
 		return rc == EXIT_USAGE ? command_bad("%s", err) : rc;
