@@ -21,10 +21,14 @@ pool_narrow(void)
 	return cpus > 2 ? cpus : 2;
 }
 
-/* The widths as a list, the narrow pool's among them: "8,16,2". */
+/*
+ * The widths as a list, the narrow pool's among them ("8,16,2"), and the
+ * split's views, those wider than it; of both only those of at least
+ * least workers (the unbounded width is of any).
+ */
 static void
-pool_widths(const struct sweep *s, unsigned int narrow, char *all,
-    size_t alen, char *views, size_t vlen)
+pool_widths(const struct sweep *s, unsigned int narrow, unsigned int least,
+    char *all, size_t alen, char *views, size_t vlen)
 {
 	const union param_value *w;
 	size_t n, i, ka = 0, kv = 0;
@@ -33,6 +37,8 @@ pool_widths(const struct sweep *s, unsigned int narrow, char *all,
 	w = cli_list(s, "--workers", &n);
 	all[0] = views[0] = '\0';
 	for (i = 0; i < n; i++) {
+		if (w[i].u != CELL_UNBOUNDED && w[i].u < least)
+			continue;
 		ka += (size_t)snprintf(all + ka, ka < alen ? alen - ka : 0,
 		    w[i].u == CELL_UNBOUNDED ? "%sinf" : "%s%u", ka ? "," : "",
 		    w[i].u);
@@ -41,54 +47,93 @@ pool_widths(const struct sweep *s, unsigned int narrow, char *all,
 			kv += (size_t)snprintf(views + kv, kv < vlen ? vlen - kv :
 			    0, "%s%u", kv ? "," : "", w[i].u);
 	}
-	if (!has)
-		snprintf(all + ka, ka < alen ? alen - ka : 0, ",%u", narrow);
+	if (!has && narrow >= least)
+		snprintf(all + ka, ka < alen ? alen - ka : 0, "%s%u", ka ? "," :
+		    "", narrow);
 	return;
 }
 
-/* a's cells, then b's, into *cells. */
+/* more's cells after *cells (n of them), more freed. */
 static void
-pool_join(struct cell **cells, size_t *n, struct cell *a, size_t na,
-    struct cell *b, size_t nb)
+pool_append(struct cell **cells, size_t *n, struct cell *more, size_t nmore)
 {
 
-	free(*cells);
-	if ((*cells = realloc(a, (na + nb) * sizeof(*a))) == NULL)
+	if ((*cells = realloc(*cells, (*n + nmore) * sizeof(*more))) == NULL)
 		abort();
-	memcpy(*cells + na, b, nb * sizeof(*b));
-	free(b);
-	*n = na + nb;
+	memcpy(*cells + *n, more, nmore * sizeof(*more));
+	*n += nmore;
+	free(more);
 	return;
+}
+
+/*
+ * The cells of load at widths all (with coroutines co; NULL: s's) into
+ * *cells, then the split's over views beside the narrow pool when the
+ * design has a width to split. -1 and err if s cannot make them.
+ */
+static int
+pool_load(const struct sweep *s, const char *load, const char *co,
+    unsigned int narrow, const char *all, const char *views,
+    struct cell **cells, size_t *n, char *err, size_t errlen)
+{
+	char nw[16];
+	char *one[] = { (char *)"--workload", (char *)load, (char *)"--coroutines",
+	    (char *)co };
+	char *width[] = { (char *)"--workers", (char *)all };
+	char *two[] = { (char *)"--workers", nw, (char *)"--split",
+	    (char *)views };
+	struct sweep at = *s;
+	struct cell *c;
+	size_t nc;
+
+	snprintf(nw, sizeof(nw), "%u", narrow);
+	if (cli_parse(&at, co != NULL ? 4 : 2, one, err, errlen) != 0)
+		return -1;
+	if (all[0] != '\0' && (cli_parse(&at, 2, width, err, errlen) != 0 ||
+	    (c = cli_cells(&at, &nc, err, errlen)) == NULL))
+		return -1;
+	if (all[0] != '\0')
+		pool_append(cells, n, c, nc);
+	if (views[0] == '\0' || (*cells)[0].disp->flags & DB_DISP_NO_WIDTH)
+		return 0;
+	if (cli_parse(&at, 4, two, err, errlen) != 0 ||
+	    (c = cli_cells(&at, &nc, err, errlen)) == NULL)
+		return -1;
+	pool_append(cells, n, c, nc);
+	return 0;
 }
 
 int
-pool_cells(struct sweep *s, const char *load, struct cell **cells,
-    size_t *n, char *err, size_t errlen)
+pool_cells(struct sweep *s, const char *load, unsigned int at_target,
+    struct cell **cells, size_t *n, char *err, size_t errlen)
 {
 	unsigned int narrow = pool_narrow();
-	char all[512], views[512], both[96], nw[16];
+	char all[512], views[512], both[96], co[16];
 	char *one[] = { (char *)"--workload", both, (char *)"--workers", all };
-	char *two[] = { (char *)"--workers", nw, (char *)"--workload",
-	    (char *)load, (char *)"--split", views };
-	struct sweep split;
-	struct cell *a, *b = NULL;
-	size_t na, nb = 0;
+	struct cell *a;
+	size_t na;
 
-	pool_widths(s, narrow, all, sizeof(all), views, sizeof(views));
+	pool_widths(s, narrow, 0, all, sizeof(all), views, sizeof(views));
 	snprintf(both, sizeof(both), "resume,%s", load);
-	snprintf(nw, sizeof(nw), "%u", narrow);
 	if (cli_parse(s, 4, one, err, errlen) != 0 ||
 	    (a = cli_cells(s, &na, err, errlen)) == NULL)
 		return -1;
-	split = *s;
-	if (views[0] != '\0' && !(a[0].disp->flags & DB_DISP_NO_WIDTH) &&
-	    (cli_parse(&split, 6, two, err, errlen) != 0 ||
-	    (b = cli_cells(&split, &nb, err, errlen)) == NULL)) {
-		free(a);
-		return -1;
-	}
-	pool_join(cells, n, a, na, b, nb);
+	if (pool_load(s, load, NULL, narrow, "", views, &a, &na, err,
+	    errlen) != 0)
+		goto out_free;
+	snprintf(co, sizeof(co), "%u", at_target);
+	pool_widths(s, narrow, at_target, all, sizeof(all), views,
+	    sizeof(views));
+	if (at_target > 0 && pool_load(s, load, co, narrow, all, views, &a,
+	    &na, err, errlen) != 0)
+		goto out_free;
+	free(*cells);
+	*cells = a;
+	*n = na;
 	return 0;
+out_free:
+	free(a);
+	return -1;
 }
 
 void

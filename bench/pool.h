@@ -17,10 +17,14 @@
 /*
  * The cells that measure load (a profile's name) over s's widths, into
  * *cells and *n, whose old cells are freed; s becomes the load's sweep.
- * -1 and err, the cells untouched, if s cannot make them.
+ * With at_target coroutines (0: none), the load once more with that many
+ * in flight, the target's (Little's law), at the widths of at least as
+ * many workers and the split's views as wide: what the pool burns at
+ * about the target rate, not flat out. -1 and err, the cells untouched,
+ * if s cannot make them.
  */
-int pool_cells(struct sweep *s, const char *load, struct cell **cells,
-    size_t *n, char *err, size_t errlen);
+int pool_cells(struct sweep *s, const char *load, unsigned int at_target,
+    struct cell **cells, size_t *n, char *err, size_t errlen);
 
 /*
  * What advice on s's results is about: the design, queue and coroutines

@@ -65,8 +65,9 @@ value_number(const struct param *p, const char *text, bool check, double *x,
 		    p->kind == PARAM_DURATION ? "duration (90s, 2m, 1h)" :
 		    "number");
 	if (check && (*x < p->lo || *x > p->hi))
-		return cli_error(err, errlen, "%s: %s is out of range %g..%g",
-		    p->flag, text, p->lo, p->hi);
+		return cli_error(err, errlen, value_real(p) ? "%s: %s is out of "
+		    "range %g..%g" : "%s: %s is out of range %.0f..%.0f", p->flag,
+		    text, p->lo, p->hi);
 	if (check && (p->flags & P_POW2) && *x != 0 &&
 	    ((unsigned long)*x & ((unsigned long)*x - 1)) != 0)
 		return cli_error(err, errlen, "%s: %s is not 0 or a power of "

@@ -58,7 +58,7 @@ slow-minority-equivalent | bench/analyse/judge.c | s/if \(up != hb && excess > b
 undecided-passes | bench/analyse/compare.c | s/\t\t\trc = COMPARE_UNDECIDED;/\t\t\t(void)0;/ | test_compare | compare/undecided_exits_3_unless_accepted
 advise-from-defaults | bench/commands/advise.c | s/c->nrest, c->args.a.from != NULL, s\);/c->nrest, false, s);/ | test_cli | cli/advise_from_names_what_the_file_measured
 advise-aside-denied | bench/analyse/advise.c | s/if \(p->aside_meets < 0 && advise_meets\(&rows\[i\], t\)\)/if (0)/ | test_advise | advise/a_width_set_aside_that_meets_is_named_not_denied
-split-dearer-recommended | bench/analyse/advise.c | s/return sp->cpu_us < one->cpu_us &&\n\t    !\(sp->load_cpu_us_op > one->load_cpu_us_op\);/return sp->cpu_us < one->cpu_us;/ | test_advise | advise/a_split_that_meets_it_for_less_is_recommended
+split-dearer-recommended | bench/analyse/advise.c | s/return sp->target_cpu_us_op < one->target_cpu_us_op;/return sp->cpu_us < one->cpu_us;/ | test_advise | advise/a_split_dearer_at_the_target_says_which_rate_needs_it
 split-by-resumptions | bench/measure/workload.c | s/c->phase \+ runs - 2 \* hops/c->phase + runs/ | test_workload | workload/a_split_hops_its_blocking_steps_to_a_view
 split-hops-not-awaited | bench/measure/workload.c | s/back &= workload_wait\(&w->hopping, 0, true, deadline\);// | test_workload | workload/a_split_stops_once_its_hops_have_left
 stalled-counted-ok | bench/measure/cell.c | s/\t\tcell_stalled\(run, win->time_s\);/\t\t(void)0;/ | test_workload | workload/a_window_with_no_dispatch_is_stalled
@@ -263,6 +263,24 @@ merge-empty-sha-twin | bench/analyse/merge.c | s/\*sha != '\\0' && // | test_fle
 cheapest-cost-starved | bench/analyse/advise.c | s/if \(advise_clean\(&rows\[i\]\) && rows\[i\]\.cost_starving == 0 &&/if (advise_clean(\&rows[i]) \&\&/ | test_advise | advise/the_cheapest_width_is_one_whose_cost_sweep_ran_clean
 split-view-by-pool | bench/analyse/advise.c | s/p->row >= 0 && s->view == r->single\[p->row\]\.workers\)/p->row >= 0 \&\& s->workers == r->single[p->row].workers)/ | test_advise | advise/the_split_beside_the_knee_has_the_knees_width_for_a_view
 split-view-at-most | bench/analyse/advise.c | s/p->row >= 0 && s->view == r->single/p->row >= 0 \&\& s->view <= r->single/ | test_advise | advise/the_split_beside_the_knee_has_the_knees_width_for_a_view
+pick-the-smallest | bench/analyse/advise.c | s/p->row = advise_least_at_target\(rows, n, t\);/p->row = p->smallest;/ | test_advise | advise/the_pick_burns_the_least_at_the_target
+pick-by-flat-out | bench/analyse/advise.c | s/rows\[i\]\.target_cpu_us_op <\n\t\t    rows\[best\]\.target_cpu_us_op\)/rows[i].load_cpu_us_op <\n\t\t    rows[best].load_cpu_us_op)/ | test_advise | advise/the_pick_burns_the_least_at_the_target
+price-flat-out-at-target | bench/analyse/advise.c | s/\tif \(!isfinite\(r->target_cpu_us_op\)\) \{/\tif (1) {/ | test_advise | advise/the_price_states_both_costs
+price-handoffs-a-dispatch | bench/analyse/advise.c | s/table_sig3\(advise_cores\(r->cpu_us \* ADVISE_RESUMES_PER_OP, rate\)/table_sig3(advise_cores(r->cpu_us, rate)/ | test_advise | advise/the_price_states_both_costs
+growth-turn-unsaid | bench/analyse/advise.c | s/\tif \(lo != sp->first && lo != sp->last\)\n\t\tsp->turn = lo;/\tif (0)\n\t\tsp->turn = lo;/ | test_advise | advise/growth_says_which_cost_grows_and_why
+growth-switches-unsaid | bench/analyse/advise.c | s/\t    x->target_ctxsw != f->target_ctxsw\)/\t    0)/ | test_advise | advise/growth_says_which_cost_grows_and_why
+at-target-cells-ignored | bench/analyse/advise.c | s/\t\tif \(advise_at_target\(cell, s, load\)\) \{/\t\tif (0) {/ | test_advise | advise/rows_join_both_profiles_by_width
+split-hops-flat-out | bench/analyse/advise.c | s/double calls = sp->hops_per_s \/ sp->capacity \* rate;/double calls = sp->hops_per_s;/ | test_advise | advise/a_split_cheaper_at_the_target_is_recommended
+split-never-needed | bench/analyse/advise.c | s/else if \(r->split\[v\]\.capacity <= r->single\[s\]\.capacity\)/else if (1)/ | test_advise | advise/a_split_dearer_at_the_target_says_which_rate_needs_it
+from-alone-refused | bench/commands/advise.c | s/\tif \(g->blocking == NULL\)\n\t\tg->blocking = g->recorded;\n// | test_cli | cli/advise_live_and_from_its_file_agree
+override-unsaid | bench/commands/advise.c | s/if \(given > 0 && given != recorded\)/if (0)/ | test_cli | cli/advise_live_and_from_its_file_agree
+override-ignored | bench/commands/advise.c | s/g->target.rate = g->target.rate > 0 \? g->target.rate : rec.rate;/g->target.rate = rec.rate;/ | test_cli | cli/advise_live_and_from_its_file_agree
+new-rate-old-cells | bench/commands/advise.c | s/g->at_target != advise_in_flight\(/0 \&\& g->at_target != advise_in_flight(/ | test_cli | cli/advise_live_and_from_its_file_agree
+share-range-unsaid | bench/commands/advise.c | s/workload_block_range\(ms, share, why, sizeof\(why\)\) != 0\)/0)/ | test_cli | cli/bad_input
+range-as-real | bench/value.c | s/value_real\(p\) \? "%s: %s is out of "/1 ? "%s: %s is out of "/ | test_cli | cli/bad_input
+at-target-unmeasured | bench/pool.c | s/if \(at_target > 0 && pool_load/if (0 \&\& pool_load/ | test_cli | cli/advise_live_and_from_its_file_agree
+at-target-unrecorded | bench/analyse/advise.c | s/\tif \(at_target > 0\)\n\t\tcJSON_AddNumberToObject\(a, "at_target_coroutines", at_target\);\n// | test_cli | cli/advise_live_and_from_its_file_agree
+at-target-flat-out-unused | bench/analyse/advise.c | s/\t\t    s->at_target == s->coroutines\)/\t\t    0)/ | test_advise | advise/a_target_that_keeps_every_coroutine_busy_is_the_load_itself
 prog-doubled-passes | bench/measure/program.c | s/bool ok = e->dispatched == e->sum;/bool ok = e->dispatched <= e->sum;/ | test_program | program/a_program_that_double_counts_fails_the_count_check
 prog-doubled-unsaid | bench/measure/program.c | s/"doubled", e->sum > e->dispatched \?/"doubled", 0 ?/ | test_program | program/a_program_that_double_counts_fails_the_count_check
 prog-counter-twice-taken | bench/measure/program.c | s/if \(cJSON_GetObjectItemCaseSensitive\(counters, name\) != NULL\) \{/if (0) {/ | test_program | program/a_program_that_says_a_counter_twice_fails
@@ -279,7 +297,8 @@ area() {
 	bench/analyse/step.c | bench/commands/bisect.c) echo bisect ;;
 	bench/analyse/merge.c | bench/analyse/params.c | bench/fleet/*)
 		echo "fleet and merge" ;;
-	bench/analyse/advise.c | bench/commands/advise.c) echo "advise and pool" ;;
+	bench/analyse/advise.c | bench/commands/advise.c | bench/pool.c)
+		echo "advise and pool" ;;
 	bench/measure/program.c) echo programs ;;
 	bench/measure/placement.c) echo placement ;;
 	bench/measure/measure.*) echo "host marks" ;;

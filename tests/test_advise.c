@@ -21,14 +21,16 @@ row(unsigned int workers, double capacity, double p99_us,
 
 	return (struct advise_row){ .workers = workers, .cpu_us = workers * 0.1,
 	    .ops_per_s = 1e6 / workers, .capacity = capacity,
-	    .p99_us = p99_us, .runs = 6, .starving = starving };
+	    .p99_us = p99_us, .load_cpu_us_op = NAN, .target_cpu_us_op = NAN,
+	    .target_ops_per_s = NAN, .target_ctxsw = NAN, .hops_per_s = NAN,
+	    .runs = 6, .starving = starving };
 }
 
 static const struct advise_target no_target;
 
 /* sleep:5:0.25: four resumptions an op, a quarter of them hold 5 ms. */
 static const struct advise_load sleep_load = { "sleep:5:0.25", 0.005, false };
-static const struct advise_sel machine = { "shared", "lfseg", 64, 2 };
+static const struct advise_sel machine = { "shared", "lfseg", 64, 2, 0 };
 
 static void
 check_reason(const struct advise_row *rows, size_t n,
@@ -183,86 +185,239 @@ priced(const struct advise_row *r, size_t n, const struct advise_target *t,
 }
 
 /*
- * The price of the capacity (issue's table): N=32 at 1.05 us a dispatch
- * against N=8's 0.147, at 5000 ops/s: 0.021 and 0.00294 of a core.
+ * Issue 46's scenario as measured: 10 % of resumptions block 2 ms, 3000
+ * ops/s, p99 <= 10 ms. Flat out (64 coroutines) the whole pool's cost an
+ * op falls with width; at the target (3 coroutines in flight) it rises,
+ * with the context switches a dispatch.
  */
-Test(advise, the_price_is_a_multiple_and_cores_at_the_rate)
-{
-	struct advise_row r[] = { row(8, 1500, 4000, 0), row(16, 3000, 4500, 0),
-	    row(32, 6055, 5200, 0), row(64, 9000, 5000, 0) };
-	struct advise_target t = { .rate = 5000, .p99_us = 20000 };
-	struct advise_pick p;
-	char buf[1024];
+static const struct advise_target i46_target = { .rate = 3000,
+    .p99_us = 10000 };
 
-	r[0].cpu_us = 0.147;
-	r[2].cpu_us = 1.05;
-	r[3].cpu_us = 1.43;
-	priced(r, NROWS(r), &t, &p, buf, sizeof(buf));
-	cr_assert_eq(r[p.row].workers, 32);
-	cr_assert_eq(r[p.cheapest].workers, 8);
-	cr_assert_str_eq(buf, "price: a non-blocking dispatch costs 1.05 us of "
-	    "CPU at N=32 (4.20 us an op of 4 resumptions), 7.1x the 0.147 us "
-	    "at N=8, the cheapest width that ran clean; the handoffs of 5000 "
-	    "ops/s (the target) take 0.0210 of a CPU core, 0.00294 at N=8. "
-	    "N=32 buys capacity 6055 ops/s and a p99 of 5.20 ms, against 1500 "
-	    "ops/s and 4 ms at N=8.");
-	check_reason(r, NROWS(r), &t, &p, "the next narrower, N=16, falls "
-	    "short: capacity 3000 ops/s, 40 % under 5000.");
+static size_t
+i46_rows(struct advise_row *r)
+{
+	static const struct {
+		unsigned int w;
+		double cap, p99, cpu, load, at, at_ops, ctxsw;
+	} m[] = {
+		{ 1, 1160, 26200, 0.0322, 22.0, NAN, NAN, NAN },
+		{ 2, 2300, 12800, 0.0764, 20.5, NAN, NAN, NAN },
+		{ 4, 4600, 6620, 0.115, 12.7, 24.0, 3442, 0.172 },
+		{ 8, 9330, 4130, 0.165, 7.51, 33.2, 3334, 0.53 },
+		{ 16, 18500, 2160, 0.384, 5.74, 56.9, 3401, 1.1 },
+	};
+	size_t i;
+
+	for (i = 0; i < NROWS(m); i++) {
+		r[i] = row(m[i].w, m[i].cap, m[i].p99, 0);
+		r[i].cpu_us = m[i].cpu;
+		r[i].load_cpu_us_op = m[i].load;
+		r[i].target_cpu_us_op = m[i].at;
+		r[i].target_ops_per_s = m[i].at_ops;
+		r[i].target_ctxsw = m[i].ctxsw;
+	}
+	return NROWS(m);
 }
 
-/* A split that meets the target for less CPU a dispatch is recommended. */
-Test(advise, a_split_that_meets_it_for_less_is_recommended)
+/*
+ * Of the widths that meet the target, the one whose whole pool burns the
+ * least at the target: never the one cheapest flat out (N=16 there, 5.74
+ * us an op, 56.9 at the target), and a wider one when it is cheaper at
+ * the target than the smallest.
+ */
+Test(advise, the_pick_burns_the_least_at_the_target)
 {
-	static struct advise_rows rs;
-	struct advise_target t = { .rate = 5000, .p99_us = 20000 };
+	struct advise_row r[8];
+	size_t n = i46_rows(r);
+	struct advise_pick p;
+
+	advise_choose(r, n, &i46_target, &p);
+	cr_assert_eq(r[p.row].workers, 4, "not the cheapest flat out");
+	cr_assert_eq(r[p.smallest].workers, 4);
+	r[2].target_cpu_us_op = 40;
+	r[3].target_cpu_us_op = 30;
+	advise_choose(r, n, &i46_target, &p);
+	cr_assert_eq(r[p.row].workers, 8);
+	cr_assert_eq(r[p.smallest].workers, 4);
+	check_reason(r, n, &i46_target, &p, "N=8 meets the target (capacity "
+	    "9330 ops/s, p99 4.13 ms) for the least CPU at it: 30 us an op, "
+	    "against 40 at N=4, the smallest width that meets it; N=2 falls "
+	    "short: capacity 2300 ops/s, 23 % under 3000; p99 12.8 ms, over "
+	    "10.");
+	/* Not measured at the target: the smallest that meets it. */
+	r[2].target_cpu_us_op = NAN;
+	advise_choose(r, n, &i46_target, &p);
+	cr_assert_eq(r[p.row].workers, 4);
+}
+
+/*
+ * Both costs at the target rate: the whole pool's (the issue's 0.04 of a
+ * core was the handoffs' cost an op flat out), and the handoffs' alone.
+ */
+Test(advise, the_price_states_both_costs)
+{
+	struct advise_row r[8];
+	size_t n = i46_rows(r);
 	struct advise_pick p;
 	char buf[1024];
 
-	rs.n = 3;
-	rs.single[0] = row(2, 700, 4000, 0);
-	rs.single[1] = row(16, 3000, 4500, 0);
-	rs.single[2] = row(32, 6055, 5200, 0);
-	rs.nsplit = 2;
-	rs.split[0] = row(2, 3050, 5000, 0);
-	rs.split[1] = row(2, 6000, 5300, 0);
-	rs.split[0].view = 16;
-	rs.split[1].view = 32;
-	rs.split[1].hops_per_s = 5000;
-	rs.split[0].cpu_us = rs.split[1].cpu_us = rs.single[0].cpu_us;
+	priced(r, n, &i46_target, &p, buf, sizeof(buf));
+	cr_assert_str_eq(buf, "price: at the target the whole pool burns 24 us "
+	    "of CPU an op at N=4, blocking and handoffs included (measured at "
+	    "3442 ops/s, with the coroutines in flight that the target keeps "
+	    "busy): 0.0720 of a CPU core at 3000 ops/s. The handoffs alone: a "
+	    "non-blocking dispatch (resume-only) costs 0.115 us of CPU at N=4 "
+	    "(0.460 us an op of 4 resumptions), 0.00138 of a core at 3000 "
+	    "ops/s, 3.6x the 0.0322 us at N=1, the cheapest width that ran "
+	    "clean.");
+	/* A wider pick names the smallest width's cost beside its own. */
+	r[2].target_cpu_us_op = 40;
+	r[3].target_cpu_us_op = 30;
+	priced(r, n, &i46_target, &p, buf, sizeof(buf));
+	cr_assert_not_null(strstr(buf, "0.0900 of a CPU core at 3000 ops/s; "
+	    "N=4, the smallest width that meets the target, burns 40 us an op "
+	    "there, 0.120 of a core."), "%s", buf);
+	/* Never measured at the target: flat out, and it says so. */
+	for (n = 0; n < 5; n++)
+		r[n].target_cpu_us_op = NAN;
+	priced(r, 5, &i46_target, &p, buf, sizeof(buf));
+	cr_assert_not_null(strstr(buf, "price: flat out under the load, at its "
+	    "capacity of 4600 ops/s, the whole pool burns 12.7 us of CPU an op "
+	    "at N=4, blocking and handoffs included: 0.0584 of a CPU core (at "
+	    "the target rate it was not measured)."), "%s", buf);
+}
+
+/*
+ * Which cost grows with width, and why, from the rows: the handoffs'
+ * rises; the whole pool's at the target rises with its context
+ * switches; flat out it falls, as the ops it carries grow faster than
+ * the CPU it burns, then turns.
+ */
+Test(advise, growth_says_which_cost_grows_and_why)
+{
+	struct advise_row r[8];
+	size_t n = i46_rows(r);
+	char buf[2048];
+
+	advise_growth(r, n, buf, sizeof(buf));
+	cr_assert_str_eq(buf, "with width: the handoffs' cost rises from "
+	    "0.0322 us at N=1 to 0.384 at N=16 (more workers contending for "
+	    "the same work). At the target the whole pool's cost an op rises "
+	    "from 24 us at N=4 to 56.9 at N=16, and with it the context "
+	    "switches a dispatch (a thread parking, or woken) go from 0.172 to "
+	    "1.10. Flat out, at each width's own capacity, it falls from 22 us "
+	    "at N=1 to 5.74 at N=16: from N=1 to N=16 the ops it carries go "
+	    "from 1160 to 18500 a second, the CPU it burns from 0.0255 to 0.106 "
+	    "of a core.");
+	r[n] = row(32, 34200, 1950, 0);
+	r[n].cpu_us = 0.633;
+	r[n++].load_cpu_us_op = 8.03;
+	advise_growth(r, n, buf, sizeof(buf));
+	cr_assert_not_null(strstr(buf, "it falls from 22 us at N=1 to 5.74 at "
+	    "N=16, then rises to 8.03 at N=32: from N=1 to N=16"), "%s", buf);
+}
+
+/*
+ * The scenario's rows with its splits, N=2 beside a view of each wider
+ * width: each carries what a pool as wide as its view does, and meets
+ * the p99 from a view of 16.
+ */
+static void
+i46_splits(struct advise_rows *rs)
+{
+	static const struct {
+		unsigned int view;
+		double cap, p99, load, at, hops;
+	} m[] = {
+		{ 4, 4650, 33300, 24.3, 28.0, 1860 },
+		{ 8, 9340, 15600, 18.8, 29.0, 3730 },
+		{ 16, 18500, 6680, 15.3, 30.1, 7390 },
+		{ 32, 37000, 2230, 11.5, 31.0, 14800 },
+	};
+	size_t i;
+
+	rs->n = i46_rows(rs->single);
+	rs->nsplit = NROWS(m);
+	for (i = 0; i < NROWS(m); i++) {
+		rs->split[i] = row(2, m[i].cap, m[i].p99, 0);
+		rs->split[i].view = m[i].view;
+		rs->split[i].cpu_us = rs->single[1].cpu_us;
+		rs->split[i].load_cpu_us_op = m[i].load;
+		rs->split[i].target_cpu_us_op = m[i].at;
+		rs->split[i].hops_per_s = m[i].hops;
+	}
+	return;
+}
+
+/*
+ * A split that meets the target for less CPU an op at the target, hops
+ * included, is recommended, with its blocking calls and hops a second at
+ * the target rate (not flat out: 7390 there).
+ */
+Test(advise, a_split_cheaper_at_the_target_is_recommended)
+{
+	static struct advise_rows rs;
+	struct advise_target t = i46_target;
+	struct advise_pick p;
+	char buf[1024];
+
+	i46_splits(&rs);
+	rs.split[2].target_cpu_us_op = 20;
+	advise_choose_all(&rs, &i46_target, &p);
+	cr_assert_eq(rs.single[p.row].workers, 4);
+	cr_assert_eq(rs.split[p.split].view, 16, "the cheapest view meeting it");
+	cr_assert(p.split_better);
+	advise_split_words(&rs, &i46_target, &p, buf, sizeof(buf));
+	cr_assert_str_eq(buf, "split pool: N=2 for the non-blocking work and "
+	    "the blocking call on a view of 16 (withContext(Dispatchers.IO)) "
+	    "meets the target (capacity 18500 ops/s, p99 6.68 ms) at 0.0764 us "
+	    "of CPU a non-blocking dispatch, 1.5x less than N=4 alone (0.115 "
+	    "us); each blocking call hops to the view and back: at 3000 ops/s "
+	    "(the target), 1200 blocking calls and 2400 hops a second; at the "
+	    "target an op costs 20 us of CPU in all, 24 on N=4 alone. "
+	    "Recommended: run the non-blocking work on N=2 and only the "
+	    "blocking call on a view of 16.");
+	/* A rate no single width carries: the split, as the only one. */
+	t.rate = 20000;
 	advise_choose_all(&rs, &t, &p);
-	cr_assert_eq(rs.single[p.row].workers, 32);
-	cr_assert_eq(rs.split[p.split].view, 32, "the narrowest view meeting it");
+	cr_assert_eq(p.row, -1);
 	cr_assert(p.split_better);
 	advise_split_words(&rs, &t, &p, buf, sizeof(buf));
-	cr_assert_not_null(strstr(buf, "split pool: N=2 for the non-blocking "
-	    "work and the blocking call on a view of 32 (withContext("
-	    "Dispatchers.IO)) meets the target (capacity 6000 ops/s, p99 5.30 "
-	    "ms) at 0.200 us of CPU a non-blocking dispatch, 16.0x less than "
-	    "N=32 alone (3.20 us)"), "%s", buf);
-	cr_assert_not_null(strstr(buf, "Recommended: run the non-blocking "
-	    "work on N=2 and only the blocking call on a view of 32."), "%s",
+	cr_assert_not_null(strstr(buf, "Recommended: run the non-blocking work "
+	    "on N=2 and only the blocking call on a view of 32, as no single "
+	    "width measured meets the target."), "%s", buf);
+}
+
+/*
+ * Cheaper a dispatch, dearer an op at the target: the single pool stays
+ * the advice, and one sentence says whether any rate needs the split:
+ * those above what every single width carries, or none.
+ */
+Test(advise, a_split_dearer_at_the_target_says_which_rate_needs_it)
+{
+	static struct advise_rows rs;
+	struct advise_pick p;
+	char buf[1024];
+
+	i46_splits(&rs);
+	advise_choose_all(&rs, &i46_target, &p);
+	cr_assert(!p.split_better, "30.1 us an op against 24");
+	advise_split_words(&rs, &i46_target, &p, buf, sizeof(buf));
+	cr_assert_not_null(strstr(buf, "at the target an op costs 30.1 us of "
+	    "CPU in all, 24 on N=4 alone. N=4 alone stays the recommendation; "
+	    "the split is the one to use above 18500 ops/s, the most a single "
+	    "width measured carries, up to 37000 with a view of 32."), "%s",
 	    buf);
-	/*
-	 * Cheaper a dispatch, dearer an op in all (the seed's load measured:
-	 * 21.0 us an op with the hops against 12.1 on N=32 alone): the single
-	 * pool stays the advice, and the words say why.
-	 */
-	rs.split[1].load_cpu_us_op = 21.0;
-	rs.single[2].load_cpu_us_op = 12.1;
-	advise_choose_all(&rs, &t, &p);
-	cr_assert(!p.split_better);
-	advise_split_words(&rs, &t, &p, buf, sizeof(buf));
-	cr_assert_not_null(strstr(buf, "an op under the load costs 21 us of "
-	    "CPU in all, 12.1 on N=32 alone. It saves CPU on each "
-	    "non-blocking dispatch but costs more in all"), "%s", buf);
-	rs.split[1].load_cpu_us_op = NAN;
-	/* Dearer a dispatch than the single pool: it stays the advice. */
-	rs.split[1].cpu_us = 4;
-	advise_choose_all(&rs, &t, &p);
-	cr_assert(!p.split_better);
-	advise_split_words(&rs, &t, &p, buf, sizeof(buf));
-	cr_assert_not_null(strstr(buf, "N=32 alone stays the recommendation"),
-	    "%s", buf);
+	cr_assert_null(strstr(buf, "measure it"), "%s", buf);
+	/* A single width carries as much as any split: no rate needs it. */
+	rs.single[rs.n] = row(32, 40000, 1950, 0);
+	rs.single[rs.n++].target_cpu_us_op = 70;
+	advise_choose_all(&rs, &i46_target, &p);
+	advise_split_words(&rs, &i46_target, &p, buf, sizeof(buf));
+	cr_assert_not_null(strstr(buf, " N=4 alone stays the recommendation, "
+	    "and under this load no rate needs the split: every rate a split "
+	    "measured carries (up to 37000 ops/s, a view of 32), N=32 alone "
+	    "carries too (40000)."), "%s", buf);
 }
 
 Test(advise, a_starving_width_is_never_picked_silently)
@@ -344,7 +499,7 @@ Test(advise, the_cheapest_width_is_one_whose_cost_sweep_ran_clean)
 	cr_assert_eq(r[p.row].workers, 32);
 	cr_assert_eq(r[p.cheapest].workers, 16);
 	cr_assert_not_null(strstr(buf, ", 3.5x the 0.300 us at N=16, the "
-	    "cheapest width that ran clean;"), "%s", buf);
+	    "cheapest width that ran clean."), "%s", buf);
 	r[0].cost_starving = 0;
 	advise_choose(r, NROWS(r), &t, &p);
 	cr_assert_eq(r[p.cheapest].workers, 8);
@@ -374,6 +529,9 @@ Test(advise, the_split_beside_the_knee_has_the_knees_width_for_a_view)
 	rs.split[2].view = 16;
 	rs.split[0].cpu_us = rs.split[1].cpu_us = rs.split[2].cpu_us =
 	    rs.single[0].cpu_us;
+	/* Flat out, as nothing was measured at a target: less an op. */
+	rs.split[1].load_cpu_us_op = 10;
+	rs.single[1].load_cpu_us_op = 12;
 	advise_choose_all(&rs, &no_target, &p);
 	cr_assert_eq(p.kind, ADVISE_KNEE);
 	cr_assert_eq(rs.single[p.row].workers, 8);
@@ -432,12 +590,25 @@ Test(advise, rows_join_both_profiles_by_width)
 	    " \"coroutines\": 64, \"workload\": \"sleep:5:0.1\", \"split\": 8,"
 	    " \"summary\": {\"ops_per_s\": {\"median\": 3800}, \"hops_per_s\": {"
 	    "\"median\": 1520}, \"cpu_us_per_op\": {\"median\": 40}}},"
+	    "{\"dispatcher\": \"shared\", \"queue\": \"lfseg\", \"workers\": 8,"
+	    " \"coroutines\": 3, \"workload\": \"sleep:5:0.1\", \"summary\": {"
+	    "\"ops_per_s\": {\"median\": 3500}, \"cpu_us_per_op\": {\"median\": "
+	    "30}, \"ctx_switches_per_dispatch\": {\"median\": 0.5}}, \"runs\": ["
+	    "{\"status\": \"ok\"}, {\"status\": \"crashed\"}]},"
+	    "{\"dispatcher\": \"shared\", \"queue\": \"lfseg\", \"workers\": 2,"
+	    " \"coroutines\": 3, \"workload\": \"sleep:5:0.1\", \"split\": 8,"
+	    " \"summary\": {\"cpu_us_per_op\": {\"median\": 41}}},"
 	    "{\"dispatcher\": \"limited\", \"queue\": \"lfseg\", \"workers\": 4,"
-	    " \"coroutines\": 32, \"workload\": \"resume\", \"summary\": {}}]}";
+	    " \"coroutines\": 32, \"workload\": \"resume\", \"summary\": {}}],"
+	    "\"advise\": {\"load\": \"sleep:5:0.1\", \"rate_ops_per_s\": 1500, "
+	    "\"p99_ms\": 20, \"at_target_coroutines\": 3}}";
 	cJSON *doc = cJSON_Parse(doc_text);
 	const struct advise_load load = { "sleep:5:0.1", 0.002, false };
 	struct advise_sel sel = { .dispatcher = "shared" };
+	struct advise_target t = { 0 };
 	static struct advise_rows r;
+	const char *recorded = NULL;
+	unsigned int at_target = 0;
 	char err[256];
 
 	cr_assert_eq(advise_select(doc, "f.json", &sel, err, sizeof(err)), 0,
@@ -445,6 +616,13 @@ Test(advise, rows_join_both_profiles_by_width)
 	cr_assert_str_eq(sel.queue, "lfseg", "read from the file");
 	cr_assert_eq(sel.coroutines, 64, "read from the file");
 	cr_assert_eq(sel.cpus, 2, "the machine that measured it");
+	/* The advice it was recorded with: what --from alone advises on. */
+	cr_assert_eq(advise_recorded(doc, &t, &recorded, &at_target), 1);
+	cr_assert_str_eq(recorded, "sleep:5:0.1");
+	cr_assert_float_eq(t.rate, 1500, 1e-9);
+	cr_assert_float_eq(t.p99_us, 20000, 1e-9);
+	cr_assert_eq(at_target, 3);
+	sel.at_target = at_target;
 	cr_assert_eq(advise_rows(doc, &sel, &load, &r, err, sizeof(err)), 0,
 	    "%s", err);
 	cr_assert_eq(r.n, 2);
@@ -460,7 +638,14 @@ Test(advise, rows_join_both_profiles_by_width)
 	cr_assert_eq(r.single[1].runs, 0);
 	cr_assert_eq(r.single[1].starving, 0, "the resume-only sweep vetoes "
 	    "nothing");
-	cr_assert_eq(r.single[1].failed, 1);
+	cr_assert_eq(r.single[1].failed, 2, "one hung, one crashed at the "
+	    "target");
+	/* At the target: its own cells, into the rows of their widths. */
+	cr_assert_float_eq(r.single[1].target_cpu_us_op, 30, 1e-9);
+	cr_assert_float_eq(r.single[1].target_ops_per_s, 3500, 1e-9);
+	cr_assert_float_eq(r.single[1].target_ctxsw, 0.5, 1e-9);
+	cr_assert_eq(r.single[1].target_runs, 2);
+	cr_assert(isnan(r.single[0].target_cpu_us_op), "N=2 not measured there");
 	/* The split: its own row, its narrow pool's cost. */
 	cr_assert_eq(r.nsplit, 1);
 	cr_assert_eq(r.split[0].workers, 2);
@@ -469,10 +654,44 @@ Test(advise, rows_join_both_profiles_by_width)
 	cr_assert_float_eq(r.split[0].hops_per_s, 1520, 1e-9);
 	cr_assert_float_eq(r.split[0].load_cpu_us_op, 40, 1e-9);
 	cr_assert_float_eq(r.split[0].cpu_us, 0.2, 1e-12, "N=2's resume-only");
+	cr_assert_float_eq(r.split[0].target_cpu_us_op, 41, 1e-9);
 	cr_assert_float_eq(r.single[0].capacity, 990, 1e-9, "not the split's");
 	sel = (struct advise_sel){ .dispatcher = "shared", .coroutines = 8 };
 	cr_assert_neq(advise_select(doc, "f.json", &sel, err, sizeof(err)), 0,
 	    "no cell has 8 coroutines");
+	cJSON_DeleteItemFromObject(doc, "advise");
+	cr_assert_eq(advise_recorded(doc, &t, &recorded, &at_target), 0,
+	    "a file of run's records no advice");
+	cJSON_Delete(doc);
+}
+
+/*
+ * A rate that keeps every coroutine busy is measured at once: the load's
+ * own cells are at the target, and no second pass was made.
+ */
+Test(advise, a_target_that_keeps_every_coroutine_busy_is_the_load_itself)
+{
+	cJSON *doc = cJSON_Parse("{\"cells\": [{\"dispatcher\": \"shared\", "
+	    "\"queue\": \"lfseg\", \"workers\": 8, \"coroutines\": 64, "
+	    "\"workload\": \"resume\", \"summary\": {\"ops_per_s\": {"
+	    "\"median\": 8e5}, \"cpu_us_per_dispatch\": {\"median\": 0.6}}}, "
+	    "{\"dispatcher\": \"shared\", \"queue\": \"lfseg\", \"workers\": "
+	    "8, \"coroutines\": 64, \"workload\": \"sleep:5:0.1\", \"summary\":"
+	    " {\"ops_per_s\": {\"median\": 3900}, \"cpu_us_per_op\": {"
+	    "\"median\": 12}, \"ctx_switches_per_dispatch\": {\"median\": "
+	    "0.2}}}]}");
+	const struct advise_load load = { "sleep:5:0.1", 0.002, false };
+	struct advise_sel sel = { .dispatcher = "shared", .at_target = 64 };
+	static struct advise_rows r;
+	char err[256];
+
+	cr_assert_eq(advise_select(doc, "f.json", &sel, err, sizeof(err)), 0,
+	    "%s", err);
+	cr_assert_eq(advise_rows(doc, &sel, &load, &r, err, sizeof(err)), 0,
+	    "%s", err);
+	cr_assert_float_eq(r.single[0].target_cpu_us_op, 12, 1e-9);
+	cr_assert_float_eq(r.single[0].target_ops_per_s, 3900, 1e-9);
+	cr_assert_eq(r.single[0].target_runs, 0, "no runs of its own");
 	cJSON_Delete(doc);
 }
 

@@ -84,8 +84,16 @@ static struct bad_case bad_cases[] = {
 	    "give --processes 8 or more" },
 	{ "run --workload nap:5:0.1", "not resume" },
 	{ "run --workload sleep:5", "not resume" },
-	{ "run --workload sleep:0:0.1", "0 < MS" },
-	{ "run --workload spin:5:1.5", "SHARE <= 1" },
+	{ "run --workload sleep:0:0.1", "--workload: 'sleep:0:0.1': MS 0 is "
+	    "out of range: it must be in (0, 10000]" },
+	{ "run --workload spin:5:1.5", "--workload: 'spin:5:1.5': SHARE 1.5 is "
+	    "out of range: it must be in (0, 1]" },
+	/* Issue 46: a share out of range was "not MS:SHARE". */
+	{ "advise --blocking 2:1.5", "--blocking: '2:1.5': SHARE 1.5 is out of "
+	    "range: it must be in (0, 1]" },
+	/* Issue 46: an integer's range was "1..1.07374e+09". */
+	{ "verify --queue lfseg --items 0", "--items: 0 is out of range "
+	    "1..1073741824" },
 	{ "run --workload resume,", "comma-separated" },
 	{ "run --workload request:5", "not resume, request" },
 	{ "advise --blocking request", "MS:SHARE" },
@@ -827,16 +835,19 @@ Test(cli, advise_writes_every_format, .timeout = 60)
 }
 
 /*
- * The command's own path, live: a short sweep with a split, then --from
- * of the file it wrote gives the same advice, word for word; the file
- * holds the target, and plot draws the advice from it. The test the
- * sanitizer builds run on the command (it once read freed cells).
+ * The command's own path, live: a short sweep with a split and the load
+ * again at the target's coroutines, then --from of the file it wrote
+ * alone (the file holds the load and the target) gives the same advice,
+ * word for word; an option given overrides the file's and says so in one
+ * line. The test the sanitizer builds run on the command (it once read
+ * freed cells).
  */
 Test(cli, advise_live_and_from_its_file_agree, .timeout = 300)
 {
 	static char live[16384], again[16384];
-	char cmd[1024];
-	const char *rec, *rec2;
+	char cmd[1024], err[1024];
+	const char *adv, *adv2;
+	struct stat st;
 	cJSON *doc;
 	int status;
 
@@ -845,22 +856,45 @@ Test(cli, advise_live_and_from_its_file_agree, .timeout = 300)
 	    "2>/dev/null", tmp("advise.json"));
 	status = output_of(cmd, live, sizeof(live));
 	cr_assert_eq(status, 0, "advise exited %d:\n%s", status, live);
-	cr_assert_not_null(strstr(live, "\nadvise: shared over lfseg, 64 "
-	    "coroutines"), "%s", live);
 	cr_assert_not_null(strstr(live, "split pool: N=2 for the non-blocking "
 	    "work and the blocking call on a view of 4"), "%s", live);
-	snprintf(cmd, sizeof(cmd), "advise --from %s --blocking 1:0.5 --rate "
-	    "100 2>/dev/null", tmp("advise.json"));
+	/* 100 ops/s x 2 ms an op: 1 coroutine in flight at the target. */
+	cr_assert_not_null(strstr(live, "\nprice: at the target the whole "
+	    "pool burns "), "%s", live);
+	snprintf(cmd, sizeof(cmd), "advise --from %s 2>%s", tmp("advise.json"),
+	    tmp("from.err"));
 	cr_assert_eq(output_of(cmd, again, sizeof(again)), 0, "%s", again);
-	rec = strstr(live, "\nrecommendation: ");
-	rec2 = strstr(again, "\nrecommendation: ");
-	cr_assert(rec != NULL && rec2 != NULL, "%s\n---\n%s", live, again);
-	cr_assert_str_eq(rec, rec2, "live and --from differ");
+	adv = strstr(live, "\nadvise: ");
+	adv2 = strstr(again, "\nadvise: ");
+	cr_assert(adv != NULL && adv2 != NULL, "%s\n---\n%s", live, again);
+	cr_assert_str_eq(adv, adv2, "live and --from alone differ");
+	cr_assert(stat(tmp("from.err"), &st) == 0 && st.st_size == 0,
+	    "--from alone said more on stderr");
 	cr_assert_eq(results_read(tmp("advise.json"), &doc, cmd, sizeof(cmd)),
 	    0, "%s", cmd);
 	cr_assert_float_eq(results_num(results_obj(doc, "advise"),
 	    "rate_ops_per_s"), 100, 1e-9);
+	cr_assert_float_eq(results_num(results_obj(doc, "advise"),
+	    "at_target_coroutines"), 1, 1e-9);
 	cJSON_Delete(doc);
+	snprintf(cmd, sizeof(cmd), "advise --from %s --rate 150",
+	    tmp("advise.json"));
+	cr_assert_eq(run(cmd, err, sizeof(err)), 0, "%s", err);
+	cr_assert_str_eq(err, "dispatchbench: advise: --rate 150 overrides "
+	    "the file's 100\n");
+	snprintf(cmd, sizeof(cmd), "advise --from %s --rate 150 2>/dev/null",
+	    tmp("advise.json"));
+	cr_assert_eq(output_of(cmd, again, sizeof(again)), 0, "%s", again);
+	cr_assert_not_null(strstr(again, "check (Little's law): 150 ops/s x "),
+	    "%s", again);
+	cr_assert_not_null(strstr(again, "\nprice: at the target the whole "
+	    "pool burns "), "150 ops/s keeps 1 coroutine busy too: %s", again);
+	/* 600 ops/s keeps 2 busy: the file's cells at its target are not it. */
+	snprintf(cmd, sizeof(cmd), "advise --from %s --rate 600 2>/dev/null",
+	    tmp("advise.json"));
+	cr_assert_eq(output_of(cmd, again, sizeof(again)), 0, "%s", again);
+	cr_assert_not_null(strstr(again, "(at the target rate it was not "
+	    "measured)"), "%s", again);
 	snprintf(cmd, sizeof(cmd), "plot %s -o %s >/dev/null 2>&1",
 	    tmp("advise.json"), tmp(""));
 	cr_assert_eq(output_of(cmd, again, sizeof(again)), 0);

@@ -83,6 +83,26 @@ advise_cheapest(const struct advise_row *rows, size_t n)
 	return best;
 }
 
+/*
+ * Of rows that meet t, the one whose whole pool burns the least CPU an op
+ * at the target, the first on a tie: an unmeasured (NAN) cost never
+ * displaces the first. -1 if none meets t.
+ */
+static int
+advise_least_at_target(const struct advise_row *rows, size_t n,
+    const struct advise_target *t)
+{
+	int best = -1;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (advise_clean(&rows[i]) && advise_meets(&rows[i], t) &&
+		    (best < 0 || rows[i].target_cpu_us_op <
+		    rows[best].target_cpu_us_op))
+			best = (int)i;
+	return best;
+}
+
 static void
 advise_targets(const struct advise_row *rows, size_t n,
     const struct advise_target *t, struct advise_pick *p)
@@ -90,12 +110,13 @@ advise_targets(const struct advise_row *rows, size_t n,
 	double best = INFINITY;
 	size_t i;
 
-	for (i = 0; i < n && p->row < 0; i++)
+	for (i = 0; i < n && p->smallest < 0; i++)
 		if (advise_clean(&rows[i]) && advise_meets(&rows[i], t))
-			p->row = (int)i;
-	if (p->row >= 0) {
+			p->smallest = (int)i;
+	if (p->smallest >= 0) {
 		p->kind = ADVISE_TARGET;
-		p->support = advise_before(rows, p->row);
+		p->row = advise_least_at_target(rows, n, t);
+		p->support = advise_before(rows, p->smallest);
 		return;
 	}
 	/* Unmet: the clean row that came closest, and one set aside that met. */
@@ -154,7 +175,7 @@ advise_choose(const struct advise_row *rows, size_t n,
 {
 	size_t i;
 
-	*p = (struct advise_pick){ .row = -1, .support = -1,
+	*p = (struct advise_pick){ .row = -1, .smallest = -1, .support = -1,
 	    .aside_meets = -1, .split = -1,
 	    .cheapest = advise_cheapest(rows, n) };
 	for (i = 0; i < n; i++)
@@ -167,33 +188,44 @@ advise_choose(const struct advise_row *rows, size_t n,
 }
 
 /*
- * Whether the split sp beats the single pool one: less CPU a non-blocking
- * dispatch, and no more CPU an op in all under the load, hops included
- * (a split's hops can cost more than the narrow pool saves). NAN (a
- * figure not measured) never compares less, and never more.
+ * Whether the split sp burns less CPU an op in all, hops included, than
+ * the single pool one (a split saves on every non-blocking dispatch and
+ * pays two hops a blocking call): at the target where both were measured
+ * there, else flat out under the load. NAN never compares less.
  */
 static bool
 advise_split_cheaper(const struct advise_row *sp, const struct advise_row *one)
 {
 
-	return sp->cpu_us < one->cpu_us &&
-	    !(sp->load_cpu_us_op > one->load_cpu_us_op);
+	if (isfinite(sp->target_cpu_us_op) && isfinite(one->target_cpu_us_op))
+		return sp->target_cpu_us_op < one->target_cpu_us_op;
+	return sp->load_cpu_us_op < one->load_cpu_us_op;
+}
+
+/* Without a target: the clean split whose view is as wide as p's pick. */
+static int
+advise_split_as_wide(const struct advise_rows *r, const struct advise_pick *p)
+{
+	const struct advise_row *s;
+	size_t i;
+
+	for (i = 0; i < r->nsplit; i++) {
+		s = &r->split[i];
+		if (advise_clean(s) &&
+		    p->row >= 0 && s->view == r->single[p->row].workers)
+			return (int)i;
+	}
+	return -1;
 }
 
 void
 advise_choose_all(const struct advise_rows *r, const struct advise_target *t,
     struct advise_pick *p)
 {
-	const struct advise_row *s;
-	size_t i;
 
 	advise_choose(r->single, r->n, t, p);
-	for (i = 0; i < r->nsplit && p->split < 0; i++) {
-		s = &r->split[i];
-		if (advise_clean(s) && (advise_targeted(t) ? advise_meets(s, t) :
-		    p->row >= 0 && s->view == r->single[p->row].workers))
-			p->split = (int)i;
-	}
+	p->split = advise_targeted(t) ? advise_least_at_target(r->split,
+	    r->nsplit, t) : advise_split_as_wide(r, p);
 	p->split_better = p->split >= 0 && (p->row < 0 ||
 	    advise_split_cheaper(&r->split[p->split], &r->single[p->row]));
 	return;
@@ -280,7 +312,8 @@ advise_aside(const struct advise_row *rows, size_t n, char *buf, size_t len,
 			    rows[i].failed ? ", " : "");
 		if (rows[i].failed > 0)
 			advise_add(buf, len, k, "%u of %u runs failed",
-			    rows[i].failed, rows[i].runs + rows[i].cost_runs);
+			    rows[i].failed, rows[i].runs + rows[i].cost_runs +
+			    rows[i].target_runs);
 		advise_add(buf, len, k, ")");
 	}
 	advise_add(buf, len, k, ".");
@@ -394,6 +427,34 @@ advise_unmet(const struct advise_row *rows, size_t n,
 	return;
 }
 
+/*
+ * A pick wider than the smallest width that meets t: it meets it too,
+ * for less CPU an op at the target; then why not narrower still.
+ */
+static void
+advise_least(const struct advise_row *rows, const struct advise_pick *p,
+    const struct advise_target *t, char *buf, size_t len, size_t *k)
+{
+	const struct advise_row *r = &rows[p->row], *s = &rows[p->smallest];
+	char a[32], b[32], wr[16], ws[16], f[128];
+
+	advise_figures(r, t, f, sizeof(f));
+	advise_add(buf, len, k, "N=%s meets the target (%s) for the least CPU "
+	    "at it: %s us an op, against %s at N=%s, the smallest width that "
+	    "meets it", advise_width(r->workers, wr, sizeof(wr)), f,
+	    table_sig3(r->target_cpu_us_op, a, sizeof(a)),
+	    table_sig3(s->target_cpu_us_op, b, sizeof(b)),
+	    advise_width(s->workers, ws, sizeof(ws)));
+	if (p->support < 0) {
+		advise_add(buf, len, k, " and the narrowest measured.");
+		return;
+	}
+	advise_lack(&rows[p->support], t, f, sizeof(f));
+	advise_add(buf, len, k, "; N=%s falls short: %s.", advise_width(
+	    rows[p->support].workers, wr, sizeof(wr)), f);
+	return;
+}
+
 void
 advise_reason(const struct advise_row *rows, size_t n,
     const struct advise_target *t, const struct advise_pick *p,
@@ -414,7 +475,9 @@ advise_reason(const struct advise_row *rows, size_t n,
 	}
 	if (o != NULL)
 		advise_width(o->workers, wo, sizeof(wo));
-	if (p->kind == ADVISE_TARGET && o != NULL) {
+	if (p->kind == ADVISE_TARGET && p->row != p->smallest)
+		advise_least(rows, p, t, buf, len, &k);
+	else if (p->kind == ADVISE_TARGET && o != NULL) {
 		advise_lack(o, t, fo, sizeof(fo));
 		advise_add(buf, len, &k, "N=%s is the smallest width that meets "
 		    "the target (%s); the next narrower, N=%s, falls short: %s.",
@@ -444,12 +507,243 @@ advise_reason(const struct advise_row *rows, size_t n,
 	return;
 }
 
-/* The CPU cores the handoffs of rate ops/s take at a cost per dispatch. */
+/* The CPU cores that us_op us of CPU an op take at rate ops/s. */
 static double
-advise_cores(double cpu_us, double rate)
+advise_cores(double us_op, double rate)
 {
 
-	return cpu_us * ADVISE_RESUMES_PER_OP * rate * 1e-6;
+	return us_op * rate * 1e-6;
+}
+
+typedef double advise_fig_fn(const struct advise_row *);
+
+/* The handoffs' cost: a non-blocking dispatch's, resume-only. */
+static double
+advise_handoff(const struct advise_row *r)
+{
+
+	return r->cpu_us;
+}
+
+/* The whole pool's cost: an op's under the load, at its capacity. */
+static double
+advise_loaded(const struct advise_row *r)
+{
+
+	return r->load_cpu_us_op;
+}
+
+/* The whole pool's cost at the target: an op's, at about its rate. */
+static double
+advise_at_target_cost(const struct advise_row *r)
+{
+
+	return r->target_cpu_us_op;
+}
+
+/* Where a figure starts, turns (-1: it does not) and ends over widths. */
+struct advise_span {
+	int first, turn, last;
+};
+
+/*
+ * How fig moves over the clean rows that hold it, into buf: "rises from
+ * 0.0322 us at N=1 to 1.34 at N=64", or turning at its least (or else
+ * its most) between the ends, "falls from 22 us at N=1 to 5.74 at N=16,
+ * then rises to 42.9 at N=64". False, nothing written, if fewer than two
+ * rows hold it.
+ */
+static bool
+advise_trend(const struct advise_row *rows, size_t n, advise_fig_fn *fig,
+    struct advise_span *sp, char *buf, size_t len, size_t *k)
+{
+	char a[32], b[32], wa[16], wb[16];
+	int i, lo, hi, x;
+
+	sp->first = sp->last = sp->turn = -1;
+	for (i = 0; i < (int)n; i++)
+		if (advise_clean(&rows[i]) && isfinite(fig(&rows[i]))) {
+			sp->first = sp->first < 0 ? i : sp->first;
+			sp->last = i;
+		}
+	if (sp->first == sp->last)
+		return false;
+	for (lo = hi = i = sp->first; i <= sp->last; i++) {
+		if (!advise_clean(&rows[i]) || !isfinite(fig(&rows[i])))
+			continue;
+		lo = fig(&rows[i]) < fig(&rows[lo]) ? i : lo;
+		hi = fig(&rows[i]) > fig(&rows[hi]) ? i : hi;
+	}
+	if (lo != sp->first && lo != sp->last)
+		sp->turn = lo;
+	else if (hi != sp->first && hi != sp->last)
+		sp->turn = hi;
+	x = sp->turn >= 0 ? sp->turn : sp->last;
+	advise_add(buf, len, k, "%s from %s us at N=%s to %s at N=%s",
+	    fig(&rows[x]) >= fig(&rows[sp->first]) ? "rises" : "falls",
+	    table_sig3(fig(&rows[sp->first]), a, sizeof(a)),
+	    advise_width(rows[sp->first].workers, wa, sizeof(wa)),
+	    table_sig3(fig(&rows[x]), b, sizeof(b)),
+	    advise_width(rows[x].workers, wb, sizeof(wb)));
+	if (sp->turn >= 0)
+		advise_add(buf, len, k, ", then %s to %s at N=%s",
+		    fig(&rows[sp->last]) >= fig(&rows[x]) ? "rises" : "falls",
+		    table_sig3(fig(&rows[sp->last]), a, sizeof(a)),
+		    advise_width(rows[sp->last].workers, wa, sizeof(wa)));
+	return true;
+}
+
+/*
+ * What the whole pool burns at r's width: at the target where it was
+ * measured there (and at the smallest width that meets the target when
+ * that is another), else flat out at its capacity.
+ */
+static void
+advise_price_pool(const struct advise_row *rows, const struct advise_pick *p,
+    const struct advise_target *t, char *buf, size_t len, size_t *k)
+{
+	const struct advise_row *r = &rows[p->row];
+	const struct advise_row *s = p->smallest >= 0 ? &rows[p->smallest] : r;
+	char a[32], b[32], w[16];
+
+	if (!isfinite(r->target_cpu_us_op)) {
+		advise_add(buf, len, k, "flat out under the load, at its capacity "
+		    "of %.0f ops/s, the whole pool burns %s us of CPU an op at "
+		    "N=%s, blocking and handoffs included: %s of a CPU core%s. ",
+		    r->capacity, table_sig3(r->load_cpu_us_op, a, sizeof(a)),
+		    advise_width(r->workers, w, sizeof(w)), table_sig3(
+		    advise_cores(r->load_cpu_us_op, r->capacity), b, sizeof(b)),
+		    t->rate > 0 ? " (at the target rate it was not measured)" :
+		    "");
+		return;
+	}
+	advise_add(buf, len, k, "at the target the whole pool burns %s us of "
+	    "CPU an op at N=%s, blocking and handoffs included (measured at "
+	    "%.0f ops/s, with the coroutines in flight that the target keeps "
+	    "busy): %s of a CPU core at %.0f ops/s", table_sig3(
+	    r->target_cpu_us_op, a, sizeof(a)), advise_width(r->workers, w,
+	    sizeof(w)), r->target_ops_per_s, table_sig3(advise_cores(
+	    r->target_cpu_us_op, t->rate), b, sizeof(b)), t->rate);
+	if (s != r)
+		advise_add(buf, len, k, "; N=%s, the smallest width that meets "
+		    "the target, burns %s us an op there, %s of a core",
+		    advise_width(s->workers, w, sizeof(w)),
+		    table_sig3(s->target_cpu_us_op, a, sizeof(a)),
+		    table_sig3(advise_cores(s->target_cpu_us_op, t->rate), b,
+		    sizeof(b)));
+	advise_add(buf, len, k, ". ");
+	return;
+}
+
+/*
+ * r's handoffs, resume-only, against those of c, the cheapest width;
+ * first: they open the price.
+ */
+static void
+advise_price_handoffs(const struct advise_row *r, const struct advise_row *c,
+    double rate, bool first, char *buf, size_t len, size_t *k)
+{
+	char a[32], b[32], d[32], w[16];
+
+	advise_add(buf, len, k, "%she handoffs alone: a non-blocking dispatch "
+	    "(resume-only) costs %s us of CPU at N=%s (%s us an op of %d "
+	    "resumptions), %s of a core at %.0f ops/s", first ? "t" : "T",
+	    table_sig3(r->cpu_us, a, sizeof(a)),
+	    advise_width(r->workers, w, sizeof(w)), table_sig3(r->cpu_us *
+	    ADVISE_RESUMES_PER_OP, b, sizeof(b)), ADVISE_RESUMES_PER_OP,
+	    table_sig3(advise_cores(r->cpu_us * ADVISE_RESUMES_PER_OP, rate),
+	    d, sizeof(d)), rate);
+	if (c != r)
+		advise_add(buf, len, k, ", %.1fx the %s us at N=%s, the cheapest "
+		    "width that ran clean", r->cpu_us / c->cpu_us,
+		    table_sig3(c->cpu_us, a, sizeof(a)), advise_width(c->workers,
+		    w, sizeof(w)));
+	else
+		advise_add(buf, len, k, "; no width measured is cheaper");
+	advise_add(buf, len, k, ".");
+	return;
+}
+
+/* The row where sp's trend ends its first leg: its turn, or its last. */
+static const struct advise_row *
+advise_leg(const struct advise_row *rows, const struct advise_span *sp)
+{
+
+	return &rows[sp->turn >= 0 ? sp->turn : sp->last];
+}
+
+/*
+ * Why the whole pool's cost at the target moves over sp's first leg,
+ * when the context switches a dispatch (a thread parking, or woken) move
+ * with it.
+ */
+static void
+advise_why_at_target(const struct advise_row *rows,
+    const struct advise_span *sp, char *buf, size_t len, size_t *k)
+{
+	const struct advise_row *f = &rows[sp->first], *x = advise_leg(rows, sp);
+	char a[32], b[32];
+
+	if ((x->target_ctxsw > f->target_ctxsw) ==
+	    (x->target_cpu_us_op > f->target_cpu_us_op) &&
+	    x->target_ctxsw != f->target_ctxsw)
+		advise_add(buf, len, k, ", and with it the context switches a "
+		    "dispatch (a thread parking, or woken) go from %s to %s",
+		    table_sig3(f->target_ctxsw, a, sizeof(a)),
+		    table_sig3(x->target_ctxsw, b, sizeof(b)));
+	return;
+}
+
+/*
+ * Why the whole pool's cost flat out moves over sp's first leg: each
+ * figure is measured at the width's own capacity, the CPU the pool burns
+ * a second over the ops it carries.
+ */
+static void
+advise_why_loaded(const struct advise_row *rows, const struct advise_span *sp,
+    char *buf, size_t len, size_t *k)
+{
+	const struct advise_row *f = &rows[sp->first], *x = advise_leg(rows, sp);
+	char a[32], b[32], wf[16], wx[16];
+
+	advise_add(buf, len, k, ": from N=%s to N=%s the ops it carries go from "
+	    "%.0f to %.0f a second, the CPU it burns from %s to %s of a core",
+	    advise_width(f->workers, wf, sizeof(wf)), advise_width(x->workers,
+	    wx, sizeof(wx)), f->capacity, x->capacity, table_sig3(advise_cores(
+	    f->load_cpu_us_op, f->capacity), a, sizeof(a)), table_sig3(
+	    advise_cores(x->load_cpu_us_op, x->capacity), b, sizeof(b)));
+	return;
+}
+
+void
+advise_growth(const struct advise_row *rows, size_t n, char *buf, size_t len)
+{
+	char hand[256], at[512], flat[512];
+	struct advise_span h, g, l;
+	size_t kh = 0, kg = 0, kl = 0, k = 0;
+
+	if (advise_trend(rows, n, advise_handoff, &h, hand, sizeof(hand), &kh) &&
+	    h.turn < 0 && rows[h.last].cpu_us > rows[h.first].cpu_us)
+		advise_add(hand, sizeof(hand), &kh, " (more workers contending "
+		    "for the same work)");
+	if (advise_trend(rows, n, advise_at_target_cost, &g, at, sizeof(at),
+	    &kg))
+		advise_why_at_target(rows, &g, at, sizeof(at), &kg);
+	if (advise_trend(rows, n, advise_loaded, &l, flat, sizeof(flat), &kl))
+		advise_why_loaded(rows, &l, flat, sizeof(flat), &kl);
+	buf[0] = '\0';
+	if (kh + kg + kl == 0)
+		return;
+	advise_add(buf, len, &k, "with width:");
+	if (kh > 0)
+		advise_add(buf, len, &k, " the handoffs' cost %s.", hand);
+	if (kg > 0)
+		advise_add(buf, len, &k, " At the target the whole pool's cost an "
+		    "op %s.", at);
+	if (kl > 0)
+		advise_add(buf, len, &k, " Flat out, at each width's own capacity, "
+		    "%s %s.", kg > 0 ? "it" : "the whole pool's cost an op", flat);
+	return;
 }
 
 void
@@ -458,7 +752,6 @@ advise_price(const struct advise_row *rows, size_t n,
     size_t len)
 {
 	const struct advise_row *r, *c;
-	char a[32], b[32], d[32], e[32], wr[16], wc[16];
 	double rate;
 	size_t k = 0;
 
@@ -468,28 +761,11 @@ advise_price(const struct advise_row *rows, size_t n,
 	r = &rows[p->row];
 	c = p->cheapest >= 0 ? &rows[p->cheapest] : r;
 	rate = t->rate > 0 ? t->rate : r->capacity;
-	advise_width(r->workers, wr, sizeof(wr));
-	advise_width(c->workers, wc, sizeof(wc));
-	advise_add(buf, len, &k, "price: a non-blocking dispatch costs %s us "
-	    "of CPU at N=%s (%s us an op of %d resumptions)",
-	    table_sig3(r->cpu_us, a, sizeof(a)), wr, table_sig3(r->cpu_us *
-	    ADVISE_RESUMES_PER_OP, b, sizeof(b)), ADVISE_RESUMES_PER_OP);
-	if (c != r)
-		advise_add(buf, len, &k, ", %.1fx the %s us at N=%s, the cheapest "
-		    "width that ran clean", r->cpu_us / c->cpu_us,
-		    table_sig3(c->cpu_us, a, sizeof(a)), wc);
-	advise_add(buf, len, &k, "; the handoffs of %.0f ops/s (%s) take %s of "
-	    "a CPU core", rate, t->rate > 0 ? "the target" : "its capacity",
-	    table_sig3(advise_cores(r->cpu_us, rate), a, sizeof(a)));
-	if (c != r)
-		advise_add(buf, len, &k, ", %s at N=%s. N=%s buys capacity %.0f "
-		    "ops/s and a p99 of %s ms, against %.0f ops/s and %s ms at "
-		    "N=%s.", table_sig3(advise_cores(c->cpu_us, rate), b,
-		    sizeof(b)), wc, wr, r->capacity, table_sig3(r->p99_us * 1e-3,
-		    d, sizeof(d)), c->capacity, table_sig3(c->p99_us * 1e-3, e,
-		    sizeof(e)), wc);
-	else
-		advise_add(buf, len, &k, "; no width measured is cheaper.");
+	advise_add(buf, len, &k, "price: ");
+	if (isfinite(r->load_cpu_us_op) || isfinite(r->target_cpu_us_op))
+		advise_price_pool(rows, p, t, buf, len, &k);
+	advise_price_handoffs(r, c, rate, k == strlen("price: "), buf, len,
+	    &k);
 	return;
 }
 
@@ -511,22 +787,96 @@ advise_split_closest(const struct advise_rows *r,
 	return b;
 }
 
-/* "; an op under the load costs 40 us of CPU in all, 45 on N=32 alone". */
+/*
+ * "; each blocking call hops to the view and back: at 3000 ops/s (the
+ * target), 1200 blocking calls and 2400 hops a second; at the target an
+ * op costs 30.1 us of CPU in all, 24.0 on N=4 alone." The blocking calls
+ * an op are the split's own, as measured; the cost is flat out where it
+ * was not measured at the target.
+ */
 static void
 advise_split_cost(const struct advise_row *sp, const struct advise_row *one,
-    char *buf, size_t len, size_t *k)
+    const struct advise_target *t, char *buf, size_t len, size_t *k)
 {
+	double rate = t->rate > 0 ? t->rate : sp->capacity;
+	double calls = sp->hops_per_s / sp->capacity * rate;
+	bool at = one != NULL ? isfinite(sp->target_cpu_us_op) &&
+	    isfinite(one->target_cpu_us_op) : isfinite(sp->target_cpu_us_op);
+	double c = at ? sp->target_cpu_us_op : sp->load_cpu_us_op;
 	char a[32], b[32], w[16];
 
-	advise_add(buf, len, k, "; each blocking call pays two hops (%s hops "
-	    "a second, there and back), and an op under the load costs %s us "
-	    "of CPU in all", table_sig3(sp->hops_per_s, a, sizeof(a)),
-	    table_sig3(sp->load_cpu_us_op, b, sizeof(b)));
-	if (one != NULL)
-		advise_add(buf, len, k, ", %s on N=%s alone",
-		    table_sig3(one->load_cpu_us_op, a, sizeof(a)),
+	if (isfinite(calls))
+		advise_add(buf, len, k, "; each blocking call hops to the view "
+		    "and back: at %.0f ops/s (%s), %s blocking calls and %s hops "
+		    "a second", rate, t->rate > 0 ? "the target" : "its capacity",
+		    table_sig3(calls, a, sizeof(a)), table_sig3(2 * calls, b,
+		    sizeof(b)));
+	if (isfinite(c))
+		advise_add(buf, len, k, "; %s an op costs %s us of CPU in all",
+		    at ? "at the target" : "flat out under the load",
+		    table_sig3(c, a, sizeof(a)));
+	if (isfinite(c) && one != NULL)
+		advise_add(buf, len, k, ", %s on N=%s alone", table_sig3(at ?
+		    one->target_cpu_us_op : one->load_cpu_us_op, a, sizeof(a)),
 		    advise_width(one->workers, w, sizeof(w)));
 	advise_add(buf, len, k, ".");
+	return;
+}
+
+/* The clean row of rows that carries the most under t's p99; -1: none. */
+static int
+advise_most(const struct advise_row *rows, size_t n,
+    const struct advise_target *t)
+{
+	const struct advise_target p99 = { 0, t->p99_us };
+	int best = -1;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (advise_clean(&rows[i]) && advise_meets(&rows[i], &p99) &&
+		    (best < 0 || rows[i].capacity > rows[best].capacity))
+			best = (int)i;
+	return best;
+}
+
+/*
+ * Why the split is not the recommendation, one sentence: it costs more
+ * at this rate, and whether a rate above what every single width
+ * carries needs it (the only rates where the rows say it wins for sure:
+ * its cost at other rates was not measured).
+ */
+static void
+advise_split_not(const struct advise_rows *r, const struct advise_target *t,
+    const struct advise_row *one, char *buf, size_t len, size_t *k)
+{
+	int s = advise_most(r->single, r->n, t), v = advise_most(r->split,
+	    r->nsplit, t);
+	char w[16];
+
+	if (one != NULL)
+		advise_add(buf, len, k, " N=%s alone stays the recommendation",
+		    advise_width(one->workers, w, sizeof(w)));
+	else
+		advise_add(buf, len, k, " No split meets the target either");
+	if (v < 0)
+		advise_add(buf, len, k, ", and no split measured keeps the p99 "
+		    "under the bound at any rate.");
+	else if (s < 0)
+		advise_add(buf, len, k, "; no single width measured keeps the p99 "
+		    "under the bound, so the split is the one to use, up to %.0f "
+		    "ops/s with a view of %u.", r->split[v].capacity,
+		    r->split[v].view);
+	else if (r->split[v].capacity <= r->single[s].capacity)
+		advise_add(buf, len, k, ", and under this load no rate needs the "
+		    "split: every rate a split measured carries (up to %.0f ops/s, "
+		    "a view of %u), N=%s alone carries too (%.0f).",
+		    r->split[v].capacity, r->split[v].view, advise_width(
+		    r->single[s].workers, w, sizeof(w)), r->single[s].capacity);
+	else
+		advise_add(buf, len, k, "; the split is the one to use above "
+		    "%.0f ops/s, the most a single width measured carries, up to "
+		    "%.0f with a view of %u.", r->single[s].capacity,
+		    r->split[v].capacity, r->split[v].view);
 	return;
 }
 
@@ -561,24 +911,14 @@ advise_split_words(const struct advise_rows *r, const struct advise_target *t,
 		    sp->cpu_us / one->cpu_us, sp->cpu_us < one->cpu_us ? "less" :
 		    "more", advise_width(one->workers, w, sizeof(w)),
 		    table_sig3(one->cpu_us, b, sizeof(b)));
-	advise_split_cost(sp, one, buf, len, &k);
+	advise_split_cost(sp, one, t, buf, len, &k);
 	if (p->split_better)
 		advise_add(buf, len, &k, " Recommended: run the non-blocking work "
-		    "on N=%u and only the blocking call on a view of %u.",
-		    sp->workers, sp->view);
-	else if (p->split >= 0 && one != NULL && sp->cpu_us < one->cpu_us)
-		advise_add(buf, len, &k, " It saves CPU on each non-blocking "
-		    "dispatch but costs more in all under this load: the two hops "
-		    "of a blocking call cost more than the narrow pool saves on "
-		    "the resumptions that do not block; N=%s alone stays the "
-		    "recommendation "
-		    "(a load where fewer resumptions block would favour the "
-		    "split; measure it).", advise_width(one->workers, w,
-		    sizeof(w)));
-	else if (p->split >= 0 && one != NULL)
-		advise_add(buf, len, &k, " It saves nothing a dispatch here: N=%s "
-		    "alone stays the recommendation.", advise_width(one->workers,
-		    w, sizeof(w)));
+		    "on N=%u and only the blocking call on a view of %u%s.",
+		    sp->workers, sp->view, one == NULL ? ", as no single width "
+		    "measured meets the target" : "");
+	else
+		advise_split_not(r, t, one, buf, len, &k);
 	return;
 }
 
@@ -703,8 +1043,19 @@ advise_row_of(struct advise_row *rows, size_t *n, unsigned int w,
 	rows[*n] = (struct advise_row){ .workers = w, .view = v, .cpu_us = NAN,
 	    .cpu_us_min = NAN, .cpu_us_max = NAN, .ops_per_s = NAN,
 	    .capacity = NAN, .p99_us = NAN, .load_cpu_us_op = NAN,
-	    .hops_per_s = NAN };
+	    .target_cpu_us_op = NAN, .target_ops_per_s = NAN,
+	    .target_ctxsw = NAN, .hops_per_s = NAN };
 	return &rows[(*n)++];
+}
+
+/* The row of cell's width in the single pool (view 0) or the split's. */
+static struct advise_row *
+advise_row_for(struct advise_rows *r, const cJSON *cell, unsigned int view)
+{
+	unsigned int w = (unsigned int)results_num(cell, "workers");
+
+	return view > 0 ? advise_row_of(r->split, &r->nsplit, w, view) :
+	    advise_row_of(r->single, &r->n, w, 0);
 }
 
 static double
@@ -775,6 +1126,50 @@ advise_fill(struct advise_row *r, const cJSON *cell, bool resume, bool load)
 	r->rss_anon_kb = advise_max(r->rss_anon_kb, results_stat(cell,
 	    "rss_anon_peak_kb", "median"));
 	advise_runs(r, cell, load);
+	return;
+}
+
+/*
+ * Whether cell measures load at s's target: its design and queue, with
+ * the coroutines in flight that the target rate keeps busy.
+ */
+static bool
+advise_at_target(const cJSON *cell, const struct advise_sel *s,
+    const struct advise_load *load)
+{
+
+	return load != NULL && s->at_target > 0 &&
+	    s->at_target != s->coroutines &&
+	    advise_is(cell, "dispatcher", s->dispatcher) &&
+	    advise_is(cell, "queue", s->queue) &&
+	    results_num(cell, "coroutines") == s->at_target &&
+	    results_num(cell, "workers") >= 0 &&
+	    advise_is(cell, "workload", load->name);
+}
+
+/* The figures of a cell at the target into its row. */
+static void
+advise_target_figures(struct advise_row *r, const cJSON *cell)
+{
+
+	r->target_cpu_us_op = results_stat(cell, "cpu_us_per_op", "median");
+	r->target_ops_per_s = results_stat(cell, "ops_per_s", "median");
+	r->target_ctxsw = results_stat(cell, "ctx_switches_per_dispatch",
+	    "median");
+	return;
+}
+
+/* A cell at the target into its row: its figures, and runs that failed. */
+static void
+advise_fill_target(struct advise_row *r, const cJSON *cell)
+{
+	const cJSON *run;
+
+	advise_target_figures(r, cell);
+	cJSON_ArrayForEach(run, results_arr(cell, "runs")) {
+		r->target_runs++;
+		r->failed += strcmp(results_str(run, "status", "?"), "ok") != 0;
+	}
 	return;
 }
 
@@ -859,19 +1254,25 @@ advise_rows(const cJSON *doc, const struct advise_sel *s,
 
 	r->n = r->nsplit = 0;
 	cJSON_ArrayForEach(cell, results_arr(doc, "cells")) {
+		view = advise_view(cell);
+		if (advise_at_target(cell, s, load)) {
+			if ((row = advise_row_for(r, cell, view)) != NULL)
+				advise_fill_target(row, cell);
+			continue;
+		}
 		resume = advise_resume(cell);
 		loaded = load == NULL ? resume : advise_is(cell, "workload",
 		    load->name);
-		view = advise_view(cell);
 		if (!advise_of(cell, s) || !(resume || loaded) ||
 		    (view > 0 && !loaded))
 			continue;
-		row = view > 0 ? advise_row_of(r->split, &r->nsplit,
-		    (unsigned int)results_num(cell, "workers"), view) :
-		    advise_row_of(r->single, &r->n, (unsigned int)results_num(
-		    cell, "workers"), 0);
-		if (row != NULL)
-			advise_fill(row, cell, view == 0 && resume, loaded);
+		if ((row = advise_row_for(r, cell, view)) == NULL)
+			continue;
+		advise_fill(row, cell, view == 0 && resume, loaded);
+		/* The target keeps every coroutine busy: flat out is at it. */
+		if (loaded && load != NULL && s->at_target > 0 &&
+		    s->at_target == s->coroutines)
+			advise_target_figures(row, cell);
 	}
 	for (i = 0; i < r->n; i++)
 		if (isfinite(r->single[i].capacity) &&
@@ -889,8 +1290,25 @@ advise_rows(const cJSON *doc, const struct advise_sel *s,
 }
 
 int
+advise_recorded(const cJSON *doc, struct advise_target *t, const char **load,
+    unsigned int *at_target)
+{
+	const cJSON *a = results_obj(doc, "advise");
+	const char *w = results_str(a, "load", NULL);
+
+	if (w == NULL)
+		return 0;
+	*load = strcmp(w, "resume") == 0 ? NULL : w;
+	t->rate = fmax(results_num(a, "rate_ops_per_s"), 0);
+	t->p99_us = fmax(results_num(a, "p99_ms"), 0) * 1e3;
+	*at_target = (unsigned int)fmin(fmax(results_num(a,
+	    "at_target_coroutines"), 0), RESULTS_MAX_COUNT);
+	return 1;
+}
+
+int
 advise_record(cJSON *doc, const char *out, const struct advise_target *t,
-    const struct advise_load *load)
+    const struct advise_load *load, unsigned int at_target)
 {
 	cJSON *a = cJSON_CreateObject();
 
@@ -898,6 +1316,8 @@ advise_record(cJSON *doc, const char *out, const struct advise_target *t,
 	    "resume");
 	cJSON_AddNumberToObject(a, "rate_ops_per_s", t->rate);
 	cJSON_AddNumberToObject(a, "p99_ms", t->p99_us * 1e-3);
+	if (at_target > 0)
+		cJSON_AddNumberToObject(a, "at_target_coroutines", at_target);
 	cJSON_DeleteItemFromObjectCaseSensitive(doc, "advise");
 	cJSON_AddItemToObject(doc, "advise", a);
 	return results_write(doc, out);
@@ -957,6 +1377,8 @@ advise_part(const struct advise_pick *p, int i, bool split)
 		    "meets" : "";
 	if (i == p->row)
 		return p->split_better ? "meets" : "recommended";
+	if (i == p->smallest)
+		return "smallest meeting";
 	if (i == p->support)
 		return "compared";
 	if (i == p->cheapest)
@@ -1001,14 +1423,18 @@ advise_row_json(const struct advise_row *r, const char *part, bool people)
 	    r->ceiling : NAN);
 	cJSON_AddNumberToObject(o, "latency_p99_ms", r->p99_us * 1e-3);
 	cJSON_AddNumberToObject(o, "loaded_cpu_us_per_op", r->load_cpu_us_op);
+	cJSON_AddNumberToObject(o, "target_cpu_us_per_op", r->target_cpu_us_op);
+	cJSON_AddNumberToObject(o, "target_ops_per_s", r->target_ops_per_s);
+	cJSON_AddNumberToObject(o, "target_ctx_switches_per_dispatch",
+	    r->target_ctxsw);
 	cJSON_AddNumberToObject(o, "hops_per_s", r->hops_per_s);
 	cJSON_AddNumberToObject(o, "threads_peak", r->threads);
 	cJSON_AddNumberToObject(o, "rss_anon_peak_mb", r->rss_anon_kb / 1024);
 	advise_runs_json(o, "starved_runs", r->starving, r->runs, people);
 	advise_runs_json(o, "cost_starved_runs", r->cost_starving,
 	    r->cost_runs, people);
-	advise_runs_json(o, "failed_runs", r->failed, r->runs + r->cost_runs,
-	    people);
+	advise_runs_json(o, "failed_runs", r->failed, r->runs + r->cost_runs +
+	    r->target_runs, people);
 	if (!people) {
 		cJSON_AddNumberToObject(o, "runs", r->runs);
 		cJSON_AddNumberToObject(o, "cost_runs", r->cost_runs);
@@ -1042,6 +1468,7 @@ advise_rows_json(const struct advise_rows *r, const struct advise_pick *p,
  */
 #define ADVISE_PROGRAM	(1u << 0)	/* for programs only */
 #define ADVISE_SPLIT	(1u << 1)	/* only beside a split */
+#define ADVISE_AT	(1u << 2)	/* only where measured at the target */
 
 static const struct {
 	struct table_col col;
@@ -1059,6 +1486,10 @@ static const struct {
 	{ { "ceiling_ops_per_s", "Little ops/s" }, 0 },
 	{ { "latency_p99_ms", "p99 ms" }, 0 },
 	{ { "loaded_cpu_us_per_op", "loaded CPU µs/op" }, 0 },
+	{ { "target_cpu_us_per_op", "at target CPU µs/op" }, ADVISE_AT },
+	{ { "target_ops_per_s", "at target ops/s" }, ADVISE_AT },
+	{ { "target_ctx_switches_per_dispatch", "at target ctxsw/dispatch" },
+	    ADVISE_AT },
 	{ { "hops_per_s", "hops/s" }, ADVISE_SPLIT },
 	{ { "threads_peak", "threads" }, 0 },
 	{ { "rss_anon_peak_mb", "anon MB" }, 0 },
@@ -1071,8 +1502,22 @@ static const struct {
 };
 #define ADVISE_NCOLS	(sizeof(advise_cols) / sizeof(advise_cols[0]))
 
+/* Whether any row of r was measured at the target. */
+static bool
+advise_any_at_target(const struct advise_rows *r)
+{
+	size_t i;
+
+	for (i = 0; i < r->n + r->nsplit; i++)
+		if (isfinite(i < r->n ? r->single[i].target_cpu_us_op :
+		    r->split[i - r->n].target_cpu_us_op))
+			return true;
+	return false;
+}
+
 static void
-advise_table(FILE *out, int format, const cJSON *rows, bool split)
+advise_table(FILE *out, int format, const cJSON *rows,
+    const struct advise_rows *r)
 {
 	struct table_col cols[ADVISE_NCOLS];
 	struct table t = { "advise", cols, 0 };
@@ -1080,7 +1525,8 @@ advise_table(FILE *out, int format, const cJSON *rows, bool split)
 	size_t i;
 
 	if (table_for_people(format))
-		skip = ADVISE_PROGRAM | (split ? 0 : ADVISE_SPLIT);
+		skip = ADVISE_PROGRAM | (r->nsplit > 0 ? 0 : ADVISE_SPLIT) |
+		    (advise_any_at_target(r) ? 0 : ADVISE_AT);
 	for (i = 0; i < ADVISE_NCOLS; i++)
 		if (!(advise_cols[i].only & skip))
 			cols[t.ncols++] = advise_cols[i].col;
@@ -1114,6 +1560,9 @@ advise_words(const struct advise_rows *r, const struct advise_target *t,
 	advise_price(r->single, r->n, t, p, buf, sizeof(buf));
 	if (buf[0] != '\0')
 		cJSON_AddItemToArray(words, cJSON_CreateString(buf));
+	advise_growth(r->single, r->n, buf, sizeof(buf));
+	if (buf[0] != '\0')
+		cJSON_AddItemToArray(words, cJSON_CreateString(buf));
 	advise_split_words(r, t, p, buf, sizeof(buf));
 	if (buf[0] != '\0')
 		cJSON_AddItemToArray(words, cJSON_CreateString(buf));
@@ -1140,6 +1589,8 @@ advise_about(const struct advise_sel *s, const struct advise_load *load,
 		cJSON_AddNumberToObject(o, "rate_ops_per_s", t->rate);
 	if (t->p99_us > 0)
 		cJSON_AddNumberToObject(o, "p99_ms", t->p99_us * 1e-3);
+	if (s->at_target > 0)
+		cJSON_AddNumberToObject(o, "at_target_coroutines", s->at_target);
 	return o;
 }
 
@@ -1171,7 +1622,7 @@ advise_write(FILE *out, int format, const struct advise_rows *r,
 	char *text;
 
 	if (format == TABLE_CSV) {
-		advise_table(out, format, rows, r->nsplit > 0);
+		advise_table(out, format, rows, r);
 		cJSON_Delete(rows);
 		return;
 	}
@@ -1188,7 +1639,7 @@ advise_write(FILE *out, int format, const struct advise_rows *r,
 		return;
 	}
 	advise_header(out, s, load);
-	advise_table(out, format, rows, r->nsplit > 0);
+	advise_table(out, format, rows, r);
 	cJSON_ArrayForEach(w, words)
 		fprintf(out, "\n%s\n", w->valuestring);
 	cJSON_Delete(rows);

@@ -33,6 +33,12 @@ struct advise_row {
 	double ceiling;			/* Little's law for it; 0: none */
 	double p99_us;			/* dispatch latency under it; NAN: none */
 	double load_cpu_us_op;		/* CPU per op under it, hops included */
+	/*
+	 * The load again with the coroutines in flight that the target rate
+	 * keeps busy (advise_sel's at_target): CPU per op there, the ops/s
+	 * it carried and the context switches a dispatch. NAN: not measured.
+	 */
+	double target_cpu_us_op, target_ops_per_s, target_ctxsw;
 	double hops_per_s;		/* a split's hops to its view and back */
 	double threads;			/* most alive, over both profiles */
 	double rss_anon_kb;		/* peak, over both profiles */
@@ -45,7 +51,8 @@ struct advise_row {
 	 */
 	unsigned int runs, starving;
 	unsigned int cost_runs, cost_starving;
-	unsigned int failed;		/* of runs + cost_runs */
+	unsigned int target_runs;	/* at the target's coroutines */
+	unsigned int failed;		/* of all three sweeps' runs */
 };
 
 /* A file's rows: the single pool's by width, the split's by view. */
@@ -75,6 +82,7 @@ struct advise_sel {
 	const char *dispatcher, *queue;
 	unsigned int coroutines;
 	unsigned int cpus;		/* out: the context's online CPUs */
+	unsigned int at_target;		/* the load's coroutines at the target */
 };
 
 struct advise_target {
@@ -83,7 +91,7 @@ struct advise_target {
 };
 
 enum advise_kind {
-	ADVISE_TARGET,		/* the smallest width meeting every target */
+	ADVISE_TARGET,		/* a width meeting every target */
 	ADVISE_UNMET,		/* no width meets them */
 	ADVISE_KNEE,		/* no target: where capacity stops growing */
 	ADVISE_NO_KNEE		/* no target, and capacity still grows */
@@ -92,6 +100,7 @@ enum advise_kind {
 struct advise_pick {
 	enum advise_kind kind;
 	int row;			/* the recommendation; -1 if none */
+	int smallest;			/* the smallest width meeting it; -1 */
 	int support;			/* the row that shows why not smaller */
 	int aside_meets;		/* unmet: a row set aside that met it */
 	int cheapest;			/* the clean row of least cost */
@@ -101,20 +110,22 @@ struct advise_pick {
 };
 
 /*
- * Picks from rows sorted by width: the smallest width that meets t, or
- * without a target the knee, the smallest width within
- * ADVISE_KNEE_SHARE of the best capacity. A row where a run failed, or a
- * coroutine made no progress under the load, in any repetition is never
- * picked.
+ * Picks from rows sorted by width: of the widths that meet t, the one
+ * whose whole pool burns the least CPU an op under the load (the
+ * smallest of them when that is not measured, and on a tie), or without
+ * a target the knee, the smallest width within ADVISE_KNEE_SHARE of the
+ * best capacity. A row where a run failed, or a coroutine made no
+ * progress under the load, in any repetition is never picked.
  */
 void advise_choose(const struct advise_row *rows, size_t n,
     const struct advise_target *t, struct advise_pick *p);
 
 /*
- * advise_choose over r's single pool, then the split: the narrowest view
- * that meets t (without one, the view as wide as the pick), recommended
- * over the single pool when a non-blocking dispatch costs less on it and
- * an op under the load, hops included, no more.
+ * advise_choose over r's single pool, then the split: of the views that
+ * meet t, the one that burns the least CPU an op under the load (without
+ * a target, the view as wide as the pick), recommended over the single
+ * pool when an op under the load, hops included, costs less on it, or
+ * when no single width meets t.
  */
 void advise_choose_all(const struct advise_rows *r,
     const struct advise_target *t, struct advise_pick *p);
@@ -130,15 +141,32 @@ void advise_reason(const struct advise_row *rows, size_t n,
     size_t len);
 
 /*
- * The price of p's row: CPU per dispatch and per op, as a multiple of
- * the cheapest clean width's, and in CPU cores at the target rate (at
- * its capacity without one). Empty without a row.
+ * The price of p's row, both costs in CPU cores at the target rate (at
+ * its capacity without one): what the whole pool burns an op, at the
+ * target where it was measured there (against the smallest width that
+ * meets the target), else flat out under the load; and its handoffs,
+ * resume-only, as a multiple of the cheapest clean width's. Empty
+ * without a row.
  */
 void advise_price(const struct advise_row *rows, size_t n,
     const struct advise_target *t, const struct advise_pick *p, char *buf,
     size_t len);
 
-/* The split against p's row; empty when the file measured none. */
+/*
+ * How each cost moves with width, from the rows: the handoffs', the
+ * whole pool's an op at the target (with the context switches a dispatch
+ * beside it) and flat out (with the ops it carries and the CPU it burns
+ * a second). Empty if no figure is held by two widths.
+ */
+void advise_growth(const struct advise_row *rows, size_t n, char *buf,
+    size_t len);
+
+/*
+ * The split against p's row: its hops at the target rate, its CPU an op
+ * in all against the single pool's, and when it is not the
+ * recommendation, in one sentence, whether any rate measured needs it.
+ * Empty when the file measured none.
+ */
 void advise_split_words(const struct advise_rows *r,
     const struct advise_target *t, const struct advise_pick *p, char *buf,
     size_t len);
@@ -169,13 +197,22 @@ int advise_from_check(const cJSON *doc, const char *path,
     const struct advise_sel *s, const char *load, char *err, size_t errlen);
 
 /*
+ * The target, the load (its profile's name; NULL: resume-only) and the
+ * coroutines it was measured with at the target that doc's advice was
+ * recorded with (advise_record): 1; 0, all untouched, if doc records none.
+ */
+int advise_recorded(const cJSON *doc, struct advise_target *t,
+    const char **load, unsigned int *at_target);
+
+/*
  * The target t beside the results doc it was advised on, under load
- * (NULL: resume-only), for plot and report to draw; doc is then written
- * to out through a rename, as every results file is. 0, or -errno if it
+ * (NULL: resume-only) and with at_target coroutines at it, for plot and
+ * report to draw and --from to advise on again; doc is then written to
+ * out through a rename, as every results file is. 0, or -errno if it
  * could not be.
  */
 int advise_record(cJSON *doc, const char *out, const struct advise_target *t,
-    const struct advise_load *load);
+    const struct advise_load *load, unsigned int at_target);
 
 /*
  * The advice in format f (table.h): the rows, then the recommendation,

@@ -636,7 +636,9 @@ results_check_advise(const struct results_check *ck, const cJSON *doc)
 		return 0;
 	return results_has(&in, a, "load", cJSON_String, true) != 0 ||
 	    results_has(&in, a, "rate_ops_per_s", cJSON_Number, false) != 0 ||
-	    results_has(&in, a, "p99_ms", cJSON_Number, false) != 0 ? -1 : 0;
+	    results_has(&in, a, "p99_ms", cJSON_Number, false) != 0 ||
+	    (results_get(a, "at_target_coroutines") != NULL &&
+	    results_count(&in, a, "at_target_coroutines", 1) != 0) ? -1 : 0;
 }
 
 /*

@@ -2,6 +2,7 @@
  * advise.c - the advise command: a pool size, from the dispatch cost of
  * each width against the capacity a blocking load needs.
  */
+#include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
@@ -27,7 +28,8 @@ static const struct param advise_opts[] = {
 	    .help = "the dispatch latency's p99 it must keep" },
 	{ .flag = "--from", .kind = PARAM_PATH, ARG(a.from),
 	    .metavar = "RESULTS.json",
-	    .help = "advise from these results instead of measuring" },
+	    .help = "advise from these results instead of measuring, on the "
+	    "load and target they recorded unless given" },
 };
 
 static const char *const advise_sweep[] = { "--dispatcher", "shared",
@@ -38,28 +40,60 @@ static int
 advise_profile(const char *text, struct workload_profile *p, char *err,
     size_t errlen)
 {
-	char spec[64], kinds[128];
+	char spec[64], kinds[128], why[96], tail;
+	double ms, share;
 
 	snprintf(spec, sizeof(spec), "%s%s", strchr(text, ':') ==
 	    strrchr(text, ':') ? "sleep:" : "", text);
-	if (workload_profile_parse(p, spec, err, errlen) != 0 ||
-	    !workload_blocks_some(p)) {
-		workload_kinds_text(kinds, sizeof(kinds), true);
-		return snprintf(err, errlen, "--blocking: '%s' is not MS:SHARE, "
-		    "%s", text, kinds), -1;
-	}
-	return 0;
+	if (workload_profile_parse(p, spec, err, errlen) == 0 &&
+	    workload_blocks_some(p))
+		return 0;
+	if (sscanf(spec, "%*[a-z]:%lf:%lf%c", &ms, &share, &tail) == 2 &&
+	    workload_block_range(ms, share, why, sizeof(why)) != 0)
+		return snprintf(err, errlen, "--blocking: '%s': %s", text, why),
+		    -1;
+	workload_kinds_text(kinds, sizeof(kinds), true);
+	return snprintf(err, errlen, "--blocking: '%s' is not MS:SHARE, %s",
+	    text, kinds), -1;
 }
 
 /*
- * The load advise weighs, and the sweep that measures it beside
- * resume-only. load is NULL without one.
+ * The coroutines in flight at the target (Little's law: the rate times
+ * the time an op holds a thread, rounded up), at most the sweep's own:
+ * then its cells are at the target already. 0 without a rate.
+ */
+static unsigned int
+advise_in_flight(double rate, double hold_s, unsigned int coroutines)
+{
+	double need = ceil(rate * hold_s);
+
+	return need < 1 ? 0 : need < coroutines ? (unsigned int)need :
+	    coroutines;
+}
+
+/* What the advice is on: as the line gives it, or --from's file recorded. */
+struct advise_given {
+	struct advise_target target;
+	const char *blocking;		/* the profile's text; NULL: none */
+	const char *recorded;		/* the file's load; NULL: none */
+	unsigned int at_target;		/* the load's coroutines at the target */
+	char name[64];			/* the load's profile, as files name it */
+	char notes[512];		/* an override of the file's a line */
+};
+
+/*
+ * The load advise weighs (none without a profile), and the sweep that
+ * measures it beside resume-only and at the target's coroutines in
+ * flight. A line in g's notes when it overrides the file's. Returns 1, 0
+ * without a load, -1 and err if bad.
  */
 static int
-advise_load(struct call *c, struct advise_load *load, char *name,
-    size_t len, char *err, size_t errlen)
+advise_load(struct call *c, struct advise_given *g, struct advise_load *load,
+    char *err, size_t errlen)
 {
+	unsigned int co = cli_list(&c->sweep, "--coroutines", &(size_t){ 0 })->u;
 	struct workload_profile p;
+	size_t k = strlen(g->notes);
 
 	if (cli_named(c->rest, c->nrest, "--workload"))
 		return snprintf(err, errlen, "advise: give the profile with "
@@ -68,29 +102,94 @@ advise_load(struct call *c, struct advise_load *load, char *name,
 		return snprintf(err, errlen, "advise: it measures the split "
 		    "itself, at every width above the CPUs; leave out --split"),
 		    -1;
-	if (c->args.a.blocking == NULL)
+	if (g->blocking == NULL)
 		return 0;
-	if (advise_profile(c->args.a.blocking, &p, err, errlen) != 0)
+	if (advise_profile(g->blocking, &p, err, errlen) != 0)
 		return -1;
-	workload_profile_format(&p, name, len);
-	load->name = name;
-	load->hold_s = workload_hold_s(&p);
-	load->cpu_bound = p.kind->cpu_bound;
-	if (c->args.a.from == NULL && pool_cells(&c->sweep, name, &c->cells,
-	    &c->ncells, err, errlen) != 0)
+	workload_profile_format(&p, g->name, sizeof(g->name));
+	if (g->recorded != NULL && strcmp(g->name, g->recorded) != 0)
+		snprintf(g->notes + k, sizeof(g->notes) - k, "dispatchbench: "
+		    "advise: --blocking %s overrides the file's %s\n", g->name,
+		    g->recorded);
+	*load = (struct advise_load){ g->name, workload_hold_s(&p),
+	    p.kind->cpu_bound };
+	if (c->args.a.from != NULL)
+		return 1;
+	g->at_target = advise_in_flight(g->target.rate, load->hold_s, co);
+	if (pool_cells(&c->sweep, g->name, g->at_target < co ? g->at_target :
+	    0, &c->cells, &c->ncells, err, errlen) != 0)
 		return -1;
 	return 1;
 }
 
-/* Measures (or reads) the rows of one dispatcher, queue and count. */
+/* " --rate 5000 overrides the file's 3000": a given value against it. */
+static void
+advise_override(char *notes, size_t len, const char *flag, double given,
+    double recorded)
+{
+	size_t k = strlen(notes);
+
+	if (given > 0 && given != recorded)
+		snprintf(notes + k, len - k, recorded > 0 ? "dispatchbench: "
+		    "advise: %s %.15g overrides the file's %.15g\n" :
+		    "dispatchbench: advise: %s %.15g: the file's target had "
+		    "none\n", flag, given, recorded);
+	return;
+}
+
+/*
+ * The target and the load --from's file (doc) recorded its advice with,
+ * where the command line gives none; each given that differs, a line in
+ * g's notes.
+ */
+static void
+advise_recalled(struct call *c, const cJSON *doc, struct advise_given *g)
+{
+	struct advise_target rec;
+
+	g->blocking = c->args.a.blocking;
+	if (doc == NULL || !advise_recorded(doc, &rec, &g->recorded,
+	    &g->at_target))
+		return;
+	if (g->blocking == NULL)
+		g->blocking = g->recorded;
+	advise_override(g->notes, sizeof(g->notes), "--rate", g->target.rate,
+	    rec.rate);
+	advise_override(g->notes, sizeof(g->notes), "--p99",
+	    g->target.p99_us * 1e-3, rec.p99_us * 1e-3);
+	g->target.rate = g->target.rate > 0 ? g->target.rate : rec.rate;
+	g->target.p99_us = g->target.p99_us > 0 ? g->target.p99_us :
+	    rec.p99_us;
+	return;
+}
+
+/* --from's file, of one machine: what a pool is sized on. */
+static int
+advise_read(const char *path, cJSON **doc, char *err, size_t errlen)
+{
+
+	if (results_read(path, doc, err, errlen) != 0)
+		return -1;
+	if (results_machines(*doc) > 0)
+		return snprintf(err, errlen, "%s holds %d machines' results: "
+		    "advise sizes a pool on one machine; give it one machine's "
+		    "file", path, results_machines(*doc)), -1;
+	return 0;
+}
+
+/*
+ * Measures (or reads) the rows of one dispatcher, queue and count, and
+ * of the load at g's target: --from's file's, unless g's rate keeps
+ * another count of its coroutines busy than the file's target did.
+ */
 static int
 advise_measure(struct call *c, const struct advise_load *load,
-    struct advise_rows *rows, struct advise_sel *s, cJSON **doc, char *err,
-    size_t errlen)
+    const struct advise_given *g, struct advise_rows *rows,
+    struct advise_sel *s, cJSON **doc, char *err, size_t errlen)
 {
 	const char *path = c->args.a.from != NULL ? c->args.a.from :
 	    c->sweep.out;
-	struct runner_arm arm = { .doc = NULL };
+	struct runner_arm arm = { .doc = *doc };
 	size_t nd, nq, nc;
 	int rc = 0;
 
@@ -101,14 +200,6 @@ advise_measure(struct call *c, const struct advise_load *load,
 		return snprintf(err, errlen, "advise: give one dispatcher, one "
 		    "queue and one coroutine count"), EXIT_USAGE;
 	pool_sel(&c->sweep, c->rest, c->nrest, c->args.a.from != NULL, s);
-	if (c->args.a.from != NULL && results_read(c->args.a.from, &arm.doc,
-	    err, errlen) != 0)
-		return EXIT_USAGE;
-	if (results_machines(arm.doc) > 0)	/* a pool is one machine's */
-		return *doc = arm.doc, snprintf(err, errlen, "%s holds %d "
-		    "machines' results: advise sizes a pool on one machine; "
-		    "give it one machine's file", c->args.a.from,
-		    results_machines(arm.doc)), EXIT_USAGE;
 	if (c->args.a.from == NULL)
 		rc = command_sweep_self(c, &arm);
 	*doc = arm.doc;
@@ -116,24 +207,20 @@ advise_measure(struct call *c, const struct advise_load *load,
 		return rc;
 	if (advise_select(arm.doc, path, s, err, errlen) != 0 ||
 	    (c->args.a.from != NULL && advise_from_check(arm.doc, path, s,
-	    load != NULL ? load->name : NULL, err, errlen) != 0) ||
-	    advise_rows(arm.doc, s, load, rows, err, errlen) != 0)
+	    load != NULL ? load->name : NULL, err, errlen) != 0))
+		return EXIT_USAGE;
+	s->at_target = load == NULL || g->at_target != advise_in_flight(
+	    g->target.rate, load->hold_s, s->coroutines) ? 0 : g->at_target;
+	if (advise_rows(arm.doc, s, load, rows, err, errlen) != 0)
 		return EXIT_USAGE;
 	return rc;
 }
 
+/* Checks the call can advise at all, before a file is read or a run. */
 static int
-cmd_advise(struct call *c)
+advise_usable(struct call *c)
 {
-	struct advise_target target = { c->args.a.rate, c->args.a.p99_ms * 1e3 };
-	struct advise_rows rows;
-	struct advise_load load;
-	struct advise_pick pick;
-	struct advise_sel sel;
 	static char out[4096];
-	char err[512], name[64];
-	cJSON *doc = NULL;
-	int rc, loaded;
 
 	if (c->sweep.cell.count > 0)
 		return command_bad("advise: --count: the advice weighs CPU time "
@@ -144,21 +231,48 @@ cmd_advise(struct call *c)
 	if (c->sweep.format == TABLE_GBENCH)
 		return command_bad("advise: --format gbench is for a sweep's "
 		    "runs; give table, csv, markdown, json or html");
-	if ((loaded = advise_load(c, &load, name, sizeof(name), err,
-	    sizeof(err))) < 0)
+	return 0;
+}
+
+static int
+cmd_advise(struct call *c)
+{
+	static struct advise_given g;
+	struct advise_rows rows;
+	struct advise_load load;
+	struct advise_pick pick;
+	struct advise_sel sel;
+	char err[512];
+	cJSON *doc = NULL;
+	int rc, loaded;
+
+	g = (struct advise_given){ .target = { c->args.a.rate,
+	    c->args.a.p99_ms * 1e3 } };
+	if ((rc = advise_usable(c)) != 0)
+		return rc;
+	if (c->args.a.from != NULL && advise_read(c->args.a.from, &doc, err,
+	    sizeof(err)) != 0) {
+		cJSON_Delete(doc);
 		return command_bad("%s", err);
-	rc = advise_measure(c, loaded ? &load : NULL, &rows, &sel, &doc, err,
-	    sizeof(err));
+	}
+	advise_recalled(c, doc, &g);
+	if ((loaded = advise_load(c, &g, &load, err, sizeof(err))) < 0) {
+		cJSON_Delete(doc);
+		return command_bad("%s", err);
+	}
+	rc = advise_measure(c, loaded ? &load : NULL, &g, &rows, &sel, &doc,
+	    err, sizeof(err));
 	if (rc == EXIT_USAGE || rc >= RUNNER_INTERRUPTED) {
 		cJSON_Delete(doc);
 		return rc == EXIT_USAGE ? command_bad("%s", err) : rc;
 	}
-	if (c->args.a.from == NULL && advise_record(doc, c->sweep.out, &target,
-	    loaded ? &load : NULL) != 0)
+	if (c->args.a.from == NULL && advise_record(doc, c->sweep.out,
+	    &g.target, loaded ? &load : NULL, g.at_target) != 0)
 		fprintf(stderr, "dispatchbench: advise: could not add the "
 		    "target to %s\n", c->sweep.out);
-	advise_choose_all(&rows, &target, &pick);
-	advise_write(stdout, c->sweep.format, &rows, &target, &pick,
+	fputs(g.notes, stderr);
+	advise_choose_all(&rows, &g.target, &pick);
+	advise_write(stdout, c->sweep.format, &rows, &g.target, &pick,
 	    loaded ? &load : NULL, &sel);
 	if (table_for_people(c->sweep.format)) {
 		results_memory_fits(doc);

@@ -74,10 +74,23 @@ workload_calibrate(uint64_t ns)
 
 
 int
+workload_block_range(double ms, double share, char *why, size_t len)
+{
+
+	if (!(ms > 0 && ms <= WORKLOAD_BLOCK_MS_MAX))
+		return snprintf(why, len, "MS %g is out of range: it must be in "
+		    "(0, %d]", ms, WORKLOAD_BLOCK_MS_MAX), -1;
+	if (!(share > 0 && share <= 1))
+		return snprintf(why, len, "SHARE %g is out of range: it must be "
+		    "in (0, 1]", share), -1;
+	return 0;
+}
+
+int
 workload_profile_parse(struct workload_profile *p, const char *s, char *err,
     size_t errlen)
 {
-	char name[16], kinds[128], tail;
+	char name[16], kinds[128], why[96], tail;
 	double ms, share;
 
 	memset(p, 0, sizeof(*p));
@@ -89,9 +102,8 @@ workload_profile_parse(struct workload_profile *p, const char *s, char *err,
 		snprintf(err, errlen, "--workload: '%s' is not %s", s, kinds);
 		return -1;
 	}
-	if (!(ms > 0 && ms <= 10000) || !(share > 0 && share <= 1)) {
-		snprintf(err, errlen, "--workload: '%s' needs 0 < MS <= 10000 "
-		    "and 0 < SHARE <= 1", s);
+	if (workload_block_range(ms, share, why, sizeof(why)) != 0) {
+		snprintf(err, errlen, "--workload: '%s': %s", s, why);
 		return -1;
 	}
 	p->block_ns = (uint64_t)llround(ms * 1e6);

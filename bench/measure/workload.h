@@ -257,9 +257,18 @@ struct workload_check {
 	bool figures_exact;
 };
 
+/* The longest a resumption may block: 10 s. */
+#define WORKLOAD_BLOCK_MS_MAX	10000
+
+/*
+ * Whether a blocking profile's MS and SHARE are in range: 0, or -1 and
+ * why naming the one that is not and the range it must be in.
+ */
+int workload_block_range(double ms, double share, char *why, size_t len);
+
 /*
  * "resume", "request", "sleep:MS:SHARE" or "spin:MS:SHARE" (SHARE in
- * 0..1). -1 and one line in err if malformed.
+ * (0, 1]). -1 and one line in err if malformed or out of range.
  */
 int workload_profile_parse(struct workload_profile *p, const char *s,
     char *err, size_t errlen);
