@@ -81,6 +81,8 @@ recipe-option-stale | README.md | s/--rate 5000/--rate-ops 5000/ | test_docs | d
 recipe-script-missing | README.md | s/sh scripts\/build-rev.sh main/sh scripts\/build-revision.sh main/ | test_docs | docs/every_script_target_and_built_file_a_recipe_names_exists
 recipe-target-missing | README.md | s/--target sweep/--target sweeps/ | test_docs | docs/every_script_target_and_built_file_a_recipe_names_exists
 recipe-plugin-path-stale | README.md | s/\.\/build\/examples\/libtwolock\.so/.\/build\/libtwolock.so/g | test_docs | docs/every_script_target_and_built_file_a_recipe_names_exists
+report-advice-left-out | bench/commands/files.c | s/if \(cJSON_IsObject\(cJSON_GetObjectItem\(doc, "advise"\)\)\) \{/if (0) {/ | test_cli | cli/report_of_an_advise_file_opens_with_its_advice
+report-advice-after-cells | bench/analyse/report.c | s/\tif \(advice != NULL\) \{\n\t\treport_advice\(out, advice\);\n\t\trc = report_figures\(out, doc, err, errlen\);\n\t\}\n//; s/\treport_grid\(out, &d\);\n/\treport_grid(out, \&d);\n\tif (advice != NULL)\n\t\treport_advice(out, advice);\n/ | test_cli | cli/report_of_an_advise_file_opens_with_its_advice
 report-never-flat | bench/analyse/portrait.c | s/#define PORTRAIT_FLAT\t1.2/#define PORTRAIT_FLAT\t1.0/ | test_report | report/each_design_says_its_cost_at_1_the_cpus_and_the_widest
 report-rise-unsaid | bench/analyse/portrait.c | s/if \(last >= PORTRAIT_FLAT \* first\)/if (0)/ | test_report | report/each_design_says_its_cost_at_1_the_cpus_and_the_widest
 report-one-workers | bench/analyse/series.c | s/workers == 1 \?/workers == 0 ?/ | test_report | report/each_design_says_its_cost_at_1_the_cpus_and_the_widest

@@ -803,6 +803,48 @@ Test(cli, advise_from_names_what_the_file_measured, .timeout = 60)
 	    "coroutines, measured on 2 CPUs."), "%s", out);
 }
 
+/*
+ * An advise file's page opens with its advice: the paragraphs and the
+ * table `advise --from` of it prints, word for word, then its picture,
+ * before what the cells say.
+ */
+Test(cli, report_of_an_advise_file_opens_with_its_advice, .timeout = 120)
+{
+	static char out[1 << 16], page[1 << 21];
+	const char *file = tmp("advised.json"), *at[4];
+	char args[512], err[4096], *rec, *end;
+	size_t n;
+	FILE *f;
+
+	snprintf(args, sizeof(args), "sed 's/^{/{\"advise\": {\"load\": "
+	    "\"sleep:5:0.25\", \"rate_ops_per_s\": 2000, \"p99_ms\": 100}, /' "
+	    "%s/advise-blocking.json > %s", DB_TEST_DATA, file);
+	cr_assert_eq(system(args), 0);
+	snprintf(args, sizeof(args), "advise --from %s", file);
+	cr_assert_eq(output_of(args, out, sizeof(out)), 0, "%s", out);
+	cr_assert_not_null(rec = strstr(out, "\nrecommendation: N=16."), "%s",
+	    out);
+	end = strchr(rec + 1, '\n');
+	snprintf(args, sizeof(args), "report %s -o %s", file, tmp("adv.html"));
+	cr_assert_eq(run(args, err, sizeof(err)), 0, "%s", err);
+	cr_assert_not_null(f = fopen(tmp("adv.html"), "r"));
+	n = fread(page, 1, sizeof(page) - 1, f);
+	fclose(f);
+	page[n] = '\0';
+	at[0] = strstr(page, "<h2 id=\"advice\">The advice</h2>");
+	at[1] = strstr(page, "<table id=\"advise\">");
+	at[2] = strstr(page, "<figure id=\"advise.svg\">");
+	at[3] = strstr(page, "What the data says");
+	cr_assert(at[0] && at[1] && at[2] && at[3], "%p %p %p %p", at[0],
+	    at[1], at[2], at[3]);
+	cr_assert(at[0] < at[1] && at[1] < at[2] && at[2] < at[3], "the advice, "
+	    "its table, its picture, then the cells: %td %td %td %td",
+	    at[0] - page, at[1] - page, at[2] - page, at[3] - page);
+	snprintf(args, sizeof(args), "<p>%.*s</p>", (int)(end - rec - 1),
+	    rec + 1);
+	cr_assert_not_null(strstr(page, args), "%s not in the page", args);
+}
+
 /* Every format of the one renderer: the rows, and the advice beside. */
 Test(cli, advise_writes_every_format, .timeout = 60)
 {

@@ -23,6 +23,7 @@
 #include "table.h"
 
 #define REPORT_HEADLINE	"cpu_per_dispatch.svg"
+#define REPORT_ADVICE	"advise.svg"
 
 static const char report_style[] =
     "body{font:14px/1.4 sans-serif;margin:2em;max-width:1200px}"
@@ -220,14 +221,22 @@ report_figure(FILE *out, const char *path, const char *name)
 	return;
 }
 
-/* The headline (CPU per dispatch against workers) first, then by name. */
+/* A figure's rank: the advice's, the headline, then the rest by name. */
+static int
+report_figure_rank(const char *name)
+{
+
+	return strcmp(name, REPORT_ADVICE) == 0 ? 0 :
+	    strcmp(name, REPORT_HEADLINE) == 0 ? 1 : 2;
+}
+
 static int
 report_figure_order(const struct dirent **a, const struct dirent **b)
 {
-	int ha = strcmp((*a)->d_name, REPORT_HEADLINE) == 0;
-	int hb = strcmp((*b)->d_name, REPORT_HEADLINE) == 0;
+	int ra = report_figure_rank((*a)->d_name);
+	int rb = report_figure_rank((*b)->d_name);
 
-	return ha != hb ? hb - ha : alphasort(a, b);
+	return ra != rb ? ra - rb : alphasort(a, b);
 }
 
 /* Draws the figures into a folder of their own, inlines, removes them. */
@@ -327,14 +336,49 @@ report_findings(FILE *out, const cJSON *doc)
 	return 0;
 }
 
+/*
+ * advise's HTML: its table as it is, each other line a paragraph of
+ * text.
+ */
+static void
+report_advice(FILE *out, const char *advice)
+{
+	const char *line, *end;
+	bool table = false;
+
+	fputs("<h2 id=\"advice\">The advice</h2>\n", out);
+	for (line = advice; *line != '\0'; line = *end != '\0' ? end + 1 : end) {
+		if ((end = strchr(line, '\n')) == NULL)
+			end = line + strlen(line);
+		table = table || strncmp(line, "<table", 6) == 0;
+		if (table)
+			fprintf(out, "%.*s\n", (int)(end - line), line);
+		else if (end > line) {
+			fputs("<p>", out);
+			table_html_escape_n(out, line, (size_t)(end - line));
+			fputs("</p>\n", out);
+		}
+		table = table && strncmp(line, "</table>", 8) != 0;
+	}
+	return;
+}
+
 int
 report_write(const cJSON *doc, const char *path, char *err, size_t errlen)
+{
+
+	return report_write_advised(doc, NULL, path, err, errlen);
+}
+
+int
+report_write_advised(const cJSON *doc, const char *advice, const char *path,
+    char *err, size_t errlen)
 {
 	struct series_set d;
 	char *text;
 	size_t len;
 	FILE *out;
-	int rc;
+	int rc = 0;
 
 	if (series_collect(&d, doc) != 0) {
 		snprintf(err, errlen, "out of memory");
@@ -342,12 +386,17 @@ report_write(const cJSON *doc, const char *path, char *err, size_t errlen)
 	}
 	out = open_memstream(&text, &len);
 	report_head(out, doc);
+	if (advice != NULL) {
+		report_advice(out, advice);
+		rc = report_figures(out, doc, err, errlen);
+	}
 	if (results_machines(doc) == 0)
 		findings_write(out, &d, NULL);
 	else if (report_findings(out, doc) != 0)
 		abort();		/* out of memory */
 	report_grid(out, &d);
-	rc = report_figures(out, doc, err, errlen);
+	if (advice == NULL)
+		rc = report_figures(out, doc, err, errlen);
 	report_summary(out, doc);
 	report_contexts(out, doc);
 	fputs("</body></html>", out);

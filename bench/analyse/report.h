@@ -14,4 +14,12 @@
 int report_write(const cJSON *doc, const char *path, char *err,
     size_t errlen);
 
+/*
+ * The same, of an advise file: the page opens with advice, as `advise
+ * --from` of it prints it in HTML (its paragraphs, its table), then its
+ * picture, before what the cells say.
+ */
+int report_write_advised(const cJSON *doc, const char *advice,
+    const char *path, char *err, size_t errlen);
+
 #endif /* BENCH_REPORT_H */

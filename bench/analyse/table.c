@@ -240,7 +240,16 @@ void
 table_html_escape(FILE *out, const char *s)
 {
 
-	for (; *s != '\0'; s++) {
+	table_html_escape_n(out, s, strlen(s));
+	return;
+}
+
+void
+table_html_escape_n(FILE *out, const char *s, size_t n)
+{
+	const char *end = s + n;
+
+	for (; s < end; s++) {
 		if (*s == '<')
 			fputs("&lt;", out);
 		else if (*s == '>')

@@ -65,6 +65,8 @@ const char *table_scaled(double v, const char *unit, char *buf, size_t len);
 
 /* s with HTML's special characters escaped. */
 void table_html_escape(FILE *out, const char *s);
+/* The same, of s's first n bytes. */
+void table_html_escape_n(FILE *out, const char *s, size_t n);
 
 /*
  * <h2>title</h2>, or <h2>title join name</h2> for one machine of several

@@ -234,8 +234,9 @@ advise_usable(struct call *c)
 	return 0;
 }
 
+/* The advice the call asks for, measured or read, into out; its status. */
 static int
-cmd_advise(struct call *c)
+advise_print(struct call *c, FILE *out)
 {
 	static struct advise_given g;
 	struct advise_rows rows;
@@ -272,13 +273,37 @@ cmd_advise(struct call *c)
 		    "target to %s\n", c->sweep.out);
 	fputs(g.notes, stderr);
 	advise_choose_all(&rows, &g.target, &pick);
-	advise_write(stdout, c->sweep.format, &rows, &g.target, &pick,
+	advise_write(out, c->sweep.format, &rows, &g.target, &pick,
 	    loaded ? &load : NULL, &sel);
 	if (table_for_people(c->sweep.format)) {
 		results_memory_fits(doc);
-		export_memory_fits(stdout, doc);
+		export_memory_fits(out, doc);
 	}
 	cJSON_Delete(doc);
+	return rc;
+}
+
+static int
+cmd_advise(struct call *c)
+{
+
+	return advise_print(c, stdout);
+}
+
+int
+advise_page(const char *path, FILE *out)
+{
+	char *argv[] = { "dispatchbench", "advise", "--from", (char *)path,
+	    "--format", "html", NULL };
+	char err[512];
+	struct call *c;
+	int rc;
+
+	if ((c = call_make(&command_advise, 6, argv, err, sizeof(err))) ==
+	    NULL)
+		return command_bad("%s", err);
+	rc = advise_print(c, out);
+	command_line_free(c);
 	return rc;
 }
 

@@ -142,6 +142,13 @@ extern const struct command command_topo, command_plan,
     command_matrix;				/* machine.c */
 extern const struct command command_ab, command_compare;	/* verdict.c */
 extern const struct command command_advise;		/* advise.c */
+
+/*
+ * The advice of the advise file at path, as `advise --from path --format
+ * html` alone prints it, into out (report's page opens with it); its exit
+ * status, its errors on stderr.
+ */
+int advise_page(const char *path, FILE *out);
 extern const struct command command_plot, command_report,
     command_export;				/* files.c */
 extern const struct command command_verify;		/* verify.c */

@@ -2,6 +2,7 @@
  * files.c - the commands that read a results file: plot, report, export.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
@@ -78,11 +79,32 @@ cmd_plot(struct call *c)
 	return file_draw(c, "", "plots", figure_results);
 }
 
+/* An advise file's page opens with its advice (advise_page). */
 static int
 cmd_report(struct call *c)
 {
+	char err[512], where[4096], *advice = NULL;
+	size_t len;
+	cJSON *doc;
+	FILE *f;
+	int rc = 0;
 
-	return file_draw(c, "report.html", "report", report_write);
+	if (file_args_read(c, "report.html", &doc, where, sizeof(where), err,
+	    sizeof(err)) != 0)
+		return command_bad("%s", err);
+	if (cJSON_IsObject(cJSON_GetObjectItem(doc, "advise"))) {
+		f = open_memstream(&advice, &len);
+		rc = advise_page(c->words[0], f);
+		fclose(f);
+	}
+	if (rc == 0 && report_write_advised(doc, advice, where, err,
+	    sizeof(err)) != 0)
+		rc = command_bad("%s", err);
+	free(advice);
+	cJSON_Delete(doc);
+	if (rc == 0)
+		printf("report in %s\n", where);
+	return rc;
 }
 
 static int
