@@ -215,8 +215,7 @@ findings_over_cells(const struct series_set *d, const char *field,
 {
 	const cJSON *cells = results_arr(d->doc, "cells"), *cell;
 	size_t n = 0, size = (size_t)cJSON_GetArraySize(cells) + 1;
-	double *v = malloc(size * sizeof(*v)), m = NAN;
-	struct stats_summary sum;
+	double *v = malloc(size * sizeof(*v)), m;
 
 	if (v == NULL)
 		return NAN;
@@ -225,10 +224,7 @@ findings_over_cells(const struct series_set *d, const char *field,
 			v[n] = results_stat(cell, field, "median");
 			n += isfinite(v[n]) != 0;
 		}
-	if (n > 0) {
-		stats_summarize(v, n, &sum);
-		m = sum.median;
-	}
+	m = n > 0 ? stats_select_median(v, n) : NAN;
 	free(v);
 	return m;
 }

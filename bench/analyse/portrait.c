@@ -331,8 +331,7 @@ portrait_median(const struct series_set *d, const struct series *s,
     bool own, const char *field)
 {
 	size_t i, j, n = 0, size = 1;
-	struct stats_summary sum;
-	double *v, m = NAN;
+	double *v, m;
 
 	for (i = 0; i < d->ns; i++)
 		size += d->s[i].n;
@@ -346,10 +345,7 @@ portrait_median(const struct series_set *d, const struct series *s,
 			n += isfinite(v[n]) != 0;
 		}
 	}
-	if (n > 0) {
-		stats_summarize(v, n, &sum);
-		m = sum.median;
-	}
+	m = n > 0 ? stats_select_median(v, n) : NAN;
 	free(v);
 	return m;
 }
