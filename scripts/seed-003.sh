@@ -33,7 +33,9 @@ if "$bin" list | grep -q '^  kotlinx-io '; then
 	designs=$designs,$real
 fi
 
-"$bin" run --dispatcher "$designs" --workers "2,8,64,$cpus" --coroutines 64 \
+# The machine's CPUs may be one of the seed's widths: name each width once.
+widths=$(printf '%s\n' 2 8 64 "$cpus" | sort -nu | paste -sd, -)
+"$bin" run --dispatcher "$designs" --workers "$widths" --coroutines 64 \
 	--reps 6 --time 1 --warmup 0.5 --quiet "$@" --out "$out" >/dev/null
 "$bin" export "$out" --format csv | awk -F, -v cpus="$cpus" '
 NR == 1 {
