@@ -92,6 +92,8 @@ taskq_count(struct taskq *tq, struct db_disp_stats *st)
 	tq->q->ops->counts(tq->q, &qc);
 	st->count[DB_DISP_C_slot_waits] += qc.slot_waits;
 	st->count[DB_DISP_C_freezes] += qc.freezes;
-	st->counted |= DB_DISP_COUNT(slot_waits) | DB_DISP_COUNT(freezes);
+	st->count[DB_DISP_C_slot_stall_ns] += qc.stall_ns;
+	st->counted |= DB_DISP_COUNT(slot_waits) | DB_DISP_COUNT(freezes) |
+	    DB_DISP_COUNT(slot_stall_ns);
 	return;
 }

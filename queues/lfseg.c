@@ -17,8 +17,9 @@
  * consistent, as the JVM makes them.
  *
  * Consumers that wait on a reserved slot and freezes are counted, the
- * first on a line of its own in each core: the fast paths touch no
- * counter, so the model costs what kotlinx's queue costs.
+ * first on a line of its own in each core, and so is the CPU time of every
+ * wait, either side, on a thread that is not running: the fast paths touch
+ * no counter, so the model costs what kotlinx's queue costs.
  *
  * Kotlin's garbage collector frees a replaced core; here a core may still
  * be read by a thread that loaded it, so every core is kept until the queue
@@ -29,6 +30,7 @@
 #include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <time.h>
 
 #include "queue.h"
 
@@ -44,6 +46,11 @@ extern const struct db_queue_ops queue_lfseg;	/* defined below */
 #define LFSEG_FROZEN		(UINT64_C(1) << 60)
 #define LFSEG_CLOSED		(UINT64_C(1) << 61)
 #define LFSEG_MIN_ADD_SPIN_CAPACITY 1024
+/*
+ * Polls after which a spin waits on a thread that is not running: one that
+ * runs finishes its store within a few hundred cycles; this is several µs.
+ */
+#define LFSEG_STALL_POLLS	4096
 
 /* An in-flight slot in a copy: the unmasked index, tagged with bit 0. */
 #define LFSEG_PLACEHOLDER(i)	(((uintptr_t)(i) << 1) | 1)
@@ -55,7 +62,8 @@ struct lfseg_core {
 	_Atomic uint64_t state;
 	char pad[64 - sizeof(uint64_t)];
 	_Atomic uint64_t slot_waits;
-	char pad2[64 - sizeof(uint64_t)];
+	_Atomic uint64_t stall_ns;	/* CPU time of stalled spins */
+	char pad2[64 - 2 * sizeof(uint64_t)];
 	_Atomic(struct lfseg_core *) next;
 	uint64_t capacity;
 	uint64_t mask;
@@ -174,15 +182,30 @@ lfseg_fill_placeholder(struct lfseg_core *c, uint64_t index, uintptr_t item)
  * a store the writer lock, so dozens of workers polling one slot kept out
  * for good the producer that owed the slot its element (a run stalled
  * with 60 of 64 pool threads polling and the producer blocked in TSan).
+ *
+ * A spin that outlasts LFSEG_STALL_POLLS waits on a thread the scheduler
+ * took off its CPU between its CAS and its store: with more threads than
+ * CPUs, every thread that reaches the slot spins until the scheduler runs
+ * that one again. From that poll on, the spin's CPU time is read from the
+ * thread's own clock and counted as stall_ns; a short wait reads no clock.
  */
 static void
 lfseg_spin(struct lfseg_core *c, uint64_t slot, uintptr_t seen, uint64_t state)
 {
+	struct timespec from, to;
+	unsigned int polls = 0;
 
 	while (atomic_load_explicit(&c->array[slot], memory_order_relaxed) ==
 	    seen && atomic_load_explicit(&c->state, memory_order_relaxed) ==
 	    state)
-		;
+		if (polls < LFSEG_STALL_POLLS && ++polls == LFSEG_STALL_POLLS)
+			clock_gettime(CLOCK_THREAD_CPUTIME_ID, &from);
+	if (polls < LFSEG_STALL_POLLS)
+		return;
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &to);
+	atomic_fetch_add_explicit(&c->stall_ns,
+	    (uint64_t)(to.tv_sec - from.tv_sec) * 1000000000u +
+	    (uint64_t)to.tv_nsec - (uint64_t)from.tv_nsec, memory_order_relaxed);
 	return;
 }
 
@@ -353,6 +376,8 @@ lfseg_counts(struct db_queue *base, struct db_queue_counts *qc)
 	*qc = (struct db_queue_counts){ .freezes = 0 };
 	for (c = q->first; c != NULL; c = atomic_load(&c->next)) {
 		qc->slot_waits += atomic_load_explicit(&c->slot_waits,
+		    memory_order_relaxed);
+		qc->stall_ns += atomic_load_explicit(&c->stall_ns,
 		    memory_order_relaxed);
 		qc->freezes += atomic_load(&c->next) != NULL;
 	}

@@ -31,6 +31,11 @@ bound-one-off-plan | bench/measure/placement.c | s/\? index :\n\t    0\) % p->ns
 placed-by-start-order | bench/measure/placement.c | s/want = place_want\(pl->plan, role, index\);/want = place_want(pl->plan, role, pl->n);/ | test_placement | */*
 older-abi-loaded | bench/measure/plugin.c | s/if \(abi != want_abi\)/if (abi > want_abi)/ | test_dispatcher | dispatcher/an_older_abi_plugin_is_refused
 mutex-grow-reorders | queues/mutex.c | s/slots\[i\] = q->slots\[\(q->head \+ i\) & q->mask\];/slots[i] = q->slots[(q->head + n - 1 - i) \& q->mask];/ | test_queue | queue/fifo_holds_through_growth
+lfseg-stall-wall-clock | queues/lfseg.c | s/CLOCK_THREAD_CPUTIME_ID/CLOCK_MONOTONIC/g | test_queue | queue/lfseg_counts_the_cpu_of_a_stalled_spin
+lfseg-stall-uncounted | queues/lfseg.c | s/atomic_fetch_add_explicit\(&c->stall_ns,/(void)(&c->stall_ns,/ | test_queue | queue/lfseg_counts_the_cpu_of_a_stalled_spin
+lfseg-stall-never-reached | queues/lfseg.c | s/LFSEG_STALL_POLLS\t4096/LFSEG_STALL_POLLS\t4294967295u/ | test_queue | queue/lfseg_counts_the_cpu_of_a_stalled_spin
+portrait-stalls-unsaid | bench/analyse/portrait.c | s/\tportrait_stalls\(out, s, &k\);\n// | test_report | report/a_design_that_hands_over_says_so_per_doubling_and_why
+portrait-stalls-ends-swapped | bench/analyse/portrait.c | s/a = results_stat\(s->cell\[0\]/a = results_stat(s->cell[s->n - 1]/ | test_report | report/a_design_that_hands_over_says_so_per_doubling_and_why
 eventloop-outside-ignored | dispatchers/eventloop.c | s/if \(home == el_current && e->k.from == DISP_FROM_HOME\)/if (home == el_current)/ | test_workload | workload/loop_paths_show_in_counters
 glib-invoke-outside-ignored | runtimes/glib_invoke.c | s/if \(g->k.from == DISP_FROM_OUTSIDE\) \{/if (0) {/ | test_workload | workload/loop_paths_show_in_counters
 uv-outside-ignored | runtimes/uv.c | s/if \(home == uvd_self && u->k.from == DISP_FROM_HOME\)/if (home == uvd_self)/ | test_workload | workload/loop_paths_show_in_counters

@@ -194,7 +194,7 @@ static struct bad_case bad_cases[] = {
 	{ "report @NEWER", "newer" },
 	{ "run --queue ./nosuch.so", "cannot load ./nosuch.so" },
 	{ "run --queue " DB_PLUGIN_CONDPOOL, "no symbol dispatchbench_queue" },
-	{ "run --queue " DB_PLUGIN_REFUSING, "ABI version 4, this build" },
+	{ "run --queue " DB_PLUGIN_REFUSING, "ABI version 5, this build reads 4" },
 	{ "run --dispatcher " DB_PLUGIN_TWOLOCK ":nosym", "no symbol nosym" },
 	{ "verify --workers 2", "name a --queue" },
 	{ "verify --queue " DB_PLUGIN_REFUSING ":refusing", "refused to be" },

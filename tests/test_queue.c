@@ -5,12 +5,15 @@
  * kept); lfseg's counters; the same stress on a stealing worker's run
  * queue.
  */
+#define _GNU_SOURCE
 #include <pthread.h>
 #include <sched.h>
 #include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <time.h>
+#include <unistd.h>
 
 #include <criterion/criterion.h>
 #include <criterion/parameterized.h>
@@ -79,7 +82,83 @@ Test(queue, lfseg_counts_its_freezes)
 	queue_lfseg.counts(q, &qc);
 	cr_assert_eq(qc.freezes, 7, "freezes %lu", (unsigned long)qc.freezes);
 	cr_assert_eq(qc.slot_waits, 0);
+	cr_assert_eq(qc.stall_ns, 0);
 	db_queue_destroy(q);
+}
+
+/*
+ * Eight threads on one CPU keep eight items going round lfseg. The
+ * scheduler takes a thread off the CPU between its CAS and its store
+ * sooner or later; every other thread that reaches that slot then spins
+ * its slice away, and lfseg counts that CPU as stall_ns: some, and never
+ * more than the process burned.
+ */
+#define STALL_THREADS	8
+#define STALL_ITEMS	8
+
+struct stall_arg {
+	struct db_queue *q;
+	cpu_set_t cpu;
+	_Atomic bool stop;
+};
+
+static void *
+stall_main(void *p)
+{
+	struct stall_arg *a = p;
+	void *v;
+
+	cr_assert_eq(pthread_setaffinity_np(pthread_self(), sizeof(a->cpu),
+	    &a->cpu), 0);
+	while (!atomic_load_explicit(&a->stop, memory_order_relaxed))
+		if (db_queue_pop(a->q, &v))
+			cr_assert(db_queue_push(a->q, v));
+	return NULL;
+}
+
+static double
+process_cpu_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+	return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
+}
+
+Test(queue, lfseg_counts_the_cpu_of_a_stalled_spin)
+{
+	struct stall_arg a = { .stop = false };
+	pthread_t tid[STALL_THREADS];
+	struct db_queue_counts qc;
+	double cpu;
+	uint32_t n;
+	int k;
+
+	cr_assert_eq(queue_lfseg.create(&a.q, 0), 0);
+	for (n = 0; n < STALL_ITEMS; n++)
+		cr_assert(db_queue_push(a.q, TAG(0, n)));
+	CPU_ZERO(&a.cpu);
+	CPU_SET(sched_getcpu(), &a.cpu);
+	cpu = process_cpu_ns();
+	for (k = 0; k < STALL_THREADS; k++)
+		cr_assert_eq(pthread_create(&tid[k], NULL, stall_main, &a), 0);
+	/* A stall takes a few slices of a few ms; give it 200 of them. */
+	for (n = 0; n < 200; n++) {
+		queue_lfseg.counts(a.q, &qc);
+		if (qc.stall_ns > 0)
+			break;
+		usleep(10000);
+	}
+	atomic_store(&a.stop, true);
+	for (k = 0; k < STALL_THREADS; k++)
+		pthread_join(tid[k], NULL);
+	cpu = process_cpu_ns() - cpu;
+	queue_lfseg.counts(a.q, &qc);
+	cr_assert_gt(qc.stall_ns, 0, "no stalled spin counted in %.0f ms of "
+	    "CPU", cpu / 1e6);
+	cr_assert_leq((double)qc.stall_ns, cpu, "stalls %lu ns, the process "
+	    "%.0f ns", (unsigned long)qc.stall_ns, cpu);
+	db_queue_destroy(a.q);
 }
 
 /*

@@ -476,6 +476,36 @@ portrait_counters(FILE *out, const struct series *s, size_t *k)
 }
 
 /*
+ * The share of its CPU that spun on a queue slot owed by a thread off its
+ * CPU, at its narrowest and widest widths, when the wider is a percent or
+ * more: with more threads than CPUs that is where the cost goes, and how
+ * much the scheduler decides, run by run. A counter covers the warm-up as
+ * well as the window, so a share is capped at the whole.
+ */
+static void
+portrait_stalls(FILE *out, const struct series *s, size_t *k)
+{
+	const char *field = "slot_stall_ns_per_dispatch";
+	double a, b;
+	char wa[32], wb[32];
+
+	a = results_stat(s->cell[0], field, "median") / 1e3 /
+	    series_cost(s->cell[0]);
+	b = results_stat(s->cell[s->n - 1], field, "median") / 1e3 /
+	    series_cost(s->cell[s->n - 1]);
+	if (!(b >= 0.01) || !(a >= 0) || s->n < 2)
+		return;
+	portrait_clause(out, k);
+	fprintf(out, "%.0f %% of its CPU %s and %.0f %% %s spun on a "
+	    "slot that a thread off its CPU owed a store (the scheduler's "
+	    "turn, not the queue's work)", 100 * fmin(a, 1), series_at(
+	    results_num(s->cell[0], "workers"), wa, sizeof(wa)), 100 *
+	    fmin(b, 1), series_at(results_num(s->cell[s->n - 1], "workers"),
+	    wb, sizeof(wb)));
+	return;
+}
+
+/*
  * Why, from its counters: what its cells say it does with a resumption,
  * then what they counted.
  */
@@ -498,6 +528,7 @@ portrait_why(FILE *out, const struct series_set *d, const struct series *s)
 	} else
 		fputs(" It hands resumptions over", out);
 	portrait_switches(out, d, s, &k);
+	portrait_stalls(out, s, &k);
 	portrait_counters(out, s, &k);
 	fputs(".", out);
 	return;

@@ -3,7 +3,7 @@
  * version 5 (2 added real and beside; 3 passes thread_start the thread's
  * index; 4 adds the lock counters and epoll_waits, so struct db_disp_stats
  * grows; 5 puts db_ before every name and keeps the suite's own designs'
- * knobs behind db_disp_config.knobs).
+ * knobs behind db_disp_config.knobs; 6 adds slot_stall_ns).
  *
  * A dispatcher is a long-lived handle; a dispatch is a request to run one
  * task on one of its threads. A design is a const struct db_disp_ops: the
@@ -23,7 +23,7 @@
 
 #include <dispatchbench/queue.h>
 
-#define DB_DISP_ABI_VERSION	5
+#define DB_DISP_ABI_VERSION	6
 #define DB_DISP_OPS_HEAD						\
 	.abi = DB_DISP_ABI_VERSION, .size = sizeof(struct db_disp_ops)
 
@@ -86,6 +86,8 @@ struct db_disp_config {
 	X(unparks,	"parked threads woken")				\
 	X(slot_waits,	"queue pops that waited on a reserved, empty slot") \
 	X(freezes,	"full queue rings frozen and copied")		\
+	X(slot_stall_ns, "CPU ns spun on a queue slot owed by a thread not "	\
+	    "running")							\
 	X(in_place,	"tasks the runtime ran at once on the dispatching thread") \
 	X(epoll_waits,	"driver polls that called epoll_wait(0): an I/O driver's") \
 	X(lock_spins,	"runtime lock acquisitions that spun (Go lock2)")	\

@@ -1,6 +1,7 @@
 /*
- * dispatchbench/queue.h - the queue interface of dispatchbench, version 3
- * (2 added real and beside; 3 prefixes every name with db_).
+ * dispatchbench/queue.h - the queue interface of dispatchbench, version 4
+ * (2 added real and beside; 3 prefixes every name with db_; 4 counts the
+ * CPU time of stalled waits).
  *
  * A queue is a const struct db_queue_ops: the suite's own queues are written
  * against this header, and a queue of your own is one too, built as a
@@ -21,7 +22,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define DB_QUEUE_ABI_VERSION	3
+#define DB_QUEUE_ABI_VERSION	4
 #define DB_QUEUE_OPS_HEAD						\
 	.abi = DB_QUEUE_ABI_VERSION, .size = sizeof(struct db_queue_ops)
 
@@ -43,6 +44,12 @@ struct db_queue_ops;
 struct db_queue_counts {
 	uint64_t slot_waits;	/* pops that waited on a reserved, empty slot */
 	uint64_t freezes;	/* full rings frozen and copied to a larger one */
+	/*
+	 * CPU time, in ns, that threads spun on a slot another thread owed a
+	 * store to while that thread was not running: a push or pop that
+	 * waits longer than a running thread takes to finish its store.
+	 */
+	uint64_t stall_ns;
 };
 
 /* The head of every implementation's own struct. */
