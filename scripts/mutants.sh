@@ -36,6 +36,11 @@ lfseg-stall-uncounted | queues/lfseg.c | s/atomic_fetch_add_explicit\(&c->stall_
 lfseg-stall-never-reached | queues/lfseg.c | s/LFSEG_STALL_POLLS\t4096/LFSEG_STALL_POLLS\t4294967295u/ | test_queue | queue/lfseg_counts_the_cpu_of_a_stalled_spin
 portrait-stalls-unsaid | bench/analyse/portrait.c | s/\tportrait_stalls\(out, s, &k\);\n// | test_report | report/a_design_that_hands_over_says_so_per_doubling_and_why
 portrait-stalls-ends-swapped | bench/analyse/portrait.c | s/a = results_stat\(s->cell\[0\]/a = results_stat(s->cell[s->n - 1]/ | test_report | report/a_design_that_hands_over_says_so_per_doubling_and_why
+run-probe-binding-left | bench/measure/probe.c | s/\tif \(p->planned\) \{\n\t\thwloc_set_cpubind\(p->plan.topo, p->home, HWLOC_CPUBIND_THREAD\);/\tif (p->planned) {/ | test_placement | placement/a_run_says_how_far_apart_the_cpus_were_at_each_end
+run-probe-after-unrecorded | bench/measure/cell.c | s/"line_round_trip_ns_after",/"line_round_trip_ns_later",/ | test_placement | placement/a_run_says_how_far_apart_the_cpus_were_at_each_end
+placement-moved-taken-by-start | bench/analyse/results.c | s/if \(\(a > boundary\) != \(b > boundary\)\)\n\t\treturn RESULTS_MOVED;// | test_report | report/starved_split_busy_and_stalled_cells_are_named
+placement-unsaid | bench/analyse/findings.c | s/pl = findings_placed\(cell\);/pl = NULL;/ | test_report | report/starved_split_busy_and_stalled_cells_are_named
+placement-unchecked | bench/analyse/results.c | s/if \(pl != NULL && results_check_placement\(&inp, pl\) != 0\)/if (0)/ | test_cli | cli/bad_input
 eventloop-outside-ignored | dispatchers/eventloop.c | s/if \(home == el_current && e->k.from == DISP_FROM_HOME\)/if (home == el_current)/ | test_workload | workload/loop_paths_show_in_counters
 glib-invoke-outside-ignored | runtimes/glib_invoke.c | s/if \(g->k.from == DISP_FROM_OUTSIDE\) \{/if (0) {/ | test_workload | workload/loop_paths_show_in_counters
 uv-outside-ignored | runtimes/uv.c | s/if \(home == uvd_self && u->k.from == DISP_FROM_HOME\)/if (home == uvd_self)/ | test_workload | workload/loop_paths_show_in_counters
@@ -160,7 +165,7 @@ fleet-not-exclusive | bench/fleet/slurm.c | s/#SBATCH --exclusive\\n//  | test_f
 slurm-list-first-range | bench/fleet/slurm.c | s/if \(\*end != ','\)/if (1)/ | test_fleet | fleet/collect_waits_for_the_array_and_stops_at_its_timeout
 probe-max-is-min | bench/measure/probe.c | s/probe_add\(o, "max", t->ns\[t->n - 1\]\);/probe_add(o, "max", t->ns[0]);/ | test_floor | probe/every_probe_is_timed_on_two_pus
 probe-one-pu-timed | bench/measure/probe.c | s/\t\tsnprintf\(t\[3\].why, sizeof\(t\[3\].why\), "%s", why\);/\t\tt[3].n = PROBE_REPS;/ | test_floor | probe/one_pu_leaves_the_two_thread_probes_out_and_says_why
-probe-binding-left | bench/measure/probe.c | s/\t\thwloc_set_cpubind\(plan.topo, home, HWLOC_CPUBIND_THREAD\);\n\t\tpin_plan_fini/\t\tpin_plan_fini/ | test_floor | probe/every_probe_is_timed_on_two_pus
+probe-binding-left | bench/measure/probe.c | s/\tif \(p->planned\) \{\n\t\thwloc_set_cpubind\(p->plan.topo, p->home, HWLOC_CPUBIND_THREAD\);/\tif (p->planned) {/ | test_floor | probe/every_probe_is_timed_on_two_pus
 probes-moved-by-median | bench/analyse/probes.c | s/\(results_num\(a, "max"\) < results_num\(b, "min"\) \x7c\x7c\n\t    results_num\(b, "max"\) < results_num\(a, "min"\)\)/fabs(results_num(a, "median") \/ results_num(b, "median") - 1) > 0.2/ | test_compare | compare/a_probe_moved_only_past_both_ranges
 probes-not-in-compare | bench/analyse/outcome.c | s/if \(o->format == TABLE_TEXT\)\n\t\tprobes_side_by_side/if (0)\n\t\tprobes_side_by_side/ | test_compare | compare/compare_prints_the_probes_of_two_files
 probes-not-in-sweep | bench/runner.c | s/"context"\), "probes", cJSON_Duplicate/"context"), "probes_", cJSON_Duplicate/ | test_cli | cli/tiny_sweep_writes_results_and_plots

@@ -167,6 +167,8 @@ static struct bad_case bad_cases[] = {
 	    "topo)" },
 	{ "plot @WRONGTYPE", "WRONGTYPE.json: cells[0].summary.ops_per_s.median "
 	    "is a string, not a number" },
+	{ "report @PLACED", "PLACED.json: cells[0].summary.cpu_us_per_dispatch."
+	    "placement.far.median is missing (a number)" },
 	{ "export @RUNTYPE", "RUNTYPE.json: cells[0].runs[1].status is "
 	    "missing (a string)" },
 	{ "compare @CELLA @CONTEXTTYPE", "CONTEXTTYPE.json: context.cpu_model "
@@ -334,6 +336,14 @@ static const struct {
 	    "\"dispatcher\": \"shared\", \"queue\": \"lfseg\", \"workers\": 2, "
 	    "\"coroutines\": 64, \"summary\": {\"ops_per_s\": {\"median\": "
 	    "\"fast\", \"min\": 1, \"max\": 2}}}]}", NULL, 0 },
+	/* Two placements, one of them without the median of its runs. */
+	{ "PLACED", "{\"context\": {\"schema\": 1}, \"cells\": [{"
+	    "\"dispatcher\": \"shared\", \"queue\": \"lfseg\", \"workers\": 2, "
+	    "\"coroutines\": 64, \"summary\": {\"cpu_us_per_dispatch\": "
+	    "{\"median\": 1, \"min\": 1, \"max\": 2, \"placement\": "
+	    "{\"boundary_ns\": 150, \"moved\": 0, \"near\": {\"runs\": 3, "
+	    "\"median\": 1, \"line_round_trip_ns\": 60}, \"far\": {\"runs\": "
+	    "2, \"line_round_trip_ns\": 370}}}}}]}", NULL, 0 },
 	{ "RUNTYPE", "{\"context\": {\"schema\": 1}, \"cells\": [{"
 	    "\"dispatcher\": \"shared\", \"queue\": \"lfseg\", \"workers\": 2, "
 	    "\"coroutines\": 64, \"summary\": {}, \"runs\": [{\"status\": "

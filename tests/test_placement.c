@@ -296,3 +296,34 @@ Test(placement, a_splits_view_shares_the_workers_pus)
 	cJSON_Delete(run);
 	pin_plan_fini(&plan);
 }
+
+/*
+ * A timed run probes the cache line between the machine's first two PUs
+ * before and after it, where there are two, and leaves the calling
+ * thread bound as it found it: the run's design binds its own threads.
+ */
+Test(placement, a_run_says_how_far_apart_the_cpus_were_at_each_end)
+{
+	cpu_set_t mine, after;
+	struct cell c;
+	cJSON *run;
+
+	CPU_ZERO(&mine);
+	cr_assert_eq(sched_getaffinity(0, sizeof(mine), &mine), 0);
+	c = cells_one("--dispatcher shared --workers 2 --coroutines 16");
+	run = cell_run(&c, &quick);
+	assert_ok(run, "shared");
+	CPU_ZERO(&after);
+	cr_assert_eq(sched_getaffinity(0, sizeof(after), &after), 0);
+	cr_assert(CPU_EQUAL(&mine, &after), "the probe left this thread "
+	    "bound elsewhere");
+	if (measure_cpus() < 2) {
+		cr_assert_eq(field_number_or(run, "line_round_trip_ns_before",
+		    -1), -1, "one CPU: no line to probe");
+		cJSON_Delete(run);
+		return;
+	}
+	cr_assert_gt(field_number(run, "line_round_trip_ns_before"), 0);
+	cr_assert_gt(field_number(run, "line_round_trip_ns_after"), 0);
+	cJSON_Delete(run);
+}

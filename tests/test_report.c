@@ -135,6 +135,28 @@ add_limited(cJSON *cells, double workers, double cost, double ctx,
 	return;
 }
 
+/*
+ * The last cell's runs each probed a cache line before and after (cell_run),
+ * at before[i] and after[i] ns: where they fall in two groups, the host ran
+ * the CPUs in two placements.
+ */
+static void
+probe_last(cJSON *cells, const double *before, const double *after)
+{
+	cJSON *c = cJSON_GetArrayItem(cells, cJSON_GetArraySize(cells) - 1), *r;
+	size_t i = 0;
+
+	cJSON_ArrayForEach(r, cJSON_GetObjectItem(c, "runs")) {
+		cJSON_AddNumberToObject(r, "line_round_trip_ns_before",
+		    before[i]);
+		cJSON_AddNumberToObject(r, "line_round_trip_ns_after",
+		    after[i++]);
+	}
+	cJSON_ReplaceItemInObject(c, "summary", results_summary(
+	    cJSON_GetObjectItem(c, "runs")));
+	return;
+}
+
 /* A context with every kind of field a machine records. */
 static cJSON *
 context(void)
@@ -164,12 +186,17 @@ context(void)
  * (a real runtime beside eventloop, so a figure that sorts before the
  * headline is drawn); rendezvous with a
  * coroutine starved in 2 of 6 runs at 2 workers; glib-pool's runs at 2
- * workers in two groups, 0.05 and 0.9 µs.
+ * workers in two groups, 0.05 and 0.9 µs; omp-tasks' at 2 workers in
+ * two placements of the CPUs, a cache line 60 ns apart in three runs
+ * (0.3 µs) and 370 ns in two (1.2 µs), one run moved between them.
  */
 static cJSON *
 crafted(void)
 {
 	static const double groups[6] = { 0.05, 0.05, 0.05, 0.9, 0.9, 0.9 };
+	static const double placed[6] = { 0.3, 0.3, 0.3, 1.2, 1.2, 0.6 };
+	static const double before[6] = { 58, 60, 62, 365, 375, 60 };
+	static const double after[6] = { 61, 59, 60, 375, 365, 380 };
 	cJSON *doc = cJSON_CreateObject(), *cells;
 
 	cJSON_AddItemToObject(doc, "context", context());
@@ -203,6 +230,8 @@ crafted(void)
 	add_even(cells, "rendezvous", "-", 2, NULL, 0.2, "ss....");
 	add_even(cells, "glib-pool", "-", 1, NULL, 0.056, "......");
 	add_cell(cells, "glib-pool", "-", 2, NULL, groups, "......");
+	add_cell(cells, "omp-tasks", "-", 2, NULL, placed, "......");
+	probe_last(cells, before, after);
 	add_kept(cells, 1, 0.020, 2e-7);
 	add_kept(cells, 64, 0.025, 3e-6);
 	return doc;
@@ -395,6 +424,11 @@ Test(report, starved_split_busy_and_stalled_cells_are_named)
 	HAS(f, "<li class=\"groups\"><b>glib-pool</b> at 2 workers: runs fell "
 	    "into two groups, 50 and 900 ns (3 of 6 runs in the slower); the "
 	    "median hides both.</li>");
+	HAS(f, "<li class=\"groups\"><b>omp-tasks</b> at 2 workers: the host "
+	    "ran the CPUs in two placements, a cache line 60 ns apart in 3 runs "
+	    "(300 ns) and 370 ns apart in 2 runs (1.2 µs); 1 run moved between "
+	    "them: each group is a figure of its own, the median of all is "
+	    "neither.</li>");
 	HAS(f, "<li id=\"host\">Runs marked host_busy (other processes kept "
 	    "the machine's CPUs busy, so the figure is not the design's alone) "
 	    "in <b>shared/lfseg</b> at 64 workers (2 of 6 runs). Runs stalled "

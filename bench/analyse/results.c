@@ -15,7 +15,112 @@
 #include "results.h"
 #include "stats.h"
 
-/* The summary of one field over the ok runs, or NULL if none has it. */
+/* Is this an ok run? */
+static bool
+results_ok(const cJSON *run)
+{
+	const cJSON *f = cJSON_GetObjectItemCaseSensitive(run, "status");
+
+	return cJSON_IsString(f) && strcmp(f->valuestring, "ok") == 0;
+}
+
+enum { RESULTS_NEAR, RESULTS_FAR, RESULTS_MOVED, RESULTS_SIDES };
+
+/*
+ * A run's placement by its two line probes (cell_run): both under the
+ * boundary, both over it, or one each, moved in between; -1: not probed.
+ */
+static int
+results_side(const cJSON *run, double boundary)
+{
+	double a = results_num(run, "line_round_trip_ns_before");
+	double b = results_num(run, "line_round_trip_ns_after");
+
+	if (!isfinite(a) || !isfinite(b))
+		return -1;
+	if ((a > boundary) != (b > boundary))
+		return RESULTS_MOVED;
+	return a > boundary ? RESULTS_FAR : RESULTS_NEAR;
+}
+
+/* One placement's runs, the median of their figure and of their probes. */
+static void
+results_side_add(cJSON *pl, const char *side, double *fig, double *line,
+    size_t n)
+{
+	cJSON *g = cJSON_AddObjectToObject(pl, side);
+
+	cJSON_AddNumberToObject(g, "runs", (double)n);
+	if (n == 0)
+		return;
+	cJSON_AddNumberToObject(g, "median", stats_select_median(fig, n));
+	cJSON_AddNumberToObject(g, "line_round_trip_ns",
+	    stats_select_median(line, 2 * n));
+	return;
+}
+
+/*
+ * Where the ok runs' line probes fall into two groups, the host ran the
+ * machine's CPUs in two placements (a guest's vCPUs on one host core or
+ * on two): each placement's runs and the median of their figure name, and
+ * the runs that moved between them. NULL: one placement, or no probes.
+ */
+static cJSON *
+results_placement(const cJSON *runs, const char *name)
+{
+	size_t size = (size_t)cJSON_GetArraySize(runs) + 1, m = 0;
+	size_t n[RESULTS_SIDES] = { 0 };
+	double *line = malloc(2 * size * sizeof(*line)), boundary;
+	double *cost[2], *lines[2];
+	const cJSON *run;
+	cJSON *pl = NULL;
+	int side, k;
+
+	cost[0] = malloc(size * sizeof(double));
+	cost[1] = malloc(size * sizeof(double));
+	lines[0] = malloc(2 * size * sizeof(double));
+	lines[1] = malloc(2 * size * sizeof(double));
+	if (line == NULL || cost[0] == NULL || cost[1] == NULL ||
+	    lines[0] == NULL || lines[1] == NULL)
+		abort();
+	cJSON_ArrayForEach(run, runs)
+		if (results_ok(run) && results_side(run, INFINITY) >= 0) {
+			line[m++] = results_num(run, "line_round_trip_ns_before");
+			line[m++] = results_num(run, "line_round_trip_ns_after");
+		}
+	if (m >= 4 && stats_bimodal(line, m, &boundary)) {
+		cJSON_ArrayForEach(run, runs) {
+			if (!results_ok(run) ||
+			    (side = results_side(run, boundary)) < 0)
+				continue;
+			if (side != RESULTS_MOVED) {
+				k = (int)n[side];
+				cost[side][k] = results_num(run, name);
+				lines[side][2 * k] = results_num(run,
+				    "line_round_trip_ns_before");
+				lines[side][2 * k + 1] = results_num(run,
+				    "line_round_trip_ns_after");
+			}
+			n[side]++;
+		}
+		pl = cJSON_CreateObject();
+		cJSON_AddNumberToObject(pl, "boundary_ns", boundary);
+		results_side_add(pl, "near", cost[0], lines[0], n[RESULTS_NEAR]);
+		results_side_add(pl, "far", cost[1], lines[1], n[RESULTS_FAR]);
+		cJSON_AddNumberToObject(pl, "moved", (double)n[RESULTS_MOVED]);
+	}
+	free(line);
+	free(cost[0]);
+	free(cost[1]);
+	free(lines[0]);
+	free(lines[1]);
+	return pl;
+}
+
+/*
+ * The summary of one field over the ok runs, or NULL if none has it; the
+ * headline figure's by placement too, where the runs ran on two.
+ */
 static cJSON *
 results_field(const cJSON *runs, const char *name)
 {
@@ -55,6 +160,9 @@ results_field(const cJSON *runs, const char *name)
 		cJSON_AddNumberToObject(b, "runs_above", (double)slow);
 		cJSON_AddNumberToObject(b, "share_above", (double)slow / n);
 	}
+	if (n > 0 && strcmp(name, "cpu_us_per_dispatch") == 0 &&
+	    (b = results_placement(runs, name)) != NULL)
+		cJSON_AddItemToObject(s, "placement", b);
 	free(v);
 	return s;
 }
@@ -449,8 +557,37 @@ results_count(const struct results_check *ck, const cJSON *cell,
 /*
  * A summary's statistic, as results_summary writes it: median, min and
  * max (every version wrote them), q1, q3 and cv (older files lack them),
- * and "bimodal" when the runs fall in two groups.
+ * "bimodal" when the runs fall in two groups, and "placement" when they
+ * ran on two placements of the CPUs: its boundary, the runs that moved,
+ * and each placement's runs with, where it has any, their median and
+ * their probes' median.
  */
+static int
+results_check_placement(const struct results_check *ck, const cJSON *pl)
+{
+	static const char *const side[] = { "near", "far" };
+	struct results_check in;
+	const cJSON *g;
+	size_t i;
+
+	if (results_is(ck, pl, cJSON_Object) != 0 ||
+	    results_has(ck, pl, "boundary_ns", cJSON_Number, true) != 0 ||
+	    results_has(ck, pl, "moved", cJSON_Number, true) != 0)
+		return -1;
+	for (i = 0; i < 2; i++) {
+		in = results_in(ck, side[i], -1);
+		g = results_get(pl, side[i]);
+		if (results_is(&in, g, cJSON_Object) != 0 ||
+		    results_has(&in, g, "runs", cJSON_Number, true) != 0)
+			return -1;
+		if (results_num(g, "runs") > 0 && (results_has(&in, g,
+		    "median", cJSON_Number, true) != 0 || results_has(&in, g,
+		    "line_round_trip_ns", cJSON_Number, true) != 0))
+			return -1;
+	}
+	return 0;
+}
+
 static int
 results_check_stat(const struct results_check *ck, const cJSON *st)
 {
@@ -459,13 +596,17 @@ results_check_stat(const struct results_check *ck, const cJSON *st)
 	static const char *const bimodal[] = { "boundary", "runs_above",
 	    "share_above" };
 	const cJSON *bi = results_get(st, "bimodal");
+	const cJSON *pl = results_get(st, "placement");
 	struct results_check in = results_in(ck, "bimodal", -1);
+	struct results_check inp = results_in(ck, "placement", -1);
 	size_t i;
 
 	for (i = 0; i < 3; i++)
 		if (results_has(ck, st, need[i], cJSON_Number, true) != 0 ||
 		    results_has(ck, st, may[i], cJSON_Number, false) != 0)
 			return -1;
+	if (pl != NULL && results_check_placement(&inp, pl) != 0)
+		return -1;
 	if (bi == NULL)
 		return 0;
 	if (results_is(&in, bi, cJSON_Object) != 0)

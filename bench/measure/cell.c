@@ -19,6 +19,7 @@
 #include "measure.h"
 #include "pin.h"
 #include "placement.h"
+#include "probe.h"
 #include "program.h"
 #include "watchdog.h"
 #include "workload.h"
@@ -650,8 +651,8 @@ cell_counted(struct cell_stop *x, struct count *k, struct cell_pin *pin)
 	return true;
 }
 
-cJSON *
-cell_run(const struct cell *c, const struct cell_window *win)
+static cJSON *
+cell_run_once(const struct cell *c, const struct cell_window *win)
 {
 	struct cell_stop x = { .run = cJSON_CreateObject(),
 	    .stall_s = watchdog_stall_for(&c->profile, c->stall_s) };
@@ -733,4 +734,25 @@ out_pin:
 	place_fini(&pin.place);
 	pin_plan_fini(&pin.plan);
 	return x.run;
+}
+
+/*
+ * The run between two line probes (probe_line): the placement of the
+ * machine's CPUs it began and ended on, each run's own, since a host may
+ * move a guest's vCPUs between two sittings or two runs. A counted window
+ * needs none: what it counts does not move with them.
+ */
+cJSON *
+cell_run(const struct cell *c, const struct cell_window *win)
+{
+	double before = c->count == 0 ? probe_line() : NAN, after;
+	cJSON *run = cell_run_once(c, win);
+
+	if (!isfinite(before) || !isfinite(after = probe_line()))
+		return run;
+	cJSON_AddNumberToObject(run, "line_round_trip_ns_before",
+	    round(before * 10) / 10);
+	cJSON_AddNumberToObject(run, "line_round_trip_ns_after",
+	    round(after * 10) / 10);
+	return run;
 }

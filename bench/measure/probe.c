@@ -187,6 +187,41 @@ probe_json(struct probe_times *t)
 	return o;
 }
 
+/* The probes' place: the "core" plan, this thread bound to its first PU. */
+struct probe_place {
+	struct pin_plan plan;
+	hwloc_cpuset_t home;		/* the binding to go back to */
+	bool planned;
+	char err[200];
+};
+
+static void
+probe_enter(struct probe_place *p)
+{
+
+	if ((p->home = hwloc_bitmap_alloc()) == NULL)
+		abort();
+	p->planned = pin_plan_init(&p->plan, "core", p->err,
+	    sizeof(p->err)) == 0;
+	if (!p->planned)
+		return;
+	hwloc_get_cpubind(p->plan.topo, p->home, HWLOC_CPUBIND_THREAD);
+	hwloc_set_cpubind(p->plan.topo, p->plan.sets[0], HWLOC_CPUBIND_THREAD);
+	return;
+}
+
+static void
+probe_leave(struct probe_place *p)
+{
+
+	if (p->planned) {
+		hwloc_set_cpubind(p->plan.topo, p->home, HWLOC_CPUBIND_THREAD);
+		pin_plan_fini(&p->plan);
+	}
+	hwloc_bitmap_free(p->home);
+	return;
+}
+
 /*
  * On the plan's first PU, where there is a plan, the one-thread probes;
  * then, with a second PU, the two-thread ones.
@@ -194,33 +229,38 @@ probe_json(struct probe_times *t)
 static void
 probe_all(struct probe_times *t)
 {
-	struct pin_plan plan;
-	hwloc_cpuset_t home = hwloc_bitmap_alloc();
-	char err[200];
-	bool planned = pin_plan_init(&plan, "core", err, sizeof(err)) == 0;
-	const char *why = planned ? "one PU allowed: no second PU to hand to" :
-	    err;
+	struct probe_place p;
+	const char *why;
 
-	if (home == NULL)
-		abort();
-	if (planned) {
-		hwloc_get_cpubind(plan.topo, home, HWLOC_CPUBIND_THREAD);
-		hwloc_set_cpubind(plan.topo, plan.sets[0], HWLOC_CPUBIND_THREAD);
-	}
+	probe_enter(&p);
+	why = p.planned ? "one PU allowed: no second PU to hand to" : p.err;
 	probe_cpu(workload_burn, PROBE_LOOP_TURNS, &t[0]);
 	probe_cpu(probe_adds, PROBE_ATOMIC_ADDS, &t[1]);
-	if (planned && plan.nsets > 1)
-		probe_pair(plan.topo, plan.sets[0], plan.sets[1], &t[2]);
+	if (p.planned && p.plan.nsets > 1)
+		probe_pair(p.plan.topo, p.plan.sets[0], p.plan.sets[1], &t[2]);
 	else {
 		snprintf(t[2].why, sizeof(t[2].why), "%s", why);
 		snprintf(t[3].why, sizeof(t[3].why), "%s", why);
 	}
-	if (planned) {
-		hwloc_set_cpubind(plan.topo, home, HWLOC_CPUBIND_THREAD);
-		pin_plan_fini(&plan);
-	}
-	hwloc_bitmap_free(home);
+	probe_leave(&p);
 	return;
+}
+
+double
+probe_line(void)
+{
+	struct probe_place p;
+	double ns[PROBE_REPS], m = NAN;
+
+	probe_enter(&p);
+	if (p.planned && p.plan.nsets > 1 && matrix_line_times(p.plan.topo,
+	    p.plan.sets[0], p.plan.sets[1], PROBE_LINE_ROUNDS, PROBE_REPS,
+	    ns) == 0) {
+		measure_sort(ns, PROBE_REPS);
+		m = ns[PROBE_REPS / 2];
+	}
+	probe_leave(&p);
+	return m;
 }
 
 cJSON *

@@ -36,4 +36,13 @@
  */
 cJSON *probe_measure(void);
 
+/*
+ * line_round_trip alone, for each run: the median of PROBE_REPS timings,
+ * in ns; NAN where it cannot be taken. A guest's two vCPUs may be two
+ * threads of one host core at one moment and two cores the next (27 and
+ * 183 ns here), and every handoff between them moves with it: a run
+ * taken at each end tells which placement it ran on.
+ */
+double probe_line(void);
+
 #endif /* BENCH_PROBE_H */
