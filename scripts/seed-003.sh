@@ -49,23 +49,31 @@ NR == 1 {
 	lo[k] = $col["cpu_us_per_dispatch_min"]
 	hi[k] = $col["cpu_us_per_dispatch_max"]
 	thr[k] = $col["threads_peak"]
+	near[k] = $col["cpu_us_per_dispatch_near"]
+	far[k] = $col["cpu_us_per_dispatch_far"]
 	ok[k] = $col["runs_ok"] "/" $col["runs"]
 }
 function row(name, model, w, seed, seedthr, realname,    k, r) {
 	k = model " " w
 	r = realname " " w
-	printf "%-44s %-12s %7s [%s-%s] %5s  %4s  %5.2f   %4s (%3s)  %s\n",
+	printf "%-44s %-12s %7s [%s-%s] %5s  %4s  %5.2f  %11s   %4s (%3s)  %s\n",
 	    name, model " w=" w, fmt(med[k]), fmt(lo[k]), fmt(hi[k]), ok[k],
-	    seed, (med[k] != "" ? med[k] / seed : 0), thr[k], seedthr,
-	    (r in med ? fmt(med[r]) : "-")
+	    seed, (med[k] != "" ? med[k] / seed : 0), placed(k, seed), thr[k],
+	    seedthr, (r in med ? fmt(med[r]) : "-")
+}
+# The ratio on each placement of the CPUs, where the runs ran on two.
+function placed(k, seed) {
+	if (near[k] == "" || far[k] == "")
+		return "-"
+	return sprintf("%.2f / %.2f", near[k] / seed, far[k] / seed)
 }
 function fmt(v) {
 	return v == "" ? "-" : sprintf("%.3g", v)
 }
 END {
-	printf "%-44s %-12s %-22s %5s  %4s  %-5s   %-10s  %s\n", "seed 003 row",
-	    "model cell", "CPU us/dispatch [min-max]", "ok", "seed",
-	    "ratio", "threads (seed)", "real kotlinx"
+	printf "%-44s %-12s %-22s %5s  %4s  %-5s  %11s   %-10s  %s\n",
+	    "seed 003 row", "model cell", "CPU us/dispatch [min-max]", "ok",
+	    "seed", "ratio", "near / far", "threads (seed)", "real kotlinx"
 	row("Dispatchers.IO, parallelism 64 (the default)", "limited", 64,
 	    2.01, 114, "kotlinx-io")
 	row("Dispatchers.IO, io.parallelism=8", "limited", 8, 0.25, 25,
@@ -79,4 +87,5 @@ END {
 	row("Dispatchers.Default", "default", cpus, 0.05, 8,
 	    "kotlinx-default")
 }'
-echo "results in $out; ratio: measured over the seed's, within [0.5, 2] is the seed's shape"
+echo "results in $out; ratio: measured over the seed's, within [0.5, 2] is the seed's shape;"
+echo "near / far: the ratio of the runs on each placement of the CPUs, where the host gave them two (docs/running.md)"

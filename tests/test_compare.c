@@ -1908,3 +1908,66 @@ Test(compare, a_figure_no_run_can_measure_is_refused)
 	    8, 0), v, sizeof(v)), COMPARE_REGRESSED);
 	cr_assert_str_eq(v, "regressed");
 }
+
+/*
+ * uv beside eventloop, each with four runs on the near placement of the
+ * CPUs and four on the far one (a cache line 60 or 370 ns apart), uv
+ * twice eventloop's cost on each, both five times dearer far: --beside
+ * compares each placement on its own, never a model near against its
+ * runtime far.
+ */
+static cJSON *
+placed_cell(const char *design, double near, double far)
+{
+	static const double line[8][2] = { { 58, 61 }, { 60, 59 }, { 62, 60 },
+	    { 61, 63 }, { 365, 375 }, { 372, 368 }, { 380, 371 }, { 369, 377 } };
+	cJSON *c = cell(2, "cpu_us_per_dispatch", 1, noisy, 8, 0), *run;
+	int i = 0;
+
+	cJSON_ReplaceItemInObject(c, "dispatcher", cJSON_CreateString(design));
+	cJSON_ReplaceItemInObject(c, "queue", cJSON_CreateString("-"));
+
+	cJSON_ArrayForEach(run, cJSON_GetObjectItem(c, "runs")) {
+		cJSON_ReplaceItemInObject(run, "cpu_us_per_dispatch",
+		    cJSON_CreateNumber((i < 4 ? near : far) * noisy[i]));
+		cJSON_AddNumberToObject(run, "line_round_trip_ns_before",
+		    line[i][0]);
+		cJSON_AddNumberToObject(run, "line_round_trip_ns_after",
+		    line[i][1]);
+		i++;
+	}
+	return c;
+}
+
+Test(compare, beside_compares_each_placement_of_the_cpus_on_its_own)
+{
+	cJSON *d = doc("AMD EPYC"), *rt, *rows, *r;
+	static const char *const want[2] = { ", CPUs near", ", CPUs far" };
+	struct compare_opts o;
+	char err[256];
+	int i = 0;
+
+	rt = cJSON_AddObjectToObject(cJSON_AddObjectToObject(
+	    cJSON_GetObjectItem(d, "context"), "runtimes"), "uv");
+	cJSON_AddStringToObject(rt, "kind", "dispatcher");
+	cJSON_AddStringToObject(rt, "real", "libuv 1.44.2");
+	cJSON_AddStringToObject(rt, "beside", "eventloop");
+	cJSON_AddItemToArray(cJSON_GetObjectItem(d, "cells"),
+	    placed_cell("uv", 0.012, 0.06));
+	cJSON_AddItemToArray(cJSON_GetObjectItem(d, "cells"),
+	    placed_cell("eventloop", 0.006, 0.03));
+	compare_defaults(&o);
+	o.beside = true;
+	compare(cJSON_Duplicate(d, true), d, &o, &rows, err, sizeof(err));
+	cr_assert_not_null(rows, "%s", err);
+	cr_assert_eq(cJSON_GetArraySize(rows), 2, "%s", cJSON_Print(rows));
+	cJSON_ArrayForEach(r, rows) {
+		cr_assert_not_null(strstr(field_text(r, "cell"), want[i]), "%s",
+		    field_text(r, "cell"));
+		cr_assert_float_eq(field_number(r, "ratio"), 2, 0.1, "%s: %g",
+		    field_text(r, "cell"), field_number(r, "ratio"));
+		cr_assert_eq(field_number(r, "runs_new"), 4);
+		i++;
+	}
+	cJSON_Delete(rows);
+}

@@ -18,6 +18,7 @@
 #include <criterion/criterion.h>
 #include <cjson/cJSON.h>
 
+#include "export.h"
 #include "report.h"
 #include "results.h"
 #include "table.h"
@@ -527,6 +528,8 @@ Test(report, the_page_speaks_of_groups_not_regimes)
 
 	cr_assert_null(strstr(html, "regime"), "%s", strstr(html, "regime"));
 	HAS(html, "<td>runs in two groups: 3 of 6 above 212 ns</td>");
+	HAS(html, "<td>two placements of the CPUs: 300 ns in 3 runs, 1.2 µs "
+	    "in 2, 1 moved</td>");
 }
 
 /*
@@ -554,3 +557,31 @@ Test(report, a_file_before_the_busy_mark_does_not_call_the_machine_quiet)
 	    "stalled marks: whether other load shared the machine, or a "
 	    "window made no progress, was not recorded.</li>");
 }
+
+/*
+ * Export's rows carry each placement's median as a figure of its own,
+ * and none for a cell whose runs ran on one.
+ */
+Test(report, export_gives_each_placement_its_figure)
+{
+	cJSON *doc = crafted(), *rows = export_rows(doc), *row;
+	const cJSON *near = NULL, *far = NULL;
+	int placed = 0;
+
+	cJSON_ArrayForEach(row, rows) {
+		near = cJSON_GetObjectItem(row, "cpu_us_per_dispatch_near");
+		far = cJSON_GetObjectItem(row, "cpu_us_per_dispatch_far");
+		if (strcmp(cJSON_GetObjectItem(row, "dispatcher")->valuestring,
+		    "omp-tasks") != 0) {
+			cr_assert(cJSON_IsNull(near) && cJSON_IsNull(far));
+			continue;
+		}
+		placed++;
+		cr_assert_float_eq(near->valuedouble, 0.3, 1e-9);
+		cr_assert_float_eq(far->valuedouble, 1.2, 1e-9);
+	}
+	cr_assert_eq(placed, 1);
+	cJSON_Delete(rows);
+	cJSON_Delete(doc);
+}
+

@@ -215,12 +215,17 @@ compare_machine(const cJSON *a, const cJSON *b, char *why, size_t len)
 	return compare_contexts(ca, cb, "", why, len);
 }
 
-/* A cell of base and the cell of new it is compared with (NULL: none). */
+/*
+ * A cell of base and the cell of new it is compared with (NULL: none),
+ * their runs on one placement of the CPUs where placed.
+ */
 struct compare_pair {
 	const cJSON *a, *b;
 	double level;
 	char cell[800];
 	size_t keylen;			/* of cell, before " against M" */
+	bool placed;
+	struct judge_place place;
 };
 
 struct compare_pairs {
@@ -281,12 +286,24 @@ compare_pairs_alone(const cJSON *from, const cJSON *other, bool in_new,
 	return;
 }
 
-/* --beside: a real runtime's cell of new, a model's of base. */
-static void
-compare_pair_beside(const cJSON *real, const cJSON *model, const char *name,
-    void *arg)
+/* The ok runs of cell on place: those an arm read there would take. */
+static size_t
+compare_runs_on(const cJSON *cell, const struct judge_place *place)
 {
-	struct compare_pairs *pp = arg;
+	const cJSON *run;
+	size_t n = 0;
+
+	cJSON_ArrayForEach(run, results_arr(cell, "runs"))
+		n += strcmp(results_str(run, "status", ""), "ok") == 0 &&
+		    results_side(run, place->boundary) == place->side;
+	return n;
+}
+
+/* One pair of --beside: real against model, on place unless NULL. */
+static void
+compare_pair_add(struct compare_pairs *pp, const cJSON *real,
+    const cJSON *model, const char *name, const struct judge_place *place)
+{
 	struct compare_pair *p;
 	size_t used;
 
@@ -296,10 +313,42 @@ compare_pair_beside(const cJSON *real, const cJSON *model, const char *name,
 	p->a = model;
 	p->b = real;
 	p->level = pp->level;
+	p->placed = place != NULL;
+	if (place != NULL)
+		p->place = *place;
 	pp->matched++;
 	params_key(real, true, p->cell, sizeof(p->cell));
 	used = p->keylen = strlen(p->cell);
-	snprintf(p->cell + used, sizeof(p->cell) - used, " against %s", name);
+	snprintf(p->cell + used, sizeof(p->cell) - used, " against %s%s",
+	    name, place == NULL ? "" : place->side == RESULTS_NEAR ?
+	    ", CPUs near" : ", CPUs far");
+	return;
+}
+
+/*
+ * --beside: a real runtime's cell of new, a model's of base. Where their
+ * runs were probed on two placements of the CPUs, each placement both
+ * ran on twice or more is a pair of its own: a model on one against its
+ * runtime on the other compares the host's two placements, not the two.
+ */
+static void
+compare_pair_beside(const cJSON *real, const cJSON *model, const char *name,
+    void *arg)
+{
+	const cJSON *runs[2] = { results_arr(real, "runs"),
+	    results_arr(model, "runs") };
+	struct compare_pairs *pp = arg;
+	struct judge_place place;
+	size_t before = pp->n;
+
+	if (results_placements(runs, 2, &place.boundary))
+		for (place.side = RESULTS_NEAR; place.side <= RESULTS_FAR;
+		    place.side++)
+			if (compare_runs_on(real, &place) >= 2 &&
+			    compare_runs_on(model, &place) >= 2)
+				compare_pair_add(pp, real, model, name, &place);
+	if (pp->n == before)
+		compare_pair_add(pp, real, model, name, NULL);
 	return;
 }
 
@@ -360,8 +409,10 @@ compare_read(const struct compare_pairs *pp, const struct compare_opts *o,
 		r->keylen = pp->p[i].keylen;
 		r->ca = pp->p[i].a;
 		r->cb = pp->p[i].b;
-		judge_arm_read(&r->a, pp->p[i].a, o->metric);
-		judge_arm_read(&r->b, pp->p[i].b, o->metric);
+		judge_arm_read(&r->a, pp->p[i].a, o->metric, pp->p[i].placed ?
+		    &pp->p[i].place : NULL);
+		judge_arm_read(&r->b, pp->p[i].b, o->metric, pp->p[i].placed ?
+		    &pp->p[i].place : NULL);
 		r->missing = pp->p[i].b == NULL;
 		/* A cell only in NEW is not compared: its runs say nothing. */
 		*known += r->ca == NULL ? 0 : r->a.n + r->b.n +
@@ -388,7 +439,7 @@ compare_rows(const cJSON *base, const cJSON *new, const struct compare_opts *o,
     size_t *nrows, char *err, size_t errlen)
 {
 	size_t n = (size_t)cJSON_GetArraySize(results_arr(new,
-	    "cells")) * COMPARE_BESIDE_MAX + (size_t)cJSON_GetArraySize(
+	    "cells")) * 2 * COMPARE_BESIDE_MAX + (size_t)cJSON_GetArraySize(
 	    results_arr(base, "cells")) + 1, k, known, okruns;
 	struct compare_pairs pp = { calloc(n, sizeof(*pp.p)), 0, n, 0,
 	    o->alpha };
@@ -710,8 +761,8 @@ compare_look(const cJSON *base_cell, const cJSON *new_cell,
 
 	if (r == NULL)
 		abort();
-	judge_arm_read(&r->a, base_cell, o->metric);
-	judge_arm_read(&r->b, new_cell, o->metric);
+	judge_arm_read(&r->a, base_cell, o->metric, NULL);
+	judge_arm_read(&r->b, new_cell, o->metric, NULL);
 	r->level = r->reach = level;
 	r->mde = NAN;			/* no one reads it between looks */
 	judge_test(r, o, level);

@@ -34,6 +34,8 @@ static const struct {
 	{ "cpu_us_per_dispatch_min", "cpu_us_per_dispatch", "min" },
 	{ "cpu_us_per_dispatch_max", "cpu_us_per_dispatch", "max" },
 	{ "cpu_us_per_dispatch_cv", "cpu_us_per_dispatch", "cv" },
+	{ "cpu_us_per_dispatch_near", "cpu_us_per_dispatch", "near" },
+	{ "cpu_us_per_dispatch_far", "cpu_us_per_dispatch", "far" },
 	{ "ops_per_s", "ops_per_s", "median" },
 	{ "ctx_switches_per_dispatch", "ctx_switches_per_dispatch", "median" },
 	{ "threads_peak", "threads_peak", "median" },
@@ -121,6 +123,22 @@ export_width(const cJSON *cell, char *buf, size_t len)
 	return buf;
 }
 
+/*
+ * A figure of the summary: one of its statistics, or the median of the
+ * runs on one placement of the CPUs ("near", "far"; NAN: one placement).
+ */
+static double
+export_stat(const cJSON *cell, const char *field, const char *stat)
+{
+	const cJSON *pl;
+
+	if (strcmp(stat, "near") != 0 && strcmp(stat, "far") != 0)
+		return results_stat(cell, field, stat);
+	pl = results_obj(results_obj(results_obj(cell, "summary"), field),
+	    "placement");
+	return results_num(results_obj(pl, stat), "median");
+}
+
 static void
 export_number(cJSON *row, const char *name, double v)
 {
@@ -157,14 +175,43 @@ export_counts(cJSON *row, const cJSON *cell)
 	return;
 }
 
+/*
+ * A cell's note: its runs on two placements of the CPUs, each with its
+ * figure ("two placements of the CPUs: 300 ns in 3 runs, 1.2 µs in 2, 1
+ * moved"), else its runs in two groups; "" for neither.
+ */
+static void
+export_note(cJSON *row, const cJSON *fig, double runs_ok)
+{
+	const cJSON *bi = results_obj(fig, "bimodal");
+	const cJSON *pl = results_obj(fig, "placement");
+	const cJSON *near = results_obj(pl, "near"), *far = results_obj(pl,
+	    "far");
+	char buf[160], a[32], b[32];
+
+	buf[0] = '\0';
+	if (results_num(near, "runs") > 0 && results_num(far, "runs") > 0)
+		snprintf(buf, sizeof(buf), "two placements of the CPUs: %s in "
+		    "%.0f runs, %s in %.0f, %.0f moved", table_scaled(
+		    results_num(near, "median"), "µs", a, sizeof(a)),
+		    results_num(near, "runs"), table_scaled(results_num(far,
+		    "median"), "µs", b, sizeof(b)), results_num(far, "runs"),
+		    results_num(pl, "moved"));
+	else if (bi != NULL)
+		snprintf(buf, sizeof(buf), "runs in two groups: %.0f of %.0f "
+		    "above %s", results_num(bi, "runs_above"), runs_ok,
+		    table_scaled(results_num(bi, "boundary"), "µs", a,
+		    sizeof(a)));
+	cJSON_AddStringToObject(row, "note", buf);
+	return;
+}
+
 /* One row per cell; a figure no run has is null; real: "" for a model. */
 static cJSON *
 export_row(const cJSON *doc, const cJSON *cell)
 {
 	const char *real = beside_real(doc, cell);
 	const cJSON *s = results_obj(cell, "summary");
-	const cJSON *bi = results_obj(results_obj(s, "cpu_us_per_dispatch"),
-	    "bimodal");
 	cJSON *row = cJSON_CreateObject();
 	char buf[96], a[32], b[32];
 	size_t i;
@@ -187,7 +234,7 @@ export_row(const cJSON *doc, const cJSON *cell)
 	cJSON_AddNumberToObject(row, "runs_starving", results_runs_above_zero(
 	    cell, "starved"));
 	for (i = 0; i < EXPORT_NFIGURES; i++)
-		export_number(row, export_figures[i].name, results_stat(cell,
+		export_number(row, export_figures[i].name, export_stat(cell,
 		    export_figures[i].field, export_figures[i].stat));
 	for (i = 0; i < nparams_counters; i++)
 		export_number(row, params_counters[i], results_stat(cell,
@@ -206,13 +253,8 @@ export_row(const cJSON *doc, const cJSON *cell)
 	snprintf(buf, sizeof(buf), "%.0f/%.0f", results_num(s, "runs_ok"),
 	    results_num(s, "runs"));
 	cJSON_AddStringToObject(row, "ok_runs", buf);
-	buf[0] = '\0';
-	if (bi != NULL)
-		snprintf(buf, sizeof(buf), "runs in two groups: %.0f of %.0f "
-		    "above %s", results_num(bi, "runs_above"), results_num(s,
-		    "runs_ok"), table_scaled(results_num(bi, "boundary"), "µs",
-		    a, sizeof(a)));
-	cJSON_AddStringToObject(row, "note", buf);
+	export_note(row, results_obj(s, "cpu_us_per_dispatch"), results_num(s,
+	    "runs_ok"));
 	return row;
 }
 

@@ -114,7 +114,8 @@ judge_arm_end(struct judge_arm *arm, const cJSON *run, const char *st)
 }
 
 void
-judge_arm_read(struct judge_arm *arm, const cJSON *cell, const char *metric)
+judge_arm_read(struct judge_arm *arm, const cJSON *cell, const char *metric,
+    const struct judge_place *place)
 {
 	const cJSON *run, *busy;
 	const char *st;
@@ -130,6 +131,9 @@ judge_arm_read(struct judge_arm *arm, const cJSON *cell, const char *metric)
 		abort();
 	cJSON_ArrayForEach(run, results_arr(cell, "runs")) {
 		st = results_str(run, "status", "?");
+		if (place != NULL && strcmp(st, "ok") == 0 &&
+		    results_side(run, place->boundary) != place->side)
+			continue;
 		busy = cJSON_GetObjectItemCaseSensitive(run, "host_busy");
 		arm->busy += cJSON_IsTrue(busy);
 		arm->hosted += cJSON_IsBool(busy);

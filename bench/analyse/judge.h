@@ -60,11 +60,21 @@ struct judge_row {
 };
 
 /*
- * How each run ended, and the metric of every ok run: one without it is
- * counted (never silently dropped), one that cannot be is remembered.
+ * One placement of the CPUs (results_side): an arm read on it takes the
+ * ok runs whose two probes were on that side of boundary and no other.
+ */
+struct judge_place {
+	int side;			/* RESULTS_NEAR or RESULTS_FAR */
+	double boundary;		/* ns of a line round trip */
+};
+
+/*
+ * How each run ended, and the metric of every ok run (on place, unless it
+ * is NULL): one without it is counted (never silently dropped), one that
+ * cannot be is remembered. A run that did not end ok counts wherever it ran.
  */
 void judge_arm_read(struct judge_arm *arm, const cJSON *cell,
-    const char *metric);
+    const char *metric, const struct judge_place *place);
 
 /* Frees what judge_arm_read took for the row's two arms. */
 void judge_row_free(struct judge_row *r);

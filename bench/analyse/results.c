@@ -24,13 +24,7 @@ results_ok(const cJSON *run)
 	return cJSON_IsString(f) && strcmp(f->valuestring, "ok") == 0;
 }
 
-enum { RESULTS_NEAR, RESULTS_FAR, RESULTS_MOVED, RESULTS_SIDES };
-
-/*
- * A run's placement by its two line probes (cell_run): both under the
- * boundary, both over it, or one each, moved in between; -1: not probed.
- */
-static int
+int
 results_side(const cJSON *run, double boundary)
 {
 	double a = results_num(run, "line_round_trip_ns_before");
@@ -59,6 +53,40 @@ results_side_add(cJSON *pl, const char *side, double *fig, double *line,
 	return;
 }
 
+/* The line probes of the ok runs of runs[0..n - 1] into line; how many. */
+static size_t
+results_lines(const cJSON *const *runs, size_t n, double **line)
+{
+	const cJSON *run;
+	size_t size = 1, m = 0, i;
+
+	for (i = 0; i < n; i++)
+		size += 2 * (size_t)cJSON_GetArraySize(runs[i]);
+	if ((*line = malloc(size * sizeof(**line))) == NULL)
+		abort();
+	for (i = 0; i < n; i++)
+		cJSON_ArrayForEach(run, runs[i])
+			if (results_ok(run) &&
+			    results_side(run, INFINITY) >= 0) {
+				(*line)[m++] = results_num(run,
+				    "line_round_trip_ns_before");
+				(*line)[m++] = results_num(run,
+				    "line_round_trip_ns_after");
+			}
+	return m;
+}
+
+bool
+results_placements(const cJSON *const *runs, size_t n, double *boundary)
+{
+	double *line;
+	size_t m = results_lines(runs, n, &line);
+	bool two = m >= 4 && stats_bimodal(line, m, boundary);
+
+	free(line);
+	return two;
+}
+
 /*
  * Where the ok runs' line probes fall into two groups, the host ran the
  * machine's CPUs in two placements (a guest's vCPUs on one host core or
@@ -68,10 +96,9 @@ results_side_add(cJSON *pl, const char *side, double *fig, double *line,
 static cJSON *
 results_placement(const cJSON *runs, const char *name)
 {
-	size_t size = (size_t)cJSON_GetArraySize(runs) + 1, m = 0;
+	size_t size = (size_t)cJSON_GetArraySize(runs) + 1;
 	size_t n[RESULTS_SIDES] = { 0 };
-	double *line = malloc(2 * size * sizeof(*line)), boundary;
-	double *cost[2], *lines[2];
+	double *cost[2], *lines[2], boundary;
 	const cJSON *run;
 	cJSON *pl = NULL;
 	int side, k;
@@ -80,15 +107,10 @@ results_placement(const cJSON *runs, const char *name)
 	cost[1] = malloc(size * sizeof(double));
 	lines[0] = malloc(2 * size * sizeof(double));
 	lines[1] = malloc(2 * size * sizeof(double));
-	if (line == NULL || cost[0] == NULL || cost[1] == NULL ||
-	    lines[0] == NULL || lines[1] == NULL)
+	if (cost[0] == NULL || cost[1] == NULL || lines[0] == NULL ||
+	    lines[1] == NULL)
 		abort();
-	cJSON_ArrayForEach(run, runs)
-		if (results_ok(run) && results_side(run, INFINITY) >= 0) {
-			line[m++] = results_num(run, "line_round_trip_ns_before");
-			line[m++] = results_num(run, "line_round_trip_ns_after");
-		}
-	if (m >= 4 && stats_bimodal(line, m, &boundary)) {
+	if (results_placements(&runs, 1, &boundary)) {
 		cJSON_ArrayForEach(run, runs) {
 			if (!results_ok(run) ||
 			    (side = results_side(run, boundary)) < 0)
@@ -109,7 +131,6 @@ results_placement(const cJSON *runs, const char *name)
 		results_side_add(pl, "far", cost[1], lines[1], n[RESULTS_FAR]);
 		cJSON_AddNumberToObject(pl, "moved", (double)n[RESULTS_MOVED]);
 	}
-	free(line);
 	free(cost[0]);
 	free(cost[1]);
 	free(lines[0]);

@@ -62,6 +62,21 @@ unsigned int results_runs_above_zero(const cJSON *cell, const char *field);
  * "q3", "cv"}, and "bimodal" {"boundary", "runs_above", "share_above"}
  * when the runs fall into two separated groups.
  */
+/*
+ * A run's placement of the CPUs by its two line probes (cell_run): both
+ * under boundary, both over it, or one each, moved in between; -1 for a
+ * run without them.
+ */
+enum { RESULTS_NEAR, RESULTS_FAR, RESULTS_MOVED, RESULTS_SIDES };
+int results_side(const cJSON *run, double boundary);
+
+/*
+ * Whether the ok runs of runs[0..n - 1] (arrays of runs) were probed on
+ * two placements of the CPUs, pooled, and the boundary between them.
+ */
+bool results_placements(const cJSON *const *runs, size_t n,
+    double *boundary);
+
 cJSON *results_summary(const cJSON *runs);
 
 /*
