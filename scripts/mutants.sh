@@ -41,7 +41,8 @@ run-probe-after-unrecorded | bench/measure/cell.c | s/"line_round_trip_ns_after"
 placement-moved-taken-by-start | bench/analyse/results.c | s/if \(\(a > boundary\) != \(b > boundary\)\)\n\t\treturn RESULTS_MOVED;// | test_report | report/starved_split_busy_and_stalled_cells_are_named
 placement-unsaid | bench/analyse/findings.c | s/pl = findings_placed\(cell\);/pl = NULL;/ | test_report | report/starved_split_busy_and_stalled_cells_are_named
 placement-unchecked | bench/analyse/results.c | s/if \(pl != NULL && results_check_placement\(&inp, pl\) != 0\)/if (0)/ | test_cli | cli/bad_input
-export-placement-unnoted | bench/analyse/export.c | s/if \(results_num\(near, "runs"\) > 0 \&\& results_num\(far, "runs"\) > 0\)/if (0)/ | test_report | report/the_page_speaks_of_groups_not_regimes
+export-placement-unnoted | bench/analyse/export.c | s/if \(pl != NULL\)\n\t\tsnprintf\(buf, sizeof\(buf\), "two placements/if (0)\n\t\tsnprintf(buf, sizeof(buf), "two placements/ | test_report | report/the_page_speaks_of_groups_not_regimes
+placement-apart-ignored | bench/analyse/results.c | s/return near > 0 && far > 0 && fmax\(near, far\) >= RESULTS_PLACED_APART \*\n\t    fmin\(near, far\) \? pl : NULL;/return near > 0 \&\& far > 0 ? pl : NULL;/ | test_report | report/starved_split_busy_and_stalled_cells_are_named
 beside-placement-ignored | bench/analyse/compare.c | s/if \(results_placements\(runs, 2, &place.boundary\)\)/if (0)/ | test_compare | compare/beside_compares_each_placement_of_the_cpus_on_its_own
 judge-place-unfiltered | bench/analyse/judge.c | s/if \(place != NULL && strcmp\(st, "ok"\) == 0 &&/if (0 \&\&/ | test_compare | compare/beside_compares_each_placement_of_the_cpus_on_its_own
 export-placement-figures-dropped | bench/analyse/export.c | s/if \(strcmp\(stat, "near"\) != 0 && strcmp\(stat, "far"\) != 0\)/if (1)/ | test_report | report/export_gives_each_placement_its_figure

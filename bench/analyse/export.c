@@ -184,13 +184,13 @@ static void
 export_note(cJSON *row, const cJSON *fig, double runs_ok)
 {
 	const cJSON *bi = results_obj(fig, "bimodal");
-	const cJSON *pl = results_obj(fig, "placement");
+	const cJSON *pl = results_placed(fig);
 	const cJSON *near = results_obj(pl, "near"), *far = results_obj(pl,
 	    "far");
 	char buf[160], a[32], b[32];
 
 	buf[0] = '\0';
-	if (results_num(near, "runs") > 0 && results_num(far, "runs") > 0)
+	if (pl != NULL)
 		snprintf(buf, sizeof(buf), "two placements of the CPUs: %s in "
 		    "%.0f runs, %s in %.0f, %.0f moved", table_scaled(
 		    results_num(near, "median"), "µs", a, sizeof(a)),

@@ -453,15 +453,13 @@ findings_groups_of(const cJSON *cell, double boundary, double *lo, double *hi)
 	return;
 }
 
-/* A cell's runs on two placements of the CPUs (results_placement), or NULL. */
+/* A cell whose two placements of the CPUs moved its cost, or NULL. */
 static const cJSON *
 findings_placed(const cJSON *cell)
 {
-	const cJSON *pl = results_obj(results_obj(results_obj(cell, "summary"),
-	    "cpu_us_per_dispatch"), "placement");
 
-	return results_num(results_obj(pl, "near"), "runs") > 0 &&
-	    results_num(results_obj(pl, "far"), "runs") > 0 ? pl : NULL;
+	return results_placed(results_obj(results_obj(cell, "summary"),
+	    "cpu_us_per_dispatch"));
 }
 
 /* One placement's runs: "62 ns apart in 5 runs (49 ns)". */

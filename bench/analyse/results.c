@@ -188,6 +188,17 @@ results_field(const cJSON *runs, const char *name)
 	return s;
 }
 
+const cJSON *
+results_placed(const cJSON *figure)
+{
+	const cJSON *pl = results_obj(figure, "placement");
+	double near = results_num(results_obj(pl, "near"), "median");
+	double far = results_num(results_obj(pl, "far"), "median");
+
+	return near > 0 && far > 0 && fmax(near, far) >= RESULTS_PLACED_APART *
+	    fmin(near, far) ? pl : NULL;
+}
+
 cJSON *
 results_summary(const cJSON *runs)
 {

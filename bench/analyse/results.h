@@ -77,6 +77,15 @@ int results_side(const cJSON *run, double boundary);
 bool results_placements(const cJSON *const *runs, size_t n,
     double *boundary);
 
+/*
+ * A figure's placement object (results_placement) when its two groups
+ * are both there and their medians RESULTS_PLACED_APART or more apart:
+ * the placement moved the figure. NULL otherwise, where a median of all
+ * runs says what each group says.
+ */
+#define RESULTS_PLACED_APART	1.25
+const cJSON *results_placed(const cJSON *figure);
+
 cJSON *results_summary(const cJSON *runs);
 
 /*
