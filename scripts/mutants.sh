@@ -46,6 +46,13 @@ placement-apart-ignored | bench/analyse/results.c | s/return near > 0 && far > 0
 beside-placement-ignored | bench/analyse/compare.c | s/if \(results_placements\(runs, 2, &place.boundary\)\)/if (0)/ | test_compare | compare/beside_compares_each_placement_of_the_cpus_on_its_own
 judge-place-unfiltered | bench/analyse/judge.c | s/if \(place != NULL && strcmp\(st, "ok"\) == 0 &&/if (0 \&\&/ | test_compare | compare/beside_compares_each_placement_of_the_cpus_on_its_own
 export-placement-figures-dropped | bench/analyse/export.c | s/if \(strcmp\(stat, "near"\) != 0 && strcmp\(stat, "far"\) != 0\)/if (1)/ | test_report | report/export_gives_each_placement_its_figure
+strata-pooled | bench/analyse/rank_strata.c | s/s->a\[sa\[i\]\]\[s->na\[sa\[i\]\]\+\+\] = a\[i\];/s->a[0][s->na[0]++] = a[i];/ | test_stats | stats/the_test_within_strata_counts_every_assignment
+strata-interval-one-block | bench/analyse/rank_shift.c | s/for \(\*top = 0, k = 0; k < nbl; k\+\+\) \{/for (*top = 0, k = 0; k < 1; k++) {/ | test_stats | stats/the_test_within_strata_counts_every_assignment
+judge-placed-never | bench/analyse/judge.c | s/if \(!r->exact && !r->difference && judge_placed\(r, l, side\)\)/if (0)/ | test_compare | compare/a_placement_the_host_dealt_is_not_the_builds
+judge-placed-apart-ignored | bench/analyse/judge.c | s/>= log\(RESULTS_PLACED_APART\);/>= 0;/ | test_compare | compare/placements_that_moved_nothing_are_pooled
+judge-placed-tail-unaligned | bench/analyse/judge.c | s/\tjudge_align\(l, side, n\);\n// | test_compare | compare/a_placement_the_host_dealt_is_not_the_builds
+outcome-placed-unsaid | bench/analyse/outcome.c | s/snprintf\(buf \+ used, len - used, " within placements"\);/;/ | test_compare | compare/a_change_within_each_placement_is_the_verdict
+advise-placement-unread | bench/analyse/advise.c | s/\t\tadvise_placed\(r, cell\);\n// | test_advise | advise/a_cost_two_placements_moved_is_told_on_each
 eventloop-outside-ignored | dispatchers/eventloop.c | s/if \(home == el_current && e->k.from == DISP_FROM_HOME\)/if (home == el_current)/ | test_workload | workload/loop_paths_show_in_counters
 glib-invoke-outside-ignored | runtimes/glib_invoke.c | s/if \(g->k.from == DISP_FROM_OUTSIDE\) \{/if (0) {/ | test_workload | workload/loop_paths_show_in_counters
 uv-outside-ignored | runtimes/uv.c | s/if \(home == uvd_self && u->k.from == DISP_FROM_HOME\)/if (home == uvd_self)/ | test_workload | workload/loop_paths_show_in_counters

@@ -715,3 +715,47 @@ Test(advise, a_file_of_two_designs_asks_which)
 	    "%s", err);
 	cJSON_Delete(doc);
 }
+
+/*
+ * A width whose cost the host's two placements of the CPUs moved (1.2 µs
+ * far against 0.3 near) is told on each, with its runs; one they moved
+ * by less than RESULTS_PLACED_APART is not.
+ */
+Test(advise, a_cost_two_placements_moved_is_told_on_each)
+{
+	cJSON *doc = cJSON_Parse("{\"cells\": [{\"dispatcher\": \"shared\", "
+	    "\"queue\": \"lfseg\", \"workers\": 64, \"coroutines\": 64, "
+	    "\"workload\": \"resume\", \"summary\": {\"cpu_us_per_dispatch\": {"
+	    "\"median\": 0.4, \"placement\": {\"boundary_ns\": 120, \"near\": {"
+	    "\"runs\": 4, \"median\": 0.3}, \"far\": {\"runs\": 2, \"median\": "
+	    "1.2}, \"moved\": 0}}}}, {\"dispatcher\": \"shared\", \"queue\": "
+	    "\"lfseg\", \"workers\": 8, \"coroutines\": 64, \"workload\": "
+	    "\"resume\", \"summary\": {\"cpu_us_per_dispatch\": {\"median\": "
+	    "0.5, \"placement\": {\"boundary_ns\": 120, \"near\": {\"runs\": 3, "
+	    "\"median\": 0.5}, \"far\": {\"runs\": 3, \"median\": 0.55}, "
+	    "\"moved\": 0}}}}, {\"dispatcher\": \"shared\", \"queue\": "
+	    "\"lfseg\", \"workers\": 64, \"coroutines\": 64, \"workload\": "
+	    "\"sleep:5:0.1\", \"summary\": {\"ops_per_s\": {\"median\": "
+	    "3900}}}]}");
+	const struct advise_load load = { "sleep:5:0.1", 0.002, false };
+	struct advise_sel sel = { .dispatcher = "shared" };
+	static struct advise_rows r;
+	char err[256], buf[2048];
+
+	cr_assert_eq(advise_select(doc, "f.json", &sel, err, sizeof(err)), 0,
+	    "%s", err);
+	cr_assert_eq(advise_rows(doc, &sel, &load, &r, err, sizeof(err)), 0,
+	    "%s", err);
+	cr_assert_eq(r.n, 2);
+	cr_assert_float_eq(r.single[1].cpu_us_far, 1.2, 1e-12);
+	cr_assert_eq(r.single[1].runs_near, 4);
+	cr_assert_eq(r.single[0].runs_near, 0, "moved by 1.1 times: one cost");
+	cr_assert(isnan(r.single[0].cpu_us_near));
+	advise_placement_words(r.single, r.n, buf, sizeof(buf));
+	cr_assert_not_null(strstr(buf, "N=64 0.3 near (4 runs), 1.2 far (2)"),
+	    "%s", buf);
+	cr_assert_null(strstr(buf, "N=8"), "%s", buf);
+	advise_placement_words(r.single, 1, buf, sizeof(buf));
+	cr_assert_str_eq(buf, "", "no width's cost moved");
+	cJSON_Delete(doc);
+}

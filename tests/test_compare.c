@@ -1971,3 +1971,101 @@ Test(compare, beside_compares_each_placement_of_the_cpus_on_its_own)
 	}
 	cJSON_Delete(rows);
 }
+
+/*
+ * 16 runs at 1 +- 1 % times scale, those of far_runs (a bit each) probed
+ * on the far placement of the CPUs and dearer by far_cost, the others
+ * probed near: the host deals each side's runs to its placements.
+ */
+static cJSON *
+dealt_doc(double scale, unsigned int far_runs, double far_cost)
+{
+	cJSON *d = doc("AMD EPYC"), *c, *run;
+	double v[16];
+	int i;
+
+	for (i = 0; i < 16; i++)
+		v[i] = (0.99 + 0.02 * (double)((i * 7) % 16) / 15) *
+		    (far_runs >> i & 1 ? far_cost : 1);
+	c = cell(8, "cpu_us_per_dispatch", scale, v, 16, 0);
+	i = 0;
+	cJSON_ArrayForEach(run, cJSON_GetObjectItem(c, "runs")) {
+		cJSON_AddNumberToObject(run, "line_round_trip_ns_before",
+		    far_runs >> i & 1 ? 370 + i : 60 + i % 3);
+		cJSON_AddNumberToObject(run, "line_round_trip_ns_after",
+		    far_runs >> i & 1 ? 375 - i : 61 - i % 3);
+		i++;
+	}
+	cJSON_AddItemToArray(cJSON_GetObjectItem(d, "cells"), c);
+	return d;
+}
+
+/*
+ * One build measured twice while the host ran the CPUs near in 12 of
+ * BASE's runs and 4 of NEW's, five times dearer far: the pooled runs'
+ * slow share 4/16 -> 12/16 is the host's, and within each placement
+ * nothing moved. Judged within placements: equivalent, not regressed.
+ */
+Test(compare, a_placement_the_host_dealt_is_not_the_builds)
+{
+	const cJSON *row;
+	cJSON *rows;
+	int rc;
+
+	rc = row_of(dealt_doc(1, 0xf000, 5), dealt_doc(1, 0xfff0, 5), &rows,
+	    &row);
+	cr_assert_str_eq(field_text(row, "verdict"), "equivalent", "%s",
+	    field_text(row, "verdict_text"));
+	cr_assert_eq(rc, COMPARE_NO_REGRESSION);
+	cr_assert(cJSON_IsTrue(cJSON_GetObjectItem(row, "placed")));
+	cr_assert_eq(field_number(row, "far_base"), 4);
+	cr_assert_eq(field_number(row, "far_new"), 12);
+	cr_assert_eq(field_number(row, "near_new"), 4);
+	cJSON_Delete(rows);
+	/* One far run against fifteen: the worse tail is the host's too. */
+	row_of(dealt_doc(1, 0x0001, 5), dealt_doc(1, 0xfffe, 5), &rows, &row);
+	cr_assert_str_eq(field_text(row, "verdict"), "equivalent", "%s",
+	    field_text(row, "why"));
+	cJSON_Delete(rows);
+}
+
+/*
+ * NEW 20 % dearer on each placement, but the host ran it near in 12 runs
+ * where BASE ran near in 4: the pooled median fell by two thirds. Within
+ * placements it regressed, by 20 %.
+ */
+Test(compare, a_change_within_each_placement_is_the_verdict)
+{
+	struct compare_opts o;
+	const cJSON *row;
+	cJSON *rows;
+	char out[4096];
+
+	row_of(dealt_doc(1, 0xfff0, 5), dealt_doc(1.2, 0xf000, 5), &rows,
+	    &row);
+	cr_assert_str_eq(field_text(row, "verdict"), "regressed");
+	cr_assert_float_eq(field_number(row, "ratio"), 1.2, 0.01, "%g",
+	    field_number(row, "ratio"));
+	cJSON_Delete(rows);
+	compare_defaults(&o);
+	compare_text(dealt_doc(1, 0xfff0, 5), dealt_doc(1.2, 0xf000, 5), &o,
+	    out, sizeof(out));
+	cr_assert_not_null(strstr(out, "within placements"), "%s", out);
+	cr_assert_not_null(strstr(out, "far 12->4"), "%s", out);
+}
+
+/*
+ * Two placements that cost the same are one: the pooled test, whose
+ * pairs across them are not wasted.
+ */
+Test(compare, placements_that_moved_nothing_are_pooled)
+{
+	const cJSON *row;
+	cJSON *rows;
+
+	row_of(dealt_doc(1, 0xf000, 1.02), dealt_doc(1, 0xfff0, 1.02), &rows,
+	    &row);
+	cr_assert(cJSON_IsFalse(cJSON_GetObjectItem(row, "placed")));
+	cr_assert_eq(field_number(row, "far_new"), 0);
+	cJSON_Delete(rows);
+}

@@ -261,6 +261,133 @@ sorted_median(const double *s, size_t n)
 }
 
 /*
+ * One draw for the tests within strata: n runs, the last nb of them b's,
+ * each in one of k strata, every stratum moved by a factor of its own
+ * (the host's placement: tied values stay tied within a stratum).
+ */
+static void
+draw_strata(uint64_t *x, double *v, int *st, unsigned int n, unsigned int k,
+    unsigned int levels)
+{
+	unsigned int j;
+
+	draw_tied(x, v, n, levels, 1);
+	for (j = 0; j < n; j++) {
+		st[j] = (int)(draw(x) % k);
+		v[j] *= 1 + 4 * st[j];
+	}
+	return;
+}
+
+/* The law within strata counted over every assignment of b's labels. */
+struct strata_count {
+	double le, ge, total;	/* assignments at most, at least obs */
+	double law[64];		/* of the summed U, untied */
+};
+
+static void
+strata_count(const double *v, const int *st, unsigned int n, unsigned int nb,
+    struct strata_count *c)
+{
+	unsigned int sc[16], j, k, obs = 0, sum, u, mask, want[4] = { 0 };
+	unsigned int have[4];
+
+	memset(c, 0, sizeof(*c));
+	for (j = 0; j < n; j++) {
+		/* The doubled mid-rank among the runs of its stratum. */
+		for (sc[j] = 1, k = 0; k < n; k++)
+			sc[j] += st[k] == st[j] ? 2 * (v[k] < v[j]) +
+			    (v[k] == v[j]) : 0;
+		obs += j >= n - nb ? sc[j] : 0;
+		want[st[j]] += j >= n - nb;
+	}
+	for (mask = 0; mask < 1u << n; mask++) {
+		memset(have, 0, sizeof(have));
+		for (sum = u = 0, j = 0; j < n; j++) {
+			if (!(mask >> j & 1))
+				continue;
+			have[st[j]]++;
+			sum += sc[j];
+			/* Untied, by index: a's of its stratum below it. */
+			for (k = 0; k < j; k++)
+				u += st[k] == st[j] && !(mask >> k & 1);
+		}
+		if (memcmp(have, want, sizeof(have)) != 0)
+			continue;
+		c->le += sum <= obs;
+		c->ge += sum >= obs;
+		c->law[u]++;
+		c->total++;
+	}
+	return;
+}
+
+/*
+ * The test within strata against every assignment of b's labels that
+ * keeps each stratum's count, ties too: the p of the summed mid-rank
+ * sums, and the interval's ends the order statistics of the differences
+ * within one stratum that the untied law's alpha / 2 quantile names.
+ */
+Test(stats, the_test_within_strata_counts_every_assignment)
+{
+	double v[16], d[64], p, acc;
+	int st[16];
+	uint64_t x = 0x9e3779b97f4a7c15u;
+	unsigned int i, j, k, n, nb, nd, q;
+	struct strata_count c;
+	struct rank_test t;
+
+	for (i = 0; i < 200; i++) {
+		n = 4 + draw(&x) % 11;
+		nb = 1 + draw(&x) % (n - 1);
+		draw_strata(&x, v, st, n, 2 + i % 2, i % 3 == 0 ? 1u << 30 :
+		    2 + i % 5);
+		strata_count(v, st, n, nb, &c);
+		p = fmin(1, 2 * fmin(c.le, c.ge) / c.total);
+		rank_compare_strata(v, st, n - nb, v + n - nb, st + n - nb, nb, 3,
+		    0.2, &t);
+		cr_assert(CLOSE(t.p, p, 1e-12), "%u: %.17g, counted %.17g", i,
+		    t.p, p);
+		for (nd = 0, j = 0; j < n - nb; j++)
+			for (k = n - nb; k < n; k++)
+				if (st[j] == st[k])
+					d[nd++] = v[k] - v[j];
+		if (nd == 0)
+			continue;
+		stats_sort(d, nd);
+		for (acc = 0, q = 0; (acc += c.law[q]) / c.total < 0.1 - 1e-12;
+		    q++)
+			;
+		cr_assert_eq(t.shift, sorted_median(d, nd), "%u", i);
+		cr_assert_eq(t.lo, d[q == 0 ? 0 : q - 1], "%u: lo %g", i, t.lo);
+		cr_assert_eq(t.hi, d[q == 0 ? nd - 1 : nd - q], "%u: hi %g", i,
+		    t.hi);
+	}
+}
+
+/* One stratum is the rank-sum test and Moses' interval, to the bit. */
+Test(stats, one_stratum_is_the_rank_sum_test)
+{
+	double v[40];
+	int st[40] = { 0 };
+	uint64_t x = 0x243f6a8885a308d3u;
+	struct rank_test r, t;
+	unsigned int i;
+
+	for (i = 0; i < 50; i++) {
+		draw_tied(&x, v, 40, i % 2 ? 1u << 30 : 7, 0);
+		rank_compare(v, 22, v + 22, 18, NAN, 0.05, &r);
+		rank_compare_strata(v, st, 22, v + 22, st + 22, 18, 2, 0.05, &t);
+		cr_assert_eq(t.p, r.p_shift, "%u", i);
+		cr_assert_eq(t.u, r.u, "%u", i);
+		cr_assert_eq(t.shift, r.shift, "%u", i);
+		cr_assert_eq(t.lo, r.lo, "%u", i);
+		cr_assert_eq(t.hi, r.hi, "%u", i);
+		cr_assert_eq(t.conf, r.conf, "%u", i);
+	}
+}
+
+/*
  * The Moses interval's index: R's qwilcox(alpha / 2, n, m), from the
  * arrangements of n a's and m b's counted by their largest element (a b
  * above all n a's adds n to U), up to 25 a side; the normal one from 50.

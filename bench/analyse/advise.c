@@ -1042,6 +1042,7 @@ advise_row_of(struct advise_row *rows, size_t *n, unsigned int w,
 		return NULL;
 	rows[*n] = (struct advise_row){ .workers = w, .view = v, .cpu_us = NAN,
 	    .cpu_us_min = NAN, .cpu_us_max = NAN, .ops_per_s = NAN,
+	    .cpu_us_near = NAN, .cpu_us_far = NAN,
 	    .capacity = NAN, .p99_us = NAN, .load_cpu_us_op = NAN,
 	    .target_cpu_us_op = NAN, .target_ops_per_s = NAN,
 	    .target_ctxsw = NAN, .hops_per_s = NAN };
@@ -1096,6 +1097,26 @@ advise_cost(struct advise_row *r, const struct advise_row *from)
 	r->cpu_us_min = from->cpu_us_min;
 	r->cpu_us_max = from->cpu_us_max;
 	r->ops_per_s = from->ops_per_s;
+	r->cpu_us_near = from->cpu_us_near;
+	r->cpu_us_far = from->cpu_us_far;
+	r->runs_near = from->runs_near;
+	r->runs_far = from->runs_far;
+	return;
+}
+
+/* The cost on each placement of the CPUs, where the host's moved it. */
+static void
+advise_placed(struct advise_row *r, const cJSON *cell)
+{
+	const cJSON *pl = results_placed(results_obj(results_obj(cell,
+	    "summary"), "cpu_us_per_dispatch"));
+
+	r->cpu_us_near = results_num(results_obj(pl, "near"), "median");
+	r->cpu_us_far = results_num(results_obj(pl, "far"), "median");
+	r->runs_near = pl != NULL ? (unsigned int)results_num(results_obj(pl,
+	    "near"), "runs") : 0;
+	r->runs_far = pl != NULL ? (unsigned int)results_num(results_obj(pl,
+	    "far"), "runs") : 0;
 	return;
 }
 
@@ -1111,6 +1132,7 @@ advise_fill(struct advise_row *r, const cJSON *cell, bool resume, bool load)
 		r->cpu_us_max = results_stat(cell, "cpu_us_per_dispatch",
 		    "max");
 		r->ops_per_s = results_stat(cell, "ops_per_s", "median");
+		advise_placed(r, cell);
 	}
 	if (load) {
 		r->capacity = results_stat(cell, "ops_per_s", "median");
@@ -1415,6 +1437,8 @@ advise_row_json(const struct advise_row *r, const char *part, bool people)
 	cJSON_AddNumberToObject(o, "cpu_us_per_dispatch", r->cpu_us);
 	cJSON_AddNumberToObject(o, "cpu_us_per_dispatch_min", r->cpu_us_min);
 	cJSON_AddNumberToObject(o, "cpu_us_per_dispatch_max", r->cpu_us_max);
+	cJSON_AddNumberToObject(o, "cpu_us_per_dispatch_near", r->cpu_us_near);
+	cJSON_AddNumberToObject(o, "cpu_us_per_dispatch_far", r->cpu_us_far);
 	cJSON_AddNumberToObject(o, "cpu_us_per_op", r->cpu_us *
 	    ADVISE_RESUMES_PER_OP);
 	cJSON_AddNumberToObject(o, "ops_per_s", r->ops_per_s);
@@ -1480,6 +1504,8 @@ static const struct {
 	{ { "cpu_us_per_dispatch", "CPU µs/dispatch" }, 0 },
 	{ { "cpu_us_per_dispatch_min", "min" }, ADVISE_PROGRAM },
 	{ { "cpu_us_per_dispatch_max", "max" }, ADVISE_PROGRAM },
+	{ { "cpu_us_per_dispatch_near", "near" }, ADVISE_PROGRAM },
+	{ { "cpu_us_per_dispatch_far", "far" }, ADVISE_PROGRAM },
 	{ { "cpu_us_per_op", "CPU µs/op" }, 0 },
 	{ { "ops_per_s", "ops/s" }, ADVISE_PROGRAM },
 	{ { "capacity_ops_per_s", "capacity ops/s" }, 0 },
@@ -1534,6 +1560,31 @@ advise_table(FILE *out, int format, const cJSON *rows,
 	return;
 }
 
+void
+advise_placement_words(const struct advise_row *rows, size_t n, char *buf,
+    size_t len)
+{
+	char list[1536], w[16];
+	size_t i, used = 0;
+
+	list[0] = buf[0] = '\0';
+	for (i = 0; i < n && used < sizeof(list); i++)
+		if (rows[i].runs_near > 0)
+			used += (size_t)snprintf(list + used, sizeof(list) - used,
+			    "%sN=%s %.3g near (%u runs), %.3g far (%u)", used ?
+			    "; " : "", advise_width(rows[i].workers, w,
+			    sizeof(w)), rows[i].cpu_us_near, rows[i].runs_near,
+			    rows[i].cpu_us_far, rows[i].runs_far);
+	if (used > 0)
+		snprintf(buf, len, "two placements: the host ran this machine's "
+		    "CPUs now near (a cache line close), now far, and at these "
+		    "widths that moved the cost %g times or more, in µs a "
+		    "dispatch: %s. The table's cost is the median of all runs, "
+		    "which lies with the placement most of them had.",
+		    RESULTS_PLACED_APART, list);
+	return;
+}
+
 /* The advice's words, a paragraph each, in the order a person reads them. */
 static cJSON *
 advise_words(const struct advise_rows *r, const struct advise_target *t,
@@ -1564,6 +1615,9 @@ advise_words(const struct advise_rows *r, const struct advise_target *t,
 	if (buf[0] != '\0')
 		cJSON_AddItemToArray(words, cJSON_CreateString(buf));
 	advise_split_words(r, t, p, buf, sizeof(buf));
+	if (buf[0] != '\0')
+		cJSON_AddItemToArray(words, cJSON_CreateString(buf));
+	advise_placement_words(r->single, r->n, buf, sizeof(buf));
 	if (buf[0] != '\0')
 		cJSON_AddItemToArray(words, cJSON_CreateString(buf));
 	advise_little(t, load, s, p->row >= 0 ? &r->single[p->row] : NULL,

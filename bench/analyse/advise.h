@@ -29,6 +29,12 @@ struct advise_row {
 	unsigned int view;		/* a split's blocking view; 0: none */
 	double cpu_us, cpu_us_min, cpu_us_max;	/* resume-only, per dispatch */
 	double ops_per_s;		/* resume-only */
+	/*
+	 * The cost on each placement of the CPUs, where the host's two moved
+	 * it (results_placed) and its runs: NAN and 0 otherwise.
+	 */
+	double cpu_us_near, cpu_us_far;
+	unsigned int runs_near, runs_far;
 	double capacity;		/* ops/s under the load */
 	double ceiling;			/* Little's law for it; 0: none */
 	double p99_us;			/* dispatch latency under it; NAN: none */
@@ -170,6 +176,15 @@ void advise_growth(const struct advise_row *rows, size_t n, char *buf,
 void advise_split_words(const struct advise_rows *r,
     const struct advise_target *t, const struct advise_pick *p, char *buf,
     size_t len);
+
+/*
+ * The widths whose cost the host's two placements of the CPUs moved
+ * (results_placed): each placement's cost and runs, since the table's
+ * median of all runs lies between two figures and is neither. Empty when
+ * no width's was.
+ */
+void advise_placement_words(const struct advise_row *rows, size_t n,
+    char *buf, size_t len);
 
 /*
  * The design, queue and coroutines of doc (path names it) that s allows:

@@ -119,15 +119,17 @@ judge_arm_read(struct judge_arm *arm, const cJSON *cell, const char *metric,
 {
 	const cJSON *run, *busy;
 	const char *st;
+	size_t size;
 	double x;
 
 	memset(arm, 0, sizeof(*arm));
 	arm->impossible = -1;
 	arm->lo = INFINITY;
 	arm->hi = -INFINITY;
-	arm->v = malloc(((size_t)cJSON_GetArraySize(results_arr(cell,
-	    "runs")) + 1) * sizeof(*arm->v));
-	if (arm->v == NULL)
+	size = (size_t)cJSON_GetArraySize(results_arr(cell, "runs")) + 1;
+	arm->v = malloc(size * sizeof(*arm->v));
+	arm->line = malloc(2 * size * sizeof(*arm->line));
+	if (arm->v == NULL || arm->line == NULL)
 		abort();
 	cJSON_ArrayForEach(run, results_arr(cell, "runs")) {
 		st = results_str(run, "status", "?");
@@ -150,6 +152,10 @@ judge_arm_read(struct judge_arm *arm, const cJSON *cell, const char *metric,
 			arm->impossible = (int)arm->runs - 1;
 			arm->impossible_value = x;
 		} else {
+			arm->line[2 * arm->n] = results_num(run,
+			    "line_round_trip_ns_before");
+			arm->line[2 * arm->n + 1] = results_num(run,
+			    "line_round_trip_ns_after");
 			arm->v[arm->n++] = x;
 			arm->lo = fmin(arm->lo, x);
 			arm->hi = fmax(arm->hi, x);
@@ -165,6 +171,8 @@ judge_row_free(struct judge_row *r)
 
 	free(r->a.v);
 	free(r->b.v);
+	free(r->a.line);
+	free(r->b.line);
 	return;
 }
 
@@ -184,11 +192,11 @@ judge_is_broken(const struct judge_row *r)
 }
 
 static bool
-judge_wide(const struct judge_arm *arm, double threshold)
+judge_wide(const double *v, size_t n, double threshold)
 {
 	struct stats_summary s;
 
-	stats_summarize(arm->v, arm->n, &s);
+	stats_summarize(v, n, &s);
 	return s.median != 0 && fabs((s.q3 - s.q1) / s.median) > threshold;
 }
 
@@ -282,37 +290,156 @@ judge_split(const struct judge_row *r)
 	return split;
 }
 
-void
-judge_test(struct judge_row *r, const struct compare_opts *o,
-    double alpha)
+/* The runs of l on one side (judge_placed), into g; how many. */
+static size_t
+judge_on(const double *l, const int *side, size_t n, int which, double *g)
 {
-	double *l, split;
+	size_t i, k = 0;
 
-	r->tested = r->a.n >= 2 && r->b.n >= 2;
-	r->exact = counted_metric(o->metric) && counted_exact(r->a.v, r->a.n) &&
-	    counted_exact(r->b.v, r->b.n);
-	r->spread = r->tail = r->margin = NAN;
-	if (!r->tested)
-		return;
-	l = judge_scale(r);
-	split = r->exact ? NAN : judge_split(r);
+	for (i = 0; i < n; i++)
+		if (side[i] == which)
+			g[k++] = l[i];
+	return k;
+}
+
+/*
+ * Each run's placement of the CPUs into side (results_side_of: near, far,
+ * or moved between its two probes), when every run of both arms was
+ * probed, the probes pooled fall into two placements, and the medians of
+ * the runs near and far lie RESULTS_PLACED_APART or more apart: the host
+ * moved the figure, and dealt each side's runs to the placements its own
+ * way. False otherwise, where one test of all runs says the same.
+ */
+static bool
+judge_placed(const struct judge_row *r, const double *l, int *side)
+{
+	size_t n = r->a.n + r->b.n, i, near, far;
+	double *line = malloc((2 * n + 1) * sizeof(*line)), *g, boundary;
+	bool two;
+
+	g = malloc((n + 1) * sizeof(*g));
+	if (line == NULL || g == NULL)
+		abort();
+	memcpy(line, r->a.line, 2 * r->a.n * sizeof(*line));
+	memcpy(line + 2 * r->a.n, r->b.line, 2 * r->b.n * sizeof(*line));
+	for (two = n >= 2, i = 0; i < 2 * n; i++)
+		two &= isfinite(line[i]) != 0;
+	two = two && stats_bimodal(line, 2 * n, &boundary);
+	for (i = 0; two && i < n; i++)
+		side[i] = results_side_of(line[2 * i], line[2 * i + 1],
+		    boundary);
+	if (two) {
+		near = judge_on(l, side, n, RESULTS_NEAR, g);
+		far = judge_on(l, side, n, RESULTS_FAR, g + near);
+		two = near > 0 && far > 0 && fabs(judge_median(g, near) -
+		    judge_median(g + near, far)) >= log(RESULTS_PLACED_APART);
+	}
+	free(line);
+	free(g);
+	return two;
+}
+
+/*
+ * The runs of a placed row aligned: each less the pooled median of its
+ * placement, so the tail and the spread are the build's, not the host's.
+ */
+static void
+judge_align(double *l, const int *side, size_t n)
+{
+	double *g = malloc((n + 1) * sizeof(*g)), m[RESULTS_SIDES];
+	size_t i;
+	int k;
+
+	if (g == NULL)
+		abort();
+	for (k = 0; k < RESULTS_SIDES; k++)
+		m[k] = judge_median(g, judge_on(l, side, n, k, g));
+	for (i = 0; i < n; i++)
+		l[i] -= m[side[i]];
+	free(g);
+	return;
+}
+
+/* A placed row: the test within placements, the tail and width aligned. */
+static void
+judge_test_placed(struct judge_row *r, const struct compare_opts *o,
+    double alpha, double *l, const int *side)
+{
+	size_t n = r->a.n + r->b.n, i;
+	double *w = malloc((n + 1) * sizeof(*w));
+
+	if (w == NULL)
+		abort();
+	rank_compare_strata(l, side, r->a.n, l + r->a.n, side + r->a.n, r->b.n,
+	    RESULTS_SIDES, alpha, &r->t);
+	r->placed = true;
+	r->p_min = rank_p_min_strata(side, r->a.n, side + r->a.n, r->b.n,
+	    RESULTS_SIDES);
+	for (i = 0; i < n; i++)
+		r->on[side[i]][i >= r->a.n]++;
+	judge_align(l, side, n);
+	for (i = 0; i < n; i++)
+		w[i] = exp(l[i]);
+	r->wide = judge_wide(w, r->a.n, o->threshold) ||
+	    judge_wide(w + r->a.n, r->b.n, o->threshold);
+	free(w);
+	return;
+}
+
+/* A row of one placement, or of runs not probed: the pooled runs' test. */
+static void
+judge_test_pooled(struct judge_row *r, const struct compare_opts *o,
+    double alpha, const double *l)
+{
+	double split = r->exact ? NAN : judge_split(r);
+
 	rank_compare(l, r->a.n, l + r->a.n, r->b.n, split, alpha, &r->t);
-	/* The estimate and its interval are the counts' ratio; no p is. */
-	if (r->exact)
-		r->t.p = r->t.p_shift = NAN;
+	r->p_min = rank_p_min(r->a.n, r->b.n);
 	r->split = !isnan(split);
 	r->regimes = r->split && ((r->t.slow_a > 0 && r->t.slow_a < r->a.n) ||
 	    (r->t.slow_b > 0 && r->t.slow_b < r->b.n));
 	if (r->split)
 		judge_shares(r, l, r->a.n + r->b.n, split, alpha,
 		    o->threshold);
+	r->wide = judge_wide(r->a.v, r->a.n, o->threshold) ||
+	    judge_wide(r->b.v, r->b.n, o->threshold);
+	return;
+}
+
+void
+judge_test(struct judge_row *r, const struct compare_opts *o,
+    double alpha)
+{
+	int *side;
+	double *l;
+
+	r->tested = r->a.n >= 2 && r->b.n >= 2;
+	r->exact = counted_metric(o->metric) && counted_exact(r->a.v, r->a.n) &&
+	    counted_exact(r->b.v, r->b.n);
+	r->spread = r->tail = r->margin = NAN;
+	r->placed = false;
+	memset(r->on, 0, sizeof(r->on));
+	if (!r->tested)
+		return;
+	l = judge_scale(r);
+	if ((side = malloc((r->a.n + r->b.n) * sizeof(*side))) == NULL)
+		abort();
+	if (!r->exact && !r->difference && judge_placed(r, l, side))
+		judge_test_placed(r, o, alpha, l, side);
+	else
+		judge_test_pooled(r, o, alpha, l);
+	/* The estimate and its interval are the counts' ratio; no p is. */
+	if (r->exact)
+		r->t.p = r->t.p_shift = NAN;
 	r->tail = judge_tail(l, r->a.n, l + r->a.n, r->b.n,
 	    metric_higher_is_better(o->metric));
-	r->wide = judge_wide(&r->a, o->threshold) ||
-	    judge_wide(&r->b, o->threshold);
-	/* Two regimes: the spread is the gap between them, no MDE. */
-	r->spread = r->regimes ? NAN : rank_spread(l, r->a.n, l + r->a.n,
-	    r->b.n);
+	/*
+	 * Two regimes: the spread is the gap between them, no MDE; nor
+	 * within placements, whose power no one-sample simulation has.
+	 */
+	r->spread = r->regimes || r->placed ? NAN : rank_spread(l, r->a.n,
+	    l + r->a.n, r->b.n);
+	free(side);
 	free(l);
 	return;
 }
@@ -599,11 +726,12 @@ judge_open(struct judge_row *r, const struct compare_opts *o,
 
 	snprintf(blocked, sizeof(blocked), "%s%.150s", r->why[0] ? "; " : "",
 	    r->why);
-	if (!(rank_p_min(r->a.n, r->b.n) < r->reach)) {
-		snprintf(r->why, sizeof(r->why), "no p of %zu/%zu runs can go "
-		    "below %.2g (the smallest is %.2g): %zu runs a side can",
-		    r->a.n, r->b.n, r->reach, rank_p_min(r->a.n, r->b.n),
-		    compare_min_runs(r->reach));
+	if (!(r->p_min < r->reach)) {
+		snprintf(r->why, sizeof(r->why), "no p of %zu/%zu runs%s can "
+		    "go below %.2g (the smallest is %.2g): %zu runs a side%s "
+		    "can", r->a.n, r->b.n, r->placed ? " within placements" : "",
+		    r->reach, r->p_min, compare_min_runs(r->reach), r->placed ?
+		    " on each placement" : "");
 		return "undecided";
 	}
 	judge_change(r, &lo, &hi);
@@ -616,6 +744,11 @@ judge_open(struct judge_row *r, const struct compare_opts *o,
 		snprintf(r->why, sizeof(r->why), "could not see changes below "
 		    "%s%s%s", table_sig3(r->difference ? r->mde : 100 * r->mde,
 		    w[0], sizeof(w[0])), r->difference ? "" : " %", blocked);
+	else if (r->placed && !blocked[0])
+		snprintf(r->why, sizeof(r->why), "within placements %s [%s, "
+		    "%s]: not shown either way", judge_words(r, judge_as_change(r,
+		    r->t.shift), w[0], 32), judge_words(r, lo, w[1], 32),
+		    judge_words(r, hi, w[2], 32));
 	else if (r->regimes && !blocked[0])
 		/* Two regimes have no MDE: what moved, which p did not place. */
 		snprintf(r->why, sizeof(r->why), "slow share %u/%zu -> %u/%zu, "

@@ -14,6 +14,7 @@
 
 #include "compare.h"
 #include "rank.h"
+#include "results.h"
 
 /* One side of a cell: how its runs ended, and the metric of the ok ones. */
 struct judge_arm {
@@ -23,6 +24,7 @@ struct judge_arm {
 	unsigned int hosted;		/* runs that say either way */
 	char errors[256];		/* each distinct reason once */
 	double *v;			/* n of them */
+	double *line;			/* each's two line probes, or NAN */
 	size_t n;
 	double median;
 	int impossible;			/* the first run whose figure cannot be */
@@ -46,6 +48,9 @@ struct judge_row {
 	bool wide;			/* an arm's spread exceeds the threshold */
 	bool exact;			/* both arms' counts exact */
 	bool mixed;			/* two regimes' parts moved apart */
+	bool placed;			/* judged within placements of the CPUs */
+	unsigned int on[RESULTS_SIDES][2];	/* BASE's runs, NEW's, on each */
+	double p_min;			/* the smallest p its test can give */
 	struct rank_test t;		/* on logs, or on the values */
 	double tail;			/* the worse quantile, NEW - BASE */
 	double share_lo, share_hi;	/* slow share NEW - BASE, interval */
@@ -91,8 +96,11 @@ bool judge_is_broken(const struct judge_row *r);
 /*
  * The test of one cell at level alpha: logs or values, the pooled split
  * into two regimes (found on both arms' runs together, as the test's
- * exactness needs), the worse tail, and the runs' spread. Two arms of
- * exact counts are marked so, with no p: nothing about them is chance.
+ * exactness needs), the worse tail, and the runs' spread. Runs probed on
+ * two placements of the CPUs that moved the figure are tested within
+ * each placement instead (rank_compare_strata): the host dealt them, not
+ * the build. Two arms of exact counts are marked so, with no p: nothing
+ * about them is chance.
  */
 void judge_test(struct judge_row *r, const struct compare_opts *o,
     double alpha);

@@ -44,6 +44,8 @@ outcome_effect(const struct judge_row *r, const char *unit, char *buf,
 	used = strlen(buf);
 	if (r->difference && unit[0] != '\0')
 		snprintf(buf + used, len - used, " %s", unit);
+	else if (r->placed)
+		snprintf(buf + used, len - used, " within placements");
 	else if (r->regimes && isfinite(r->t.shift_strat))
 		snprintf(buf + used, len - used, " 2 regimes, within %+.1f %%",
 		    100 * judge_as_change(r, r->t.shift_strat));
@@ -60,6 +62,11 @@ outcome_runs(const struct judge_row *r, char *buf, size_t len)
 	if (r->regimes)
 		snprintf(buf, len, "%zu/%u %zu/%u slow %u->%u", r->a.n, r->a.runs,
 		    r->b.n, r->b.runs, r->t.slow_a, r->t.slow_b);
+	else if (r->placed)
+		snprintf(buf, len, "%zu/%u %zu/%u far %u->%u%s", r->a.n,
+		    r->a.runs, r->b.n, r->b.runs, r->on[RESULTS_FAR][0],
+		    r->on[RESULTS_FAR][1], r->on[RESULTS_MOVED][0] +
+		    r->on[RESULTS_MOVED][1] > 0 ? " (some moved)" : "");
 	else
 		snprintf(buf, len, "%zu/%u %zu/%u", r->a.n, r->a.runs, r->b.n,
 		    r->b.runs);
@@ -118,6 +125,26 @@ outcome_row_people(const struct judge_row *r, const struct compare_opts *o,
 	else
 		table_sig3(r->p_adj, buf, sizeof(buf));
 	cJSON_AddStringToObject(j, "p_shown", buf);
+	return;
+}
+
+/*
+ * Whether the row was judged within placements of the CPUs, and each
+ * side's runs on each placement (0 when it was not).
+ */
+static void
+outcome_placements(const struct judge_row *r, cJSON *j)
+{
+	static const char *const key[RESULTS_SIDES][2] = {
+	    { "near_base", "near_new" }, { "far_base", "far_new" },
+	    { "moved_base", "moved_new" } };
+	int k;
+
+	cJSON_AddBoolToObject(j, "placed", r->placed);
+	for (k = 0; k < RESULTS_SIDES; k++) {
+		cJSON_AddNumberToObject(j, key[k][0], r->on[k][0]);
+		cJSON_AddNumberToObject(j, key[k][1], r->on[k][1]);
+	}
 	return;
 }
 
@@ -263,6 +290,7 @@ outcome_row_json(const struct judge_row *r, const struct compare_opts *o,
 	cJSON_AddNumberToObject(j, "level", o->levels != NULL ? r->level :
 	    o->alpha);
 	cJSON_AddBoolToObject(j, "bimodal", r->regimes);
+	outcome_placements(r, j);
 	cJSON_AddNumberToObject(j, "slow_base", r->regimes ? r->t.slow_a : 0);
 	cJSON_AddNumberToObject(j, "slow_new", r->regimes ? r->t.slow_b : 0);
 	cJSON_AddNumberToObject(j, "within_regimes", ratio && r->regimes ?
@@ -311,6 +339,9 @@ static const struct table_col outcome_program[] = {
 	{ "change_pct_lo", NULL }, { "change_pct_hi", NULL },
 	{ "p_kind", NULL }, { "in_words", NULL }, { "exact", NULL },
 	{ "instructions_by_function", NULL },
+	{ "placed", NULL }, { "near_base", NULL }, { "near_new", NULL },
+	{ "far_base", NULL }, { "far_new", NULL }, { "moved_base", NULL },
+	{ "moved_new", NULL },
 };
 
 /*
@@ -465,7 +496,7 @@ outcome_reach(FILE *out, const struct judge_row *rows, size_t n,
 
 	for (i = 0; i < n; i++)
 		if (judge_in_family(&rows[i]))
-			best = fmin(best, rank_p_min(rows[i].a.n, rows[i].b.n));
+			best = fmin(best, rows[i].p_min);
 	if (family > 0 && !(best < alpha / (double)family))
 		fprintf(out, "no cell can pass Holm over %zu cells with these "
 		    "runs (smallest attainable p %.2g, not below %.2g): %zu runs "

@@ -702,6 +702,30 @@ rank_sampled(const struct rank_pool *p, size_t sum, unsigned int slow,
 	return;
 }
 
+double *
+rank__law(const double *a, size_t na, const double *b, size_t nb,
+    struct rank__one *one)
+{
+	struct rank_pool p;
+	unsigned int slow, cmax;
+	double *joint;
+
+	rank_pool_init(&p, a, na, b, nb, NAN);
+	rank_observed(&p, &one->sum, &slow);
+	one->ties = p.ties;
+	one->sigma = rank_shift_sigma(&p);
+	joint = rank_joint(&p, &one->smax, &cmax);
+	rank_pool_fini(&p);
+	return joint;
+}
+
+double
+rank__two_sided(const double *low, size_t s, double total)
+{
+
+	return rank_two_sided(low, s, total);
+}
+
 void
 rank_test_p(const double *a, size_t na, const double *b, size_t nb,
     double split, struct rank_test *r)

@@ -54,6 +54,25 @@ void rank_compare(const double *a, size_t na, const double *b, size_t nb,
     double split, double alpha, struct rank_test *r);
 
 /*
+ * b against a within strata, when something outside the two builds moves
+ * every run of a stratum alike and deals each side's runs to the strata
+ * its own way (the host's placement of the CPUs): the rank sum of each
+ * stratum's runs among themselves, summed over the strata, its p exact
+ * from the convolution of their permutation laws (labels dealt within
+ * each stratum), the Hodges-Lehmann shift over the pairs of one stratum
+ * and the interval that inverts the test. sa, sb: each run's stratum, 0
+ * to nstrata - 1. u counts pairs of one stratum, scaled to na nb; p_shift
+ * is p; no regimes (p_share, p_strat, shift_strat NAN, no slow runs).
+ */
+void rank_compare_strata(const double *a, const int *sa, size_t na,
+    const double *b, const int *sb, size_t nb, size_t nstrata, double alpha,
+    struct rank_test *r);
+
+/* The smallest two-sided p rank_compare_strata can give those strata. */
+double rank_p_min_strata(const int *sa, size_t na, const int *sb, size_t nb,
+    size_t nstrata);
+
+/*
  * The tests of rank_compare alone, the same p, p_shift, p_share, p_strat,
  * u, slow counts and exact, to the bit; shift, shift_strat, lo and hi are
  * NAN and conf 0: the estimates select among every b - a, 64 passes over

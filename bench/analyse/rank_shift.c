@@ -135,19 +135,58 @@ rank_quantile(double p, const double *c, size_t top, double total)
 }
 
 /*
+ * The law of the blocks' summed U untied: each block's (rank__counts)
+ * convolved; its top, the pairs of all blocks, in *top.
+ */
+static double *
+rank_counts_blocks(const struct rank_block *bl, size_t nbl, size_t *top)
+{
+	double *c = rank_alloc(1, sizeof(*c)), *one, *sum;
+	size_t k, u, v, t;
+
+	c[0] = 1;
+	for (*top = 0, k = 0; k < nbl; k++) {
+		t = bl[k].na * bl[k].nb;
+		one = rank__counts(bl[k].na, bl[k].nb);
+		sum = rank_alloc(*top + t + 1, sizeof(*sum));
+		for (u = 0; u <= *top; u++)
+			for (v = 0; v <= t; v++)
+				sum[u + v] += c[u] * one[v];
+		free(one);
+		free(c);
+		c = sum;
+		*top += t;
+	}
+	return c;
+}
+
+/*
  * The Moses interval: from the k-th smallest to the k-th largest pairwise
- * difference, k = qwilcox(alpha / 2) from the exact distribution below
- * RANK_EXACT_MAX a side (with ties too: the untied index gives a closed
- * interval that covers at least 1 - alpha), else from the normal one.
+ * difference of the blocks, k = qwilcox(alpha / 2) from the exact law of
+ * their summed U below RANK_EXACT_MAX a side (with ties too: the untied
+ * index gives a closed interval that covers at least 1 - alpha), else
+ * from the normal one. One block is Moses' own.
  */
 static double
-rank_moses(const struct rank_block *d, double alpha, double *lo, double *hi)
+rank_moses(const struct rank_block *bl, size_t nbl, double alpha, double *lo,
+    double *hi)
 {
-	size_t na = d->na, nb = d->nb, top = na * nb, k, u;
-	double *c, total = 0, below = 0, conf;
+	size_t top = 0, k, u, i;
+	double *c, total = 0, below = 0, conf, var = 0;
+	bool exact = true;
 
-	if (na < RANK_EXACT_MAX && nb < RANK_EXACT_MAX) {
-		c = rank__counts(na, nb);
+	for (i = 0; i < nbl; i++) {
+		exact &= bl[i].na < RANK_EXACT_MAX && bl[i].nb < RANK_EXACT_MAX;
+		var += (double)bl[i].na * (double)bl[i].nb * (double)(bl[i].na +
+		    bl[i].nb + 1) / 12;
+		top += bl[i].na * bl[i].nb;
+	}
+	if (top == 0) {
+		*lo = *hi = NAN;
+		return 0;
+	}
+	if (exact) {
+		c = rank_counts_blocks(bl, nbl, &top);
 		for (u = 0; u <= top; u++)
 			total += c[u];
 		k = rank_quantile(alpha / 2, c, top, total);
@@ -157,12 +196,12 @@ rank_moses(const struct rank_block *d, double alpha, double *lo, double *hi)
 		free(c);
 	} else {
 		conf = floor((double)top / 2 - stats_norm_quantile(1 -
-		    alpha / 2) * sqrt((double)top * (double)(na + nb + 1) / 12));
+		    alpha / 2) * sqrt(var));
 		k = conf < 1 ? 0 : (size_t)conf;
 		conf = 1 - alpha;
 	}
-	*lo = rank_select(d, 1, k == 0 ? 0 : k - 1);
-	*hi = rank_select(d, 1, k == 0 ? top - 1 : top - k);
+	*lo = rank_select(bl, nbl, k == 0 ? 0 : k - 1);
+	*hi = rank_select(bl, nbl, k == 0 ? top - 1 : top - k);
 	return k == 0 ? 0 : conf;
 }
 
@@ -172,7 +211,7 @@ rank_interval(const double *a, size_t na, const double *b, size_t nb,
 {
 	struct rank_block d = { rank_sorted(a, na), rank_sorted(b, nb), na,
 	    nb };
-	double conf = rank_moses(&d, alpha, lo, hi);
+	double conf = rank_moses(&d, 1, alpha, lo, hi);
 
 	free((double *)d.a);
 	free((double *)d.b);
@@ -211,9 +250,33 @@ rank__estimate(const double *a, size_t na, const double *b, size_t nb,
 	    nb };
 
 	r->shift = rank_median_blocks(&d, 1);
-	r->conf = rank_moses(&d, alpha, &r->lo, &r->hi);
+	r->conf = rank_moses(&d, 1, alpha, &r->lo, &r->hi);
 	r->shift_strat = isnan(split) ? NAN : rank_shift_within(&d, split);
 	free((double *)d.a);
 	free((double *)d.b);
+	return;
+}
+
+void
+rank__estimate_blocks(const double *const *a, const size_t *na,
+    const double *const *b, const size_t *nb, size_t nbl, double alpha,
+    struct rank_test *r)
+{
+	struct rank_block *bl = rank_alloc(nbl, sizeof(*bl));
+	size_t k;
+
+	for (k = 0; k < nbl; k++) {
+		bl[k].a = rank_sorted(a[k], na[k]);
+		bl[k].b = rank_sorted(b[k], nb[k]);
+		bl[k].na = na[k];
+		bl[k].nb = nb[k];
+	}
+	r->shift = rank_median_blocks(bl, nbl);
+	r->conf = rank_moses(bl, nbl, alpha, &r->lo, &r->hi);
+	for (k = 0; k < nbl; k++) {
+		free((double *)bl[k].a);
+		free((double *)bl[k].b);
+	}
+	free(bl);
 	return;
 }

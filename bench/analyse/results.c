@@ -25,16 +25,22 @@ results_ok(const cJSON *run)
 }
 
 int
+results_side_of(double before, double after, double boundary)
+{
+
+	if (!isfinite(before) || !isfinite(after))
+		return -1;
+	if ((before > boundary) != (after > boundary))
+		return RESULTS_MOVED;
+	return before > boundary ? RESULTS_FAR : RESULTS_NEAR;
+}
+
+int
 results_side(const cJSON *run, double boundary)
 {
-	double a = results_num(run, "line_round_trip_ns_before");
-	double b = results_num(run, "line_round_trip_ns_after");
 
-	if (!isfinite(a) || !isfinite(b))
-		return -1;
-	if ((a > boundary) != (b > boundary))
-		return RESULTS_MOVED;
-	return a > boundary ? RESULTS_FAR : RESULTS_NEAR;
+	return results_side_of(results_num(run, "line_round_trip_ns_before"),
+	    results_num(run, "line_round_trip_ns_after"), boundary);
 }
 
 /* One placement's runs, the median of their figure and of their probes. */

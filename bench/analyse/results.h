@@ -70,6 +70,9 @@ unsigned int results_runs_above_zero(const cJSON *cell, const char *field);
 enum { RESULTS_NEAR, RESULTS_FAR, RESULTS_MOVED, RESULTS_SIDES };
 int results_side(const cJSON *run, double boundary);
 
+/* The same of a run's two probes, before and after it. */
+int results_side_of(double before, double after, double boundary);
+
 /*
  * Whether the ok runs of runs[0..n - 1] (arrays of runs) were probed on
  * two placements of the CPUs, pooled, and the boundary between them.
