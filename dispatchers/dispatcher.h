@@ -15,6 +15,19 @@
 #include "program.h"
 #include "queue.h"
 
+/* The counters' names, by enum db_disp_counter. */
+extern const char *const disp_counter_names[DB_DISP_NCOUNTERS];
+
+/*
+ * The words of a task (dispatchbench/dispatcher.h) the suite's designs
+ * keep: the loop it belongs to (eventloop and the runtimes' loops), a
+ * runtime's state word (stealing, scheduler) and when it was submitted
+ * (scheduler), in ns.
+ */
+#define DISP_TASK_HOME(t)	((t)->word[0].ptr)
+#define DISP_TASK_STATE(t)	((t)->word[0].u64)
+#define DISP_TASK_STAMP(t)	((t)->word[1].u64)
+
 const struct db_disp_ops *disp_find(const char *name);	/* NULL if unknown */
 size_t disp_count(void);
 /*

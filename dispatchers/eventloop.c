@@ -42,6 +42,7 @@
  */
 #include <assert.h>
 #include <errno.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
@@ -99,13 +100,13 @@ static void
 eventloop_dispatch(struct db_dispatcher *d, struct db_task *t)
 {
 	struct eventloop *e = (struct eventloop *)d;
-	struct el_loop *home = t->home;
+	struct el_loop *home = DISP_TASK_HOME(t);
 
 	if (home == NULL) {
 		home = el_current != NULL && el_current->group == e ? el_current :
 		    &e->loops[atomic_fetch_add_explicit(&e->next, 1,
 		    memory_order_relaxed) % e->nloops];
-		t->home = home;
+		DISP_TASK_HOME(t) = home;
 	}
 	if (home == el_current && e->k.from == DISP_FROM_HOME) {
 		taskfifo_push(&home->local, t);
@@ -176,7 +177,7 @@ el_run_batch(struct el_loop *l)
 		l->executed++;
 	}
 	for (i = 0; i < EL_BATCH && (t = taskfifo_pop(&l->local)) != NULL; i++) {
-		assert(t->home == l);	/* a loop runs only its own tasks */
+		assert(DISP_TASK_HOME(t) == l);	/* a loop runs only its own tasks */
 		l->ran++;
 		t->fn(t);
 	}

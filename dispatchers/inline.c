@@ -5,6 +5,7 @@
  * recursive call.
  */
 #include <errno.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 
 #include "trampoline.h"

@@ -9,16 +9,13 @@
 #include "disp_list.h"
 
 #define DISP_COUNTER_NAME(n, what)	#n,
-const char *const db_disp_counter_names[DB_DISP_NCOUNTERS] = {
+const char *const disp_counter_names[DB_DISP_NCOUNTERS] = {
 	DB_DISP_COUNTERS(DISP_COUNTER_NAME)
 };
 #undef DISP_COUNTER_NAME
 
-#define DISP_COUNTER_ABOUT(n, what)	what,
-const char *const db_disp_counter_about[DB_DISP_NCOUNTERS] = {
-	DB_DISP_COUNTERS(DISP_COUNTER_ABOUT)
-};
-#undef DISP_COUNTER_ABOUT
+_Static_assert(DB_DISP_NCOUNTERS <= DB_DISP_COUNTER_MAX,
+    "struct db_disp_stats has no room for another counter");
 
 #define DISP_ENTRY(n)	&disp_##n,
 #define PROGRAM_ENTRY(n, ...)	&program_##n.ops,

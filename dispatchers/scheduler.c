@@ -105,7 +105,7 @@ static bool
 ks_blocking(const struct db_task *t)
 {
 
-	return atomic_load_explicit(&t->state, memory_order_relaxed) != 0;
+	return __atomic_load_n(&DISP_TASK_STATE(t), __ATOMIC_RELAXED) != 0;
 }
 
 static uint32_t
@@ -257,8 +257,8 @@ wq_steal(struct ks_worker *v, bool blocking_only, uint64_t *delay)
 		if (blocking_only && !ks_blocking(t))
 			break;
 		/* A racy read, as the JVM's: t may have run and come back. */
-		age = ks_now() - atomic_load_explicit(&t->stamp,
-		    memory_order_relaxed);
+		age = ks_now() - __atomic_load_n(&DISP_TASK_STAMP(t),
+		    __ATOMIC_RELAXED);
 		if (age < KS_RESOLUTION_NS) {
 			*delay = KS_RESOLUTION_NS - age;
 			return NULL;
@@ -340,8 +340,8 @@ ksched_dispatch(struct ksched *s, struct db_task *t, bool blocking,
 	struct db_task *left = t;
 	uint64_t c = 0;
 
-	atomic_store_explicit(&t->stamp, ks_now(), memory_order_relaxed);
-	atomic_store_explicit(&t->state, blocking, memory_order_relaxed);
+	__atomic_store_n(&DISP_TASK_STAMP(t), ks_now(), __ATOMIC_RELAXED);
+	__atomic_store_n(&DISP_TASK_STATE(t), blocking, __ATOMIC_RELAXED);
 	if (blocking)
 		c = atomic_fetch_add(&s->control, KS_BLOCKING_ONE) +
 		    KS_BLOCKING_ONE;

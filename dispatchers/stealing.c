@@ -273,18 +273,18 @@ st_inject_put_locked(struct stealing *s, struct db_task *t)
  * worker that holds the task is its only writer; the CAS is the cost.
  */
 static inline void
-st_task_update(struct stealing *s, struct db_task *t, uint32_t clear,
-    uint32_t set, int refs)
+st_task_update(struct stealing *s, struct db_task *t, uint64_t clear,
+    uint64_t set, int refs)
 {
-	uint32_t cur, next;
+	uint64_t cur, next;
 
 	if (s->k.floor == DISP_FLOOR_OFF)
 		return;
-	cur = atomic_load_explicit(&t->state, memory_order_relaxed);
+	cur = __atomic_load_n(&DISP_TASK_STATE(t), __ATOMIC_RELAXED);
 	do
-		next = ((cur & ~clear) | set) + (uint32_t)refs * ST_REF_ONE;
-	while (!atomic_compare_exchange_weak_explicit(&t->state, &cur, next,
-	    memory_order_acq_rel, memory_order_acquire));
+		next = ((cur & ~clear) | set) + (uint64_t)refs * ST_REF_ONE;
+	while (!__atomic_compare_exchange_n(&DISP_TASK_STATE(t), &cur, next,
+	    true, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE));
 	return;
 }
 
@@ -294,8 +294,8 @@ st_task_ref(struct stealing *s, struct db_task *t, int refs)
 {
 
 	if (s->k.floor != DISP_FLOOR_OFF)
-		atomic_fetch_add_explicit(&t->state, (uint32_t)refs *
-		    ST_REF_ONE, memory_order_acq_rel);
+		__atomic_fetch_add(&DISP_TASK_STATE(t), (uint64_t)refs *
+		    ST_REF_ONE, __ATOMIC_ACQ_REL);
 	return;
 }
 

@@ -85,7 +85,7 @@ taskq_empty(struct taskq *tq)
 void
 taskq_count(struct taskq *tq, struct db_disp_stats *st)
 {
-	struct db_queue_counts qc;
+	struct db_queue_counts qc = { 0 };
 
 	if (st == NULL || tq->q->ops->counts == NULL)
 		return;

@@ -20,6 +20,7 @@
  * only when another thread owns the context).
  */
 #include <errno.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 
 #include <glib.h>
@@ -84,13 +85,13 @@ static void
 glib_invoke_dispatch(struct db_dispatcher *d, struct db_task *t)
 {
 	struct glib_invoke *g = (struct glib_invoke *)d;
-	struct gi_loop *home = t->home;
+	struct gi_loop *home = DISP_TASK_HOME(t);
 
 	if (home == NULL) {
 		home = gi_self != NULL && gi_self->group == g ? gi_self :
 		    &g->loops[atomic_fetch_add_explicit(&g->next, 1,
 		    memory_order_relaxed) % g->nloops];
-		t->home = home;
+		DISP_TASK_HOME(t) = home;
 	}
 	TSAN_RELEASE(t);
 	if (g->k.from == DISP_FROM_OUTSIDE) {

@@ -20,6 +20,7 @@
  * cfg->from outside sends every resumption the second way.
  */
 #include <errno.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -130,13 +131,13 @@ static void
 uvd_dispatch(struct db_dispatcher *d, struct db_task *t)
 {
 	struct uvd *u = (struct uvd *)d;
-	struct uvd_home *home = t->home;
+	struct uvd_home *home = DISP_TASK_HOME(t);
 
 	if (home == NULL) {
 		home = uvd_self != NULL && uvd_self->group == u ? uvd_self :
 		    &u->homes[atomic_fetch_add_explicit(&u->next, 1,
 		    memory_order_relaxed) % u->nloops];
-		t->home = home;
+		DISP_TASK_HOME(t) = home;
 	}
 	if (home == uvd_self && u->k.from == DISP_FROM_HOME) {
 		if (home->immediates.head == NULL)

@@ -196,7 +196,7 @@ static struct bad_case bad_cases[] = {
 	{ "report @NEWER", "newer" },
 	{ "run --queue ./nosuch.so", "cannot load ./nosuch.so" },
 	{ "run --queue " DB_PLUGIN_CONDPOOL, "no symbol dispatchbench_queue" },
-	{ "run --queue " DB_PLUGIN_REFUSING, "ABI version 5, this build reads 4" },
+	{ "run --queue " DB_PLUGIN_REFUSING, "ABI version 6, this build reads 5" },
 	{ "run --dispatcher " DB_PLUGIN_TWOLOCK ":nosym", "no symbol nosym" },
 	{ "verify --workers 2", "name a --queue" },
 	{ "verify --queue " DB_PLUGIN_REFUSING ":refusing", "refused to be" },
@@ -964,6 +964,35 @@ Test(cli, the_example_plugins_pass_verify, .timeout = 300)
 	cr_assert_eq(output_of("verify --dispatcher " DB_PLUGIN_CONDPOOL
 	    " --workers 1,4,64", out, sizeof(out)), 0, "%s", out);
 	cr_assert_not_null(strstr(out, "verify: 3 checks, 0 failed"), "%s", out);
+	cr_assert_eq(output_of("verify --dispatcher " DB_PLUGIN_CXXPOOL
+	    " --workers 1,4,64", out, sizeof(out)), 0, "%s", out);
+	cr_assert_not_null(strstr(out, "verify: 3 checks, 0 failed"), "%s", out);
+}
+
+/*
+ * The C++ example is measured as any design: its count exact and its
+ * counter reported.
+ */
+Test(cli, a_design_in_cpp_is_measured, .timeout = 120)
+{
+	const cJSON *run;
+	char cmd[1024], out[4096], msg[512];
+	cJSON *doc;
+
+	snprintf(cmd, sizeof(cmd), "run --dispatcher " DB_PLUGIN_CXXPOOL
+	    " --workers 2 --reps 1 --warmup 0 --time 0.1 --out %s",
+	    tmp("cxx.json"));
+	cr_assert_eq(output_of(cmd, out, sizeof(out)), 0, "%s", out);
+	cr_assert_eq(results_read(tmp("cxx.json"), &doc, msg, sizeof(msg)), 0,
+	    "%s", msg);
+	run = cJSON_GetArrayItem(cJSON_GetObjectItem(cJSON_GetArrayItem(
+	    cJSON_GetObjectItem(doc, "cells"), 0), "runs"), 0);
+	cr_assert_str_eq(cJSON_GetStringValue(cJSON_GetObjectItem(run,
+	    "status")), "ok", "%s", cJSON_Print(run));
+	cr_assert(cJSON_IsTrue(cJSON_GetObjectItem(run, "count_ok")));
+	cr_assert(cJSON_IsNumber(cJSON_GetObjectItem(run,
+	    "unparks_per_dispatch")), "%s", cJSON_Print(run));
+	cJSON_Delete(doc);
 }
 
 Test(cli, every_design_passes_verify, .timeout = 600)

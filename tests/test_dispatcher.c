@@ -1256,3 +1256,30 @@ Test(dispatcher, a_changed_public_header_raises_its_abi_version,
 		    "tests/data/abi.txt", name, version);
 	}
 }
+
+/*
+ * The installed headers declare nothing a plugin would need the suite to
+ * export: the executable exports no symbols, so an extern object or
+ * function there loads as "undefined symbol" in the plugin that uses it
+ * (ABI 6 declared the counters' names so). Only `extern "C"` may appear.
+ */
+Test(dispatcher, the_installed_headers_need_no_symbol_of_the_suite)
+{
+	static const char *const headers[] = { "dispatcher.h", "queue.h" };
+	char path[512], line[512], *at;
+	size_t i;
+	FILE *f;
+
+	for (i = 0; i < sizeof(headers) / sizeof(headers[0]); i++) {
+		snprintf(path, sizeof(path), DB_TEST_DATA
+		    "/../../include/dispatchbench/%s", headers[i]);
+		cr_assert_not_null(f = fopen(path, "r"), "%s", path);
+		while (fgets(line, sizeof(line), f) != NULL)
+			for (at = line; (at = strstr(at, "extern")) != NULL;
+			    at += 6)
+				cr_assert(strncmp(at, "extern \"C\"", 10) == 0,
+				    "%s declares what the suite does not "
+				    "export: %s", headers[i], line);
+		fclose(f);
+	}
+}

@@ -421,7 +421,7 @@ cell_counters(cJSON *run, unsigned int counts, const struct db_disp_stats *st)
 		if (!(counts & (1u << i)))
 			continue;
 		snprintf(name, sizeof(name), "%s_per_dispatch",
-		    db_disp_counter_names[i]);
+		    disp_counter_names[i]);
 		cJSON_AddNumberToObject(run, name, st->ran > 0 ?
 		    (double)st->count[i] / (double)st->ran : 0);
 	}

@@ -120,17 +120,28 @@ plugin_loaded(enum plugin_kind kind, const char *spec)
 	return NULL;
 }
 
-/* The checks every table takes, whatever its kind. */
+/*
+ * The checks every table takes, whatever its kind: an ABI version from
+ * oldest to want (the versions whose layouts are this build's), its size,
+ * its name.
+ */
 static int
 plugin_check_head(const char *path, const char *name, unsigned int abi,
-    unsigned int want_abi, unsigned int size, unsigned int want_size,
-    char *err, size_t errlen)
+    unsigned int oldest, unsigned int want_abi, unsigned int size,
+    unsigned int want_size, char *err, size_t errlen)
 {
+	char reads[32];
 
-	if (abi != want_abi)
+	if (abi < oldest || abi > want_abi) {
+		if (oldest < want_abi)
+			snprintf(reads, sizeof(reads), "%u to %u", oldest,
+			    want_abi);
+		else
+			snprintf(reads, sizeof(reads), "%u", want_abi);
 		return plugin_error(err, errlen, "%s: ABI version %u, this build "
-		    "reads %u: rebuild it against these headers", path, abi,
-		    want_abi);
+		    "reads %s: rebuild it against these headers", path, abi,
+		    reads);
+	}
 	if (size != want_size)
 		return plugin_error(err, errlen, "%s: its table is %u bytes, "
 		    "this build's %u: rebuild it against these headers", path,
@@ -174,8 +185,8 @@ plugin_queue_reach(const char *spec, enum plugin_reach *reach, char *err,
 	if ((q = plugin_symbol(spec, PLUGIN_QUEUE_SYMBOL, path, reach, err,
 	    errlen)) == NULL)
 		return NULL;
-	if (plugin_check_head(path, q->name, q->abi, DB_QUEUE_ABI_VERSION,
-	    q->size, sizeof(*q), err, errlen) != 0)
+	if (plugin_check_head(path, q->name, q->abi, DB_QUEUE_ABI_OLDEST,
+	    DB_QUEUE_ABI_VERSION, q->size, sizeof(*q), err, errlen) != 0)
 		return NULL;
 	*reach = PLUGIN_TABLE;
 	if (q->create == NULL || q->destroy == NULL || q->push == NULL ||
@@ -214,8 +225,8 @@ plugin_design_reach(const char *spec, enum plugin_reach *reach, char *err,
 	if ((d = plugin_symbol(spec, PLUGIN_DISP_SYMBOL, path, reach, err,
 	    errlen)) == NULL)
 		return NULL;
-	if (plugin_check_head(path, d->name, d->abi, DB_DISP_ABI_VERSION,
-	    d->size, sizeof(*d), err, errlen) != 0)
+	if (plugin_check_head(path, d->name, d->abi, DB_DISP_ABI_OLDEST,
+	    DB_DISP_ABI_VERSION, d->size, sizeof(*d), err, errlen) != 0)
 		return NULL;
 	*reach = PLUGIN_TABLE;
 	if (d->create == NULL || d->dispatch == NULL || d->shutdown == NULL) {

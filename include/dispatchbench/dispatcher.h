@@ -3,7 +3,10 @@
  * version 5 (2 added real and beside; 3 passes thread_start the thread's
  * index; 4 adds the lock counters and epoll_waits, so struct db_disp_stats
  * grows; 5 puts db_ before every name and keeps the suite's own designs'
- * knobs behind db_disp_config.knobs; 6 adds slot_stall_ns).
+ * knobs behind db_disp_config.knobs; 6 adds slot_stall_ns; 7 keeps the
+ * designs' own task fields in two words of the design's, sizes the
+ * counters for DB_DISP_COUNTER_MAX, leaves the counters' names to the
+ * suite, and reads as C++).
  *
  * A dispatcher is a long-lived handle; a dispatch is a request to run one
  * task on one of its threads. A design is a const struct db_disp_ops: the
@@ -14,38 +17,53 @@
  * table with DB_DISP_OPS_HEAD; the suite refuses a table of another ABI
  * version or size. Every thread the design starts calls
  * cfg->thread_start(cfg->thread_arg, index) first, when it is not NULL.
+ *
+ * The suite loads a table of any version from DB_DISP_ABI_OLDEST to its
+ * own: a version that only appends a counter keeps every layout, and a
+ * design built against the one before still loads.
  */
 #ifndef DISPATCHBENCH_DISPATCHER_H
 #define DISPATCHBENCH_DISPATCHER_H
 
-#include <stdatomic.h>
 #include <stdint.h>
+#include <string.h>
 
 #include <dispatchbench/queue.h>
 
-#define DB_DISP_ABI_VERSION	6
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define DB_DISP_ABI_VERSION	7
+#define DB_DISP_ABI_OLDEST	7	/* the oldest whose layouts are these */
 #define DB_DISP_OPS_HEAD						\
 	.abi = DB_DISP_ABI_VERSION, .size = sizeof(struct db_disp_ops)
 
 struct db_task;
 typedef void db_task_fn(struct db_task *);
 
+/* A word of a task that the design holding it keeps as it likes. */
+union db_task_word {
+	void *ptr;
+	uint64_t u64;
+};
+
 /*
  * A task is embedded in its owner (a coroutine's continuation), so a
  * dispatch allocates nothing. A task is in at most one queue at a time;
- * next and home belong to the dispatcher while it holds the task.
+ * next and word belong to the dispatcher while it holds the task, zero
+ * when its owner first dispatches it: a list link, and what the design
+ * keeps of a task (the loop it belongs to, a state word, a time).
+ * Atomic access to a word is the design's (__atomic builtins, or
+ * std::atomic_ref in C++).
  */
 struct db_task {
 	db_task_fn *fn;
-	struct db_task *next;		/* intrusive lists of the designs */
-	void *home;			/* eventloop: the loop it is pinned to */
-	/* A runtime's own per-task fields, for the design that holds it. */
-	_Atomic uint32_t state;		/* stealing: the task state; scheduler:
-					   blocking */
-	_Atomic uint64_t stamp;		/* scheduler: submissionTime, ns */
+	struct db_task *next;
+	union db_task_word word[2];
 };
 
-#define DB_TASK_INIT(f)	{ .fn = (f), .home = NULL }
+#define DB_TASK_INIT(f)	{ (f), 0, { { 0 }, { 0 } } }
 
 struct db_disp_config {
 	unsigned int workers;		/* the design's width: see docs/designs.md */
@@ -103,9 +121,12 @@ enum db_disp_counter {
 
 #define DB_DISP_COUNT(n)	(1u << DB_DISP_C_##n)
 
-/* The counters' names and what each counts, by enum db_disp_counter. */
-extern const char *const db_disp_counter_names[DB_DISP_NCOUNTERS];
-extern const char *const db_disp_counter_about[DB_DISP_NCOUNTERS];
+/*
+ * The counters a struct db_disp_stats holds room for, whatever this
+ * version lists: a counter appended keeps its size (counts is a mask of
+ * as many bits).
+ */
+#define DB_DISP_COUNTER_MAX	32
 
 /* Filled by shutdown, once every thread is joined. */
 struct db_disp_stats {
@@ -113,7 +134,7 @@ struct db_disp_stats {
 	uint64_t spilled;		/* dispatches a full queue turned away */
 	unsigned int threads_started;
 	unsigned int threads_peak;	/* most threads alive at once */
-	uint64_t count[DB_DISP_NCOUNTERS];	/* over the whole run */
+	uint64_t count[DB_DISP_COUNTER_MAX];	/* over the whole run */
 	unsigned int counted;		/* DB_DISP_COUNT()s its queues kept */
 };
 
@@ -182,8 +203,12 @@ db_shutdown(struct db_dispatcher *d, struct db_disp_stats *st)
 {
 
 	if (st != NULL)
-		*st = (struct db_disp_stats){ .ran = 0 };
+		memset(st, 0, sizeof(*st));
 	d->ops->shutdown(d, st);
 }
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* DISPATCHBENCH_DISPATCHER_H */

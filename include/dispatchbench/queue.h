@@ -1,14 +1,15 @@
 /*
  * dispatchbench/queue.h - the queue interface of dispatchbench, version 4
  * (2 added real and beside; 3 prefixes every name with db_; 4 counts the
- * CPU time of stalled waits).
+ * CPU time of stalled waits; 5 reads as C++ and keeps room in its counts).
  *
  * A queue is a const struct db_queue_ops: the suite's own queues are written
  * against this header, and a queue of your own is one too, built as a
  * shared object that exports it (by default as `dispatchbench_queue`) and
  * run with `--queue ./libyours.so` or `--queue PATH:SYMBOL`. Start the
  * table with DB_QUEUE_OPS_HEAD; the suite refuses a table of another ABI
- * version or size. `dispatchbench verify --queue` checks that a queue does
+ * version or size (any from DB_QUEUE_ABI_OLDEST to this one loads).
+ * `dispatchbench verify --queue` checks that a queue does
  * what its flags promise before any number of it means anything.
  *
  * Any number of threads push and pop, except where DB_Q_ONE_CONSUMER says one
@@ -22,7 +23,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define DB_QUEUE_ABI_VERSION	4
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define DB_QUEUE_ABI_VERSION	5
+#define DB_QUEUE_ABI_OLDEST	5	/* the oldest whose layouts are these */
 #define DB_QUEUE_OPS_HEAD						\
 	.abi = DB_QUEUE_ABI_VERSION, .size = sizeof(struct db_queue_ops)
 
@@ -50,6 +56,8 @@ struct db_queue_counts {
 	 * waits longer than a running thread takes to finish its store.
 	 */
 	uint64_t stall_ns;
+	/* Room for the counts a later version adds: zero from this one. */
+	uint64_t more[5];
 };
 
 /* The head of every implementation's own struct. */
@@ -112,5 +120,9 @@ db_queue_destroy(struct db_queue *q)
 
 	q->ops->destroy(q);
 }
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* DISPATCHBENCH_QUEUE_H */
