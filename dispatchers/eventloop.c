@@ -143,7 +143,7 @@ el_run_execute(struct el_loop *l)
 	(void)epoll_wait(l->epfd, &ev, 1, 0);
 	l->polls++;
 	for (i = 0; i < EL_BATCH && db_queue_pop(l->inbox, &t); i++) {
-		assert(((struct db_task *)t)->home == l);
+		assert(DISP_TASK_HOME((struct db_task *)t) == l);
 		l->executed++;
 		l->ran++;
 		((struct db_task *)t)->fn(t);
