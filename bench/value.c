@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "cli.h"
-#include "dispatcher.h"
+#include "designs.h"
 #include "plugin.h"
 #include "table.h"
 #include "value.h"

@@ -5,7 +5,7 @@
 #ifndef DISPATCHERS_DISP_LIST_H
 #define DISPATCHERS_DISP_LIST_H
 
-#include "dispatcher.h"
+#include "designs.h"
 #include "runtimes.h"
 
 /*

@@ -19,7 +19,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "dispatcher.h"
+#include "designs.h"
 
 #define RUNQ_SIZE	256
 #define RUNQ_MASK	(RUNQ_SIZE - 1)

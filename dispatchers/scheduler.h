@@ -7,7 +7,7 @@
 #ifndef DISPATCHERS_SCHEDULER_H
 #define DISPATCHERS_SCHEDULER_H
 
-#include "dispatcher.h"
+#include "designs.h"
 
 struct ksched;
 

@@ -8,7 +8,7 @@
 #ifndef DISPATCHERS_TASKFIFO_H
 #define DISPATCHERS_TASKFIFO_H
 
-#include "dispatcher.h"
+#include "designs.h"
 
 struct taskfifo {
 	struct db_task *head;

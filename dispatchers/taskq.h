@@ -15,7 +15,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "dispatcher.h"
+#include "designs.h"
 
 struct taskq {
 	struct db_queue *q;

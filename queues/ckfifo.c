@@ -16,7 +16,7 @@
 #include <ck_epoch.h>
 #include <ck_fifo.h>
 
-#include "queue.h"
+#include "queues.h"
 
 extern const struct db_queue_ops queue_ckfifo;	/* defined below */
 

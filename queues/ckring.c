@@ -10,7 +10,7 @@
 
 #include <ck_ring.h>
 
-#include "queue.h"
+#include "queues.h"
 #include "tsan.h"
 
 extern const struct db_queue_ops queue_ckring;	/* defined below */

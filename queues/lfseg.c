@@ -32,7 +32,7 @@
 #include <stdlib.h>
 #include <time.h>
 
-#include "queue.h"
+#include "queues.h"
 
 extern const struct db_queue_ops queue_lfseg;	/* defined below */
 

@@ -27,7 +27,7 @@
 
 #include <ck_pr.h>
 
-#include "queue.h"
+#include "queues.h"
 
 extern const struct db_queue_ops queue_mpsc;	/* defined below */
 

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "queue.h"
+#include "queues.h"
 
 extern const struct db_queue_ops queue_mutex;	/* defined below */
 

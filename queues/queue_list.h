@@ -5,7 +5,7 @@
 #ifndef QUEUES_QUEUE_LIST_H
 #define QUEUES_QUEUE_LIST_H
 
-#include "queue.h"
+#include "queues.h"
 #include "runtimes.h"
 
 /*

@@ -18,7 +18,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "queue.h"
+#include "queues.h"
 
 extern const struct db_queue_ops queue_vyukov;	/* defined below */
 

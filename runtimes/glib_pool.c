@@ -30,7 +30,7 @@
 
 #include <glib.h>
 
-#include "dispatcher.h"
+#include "designs.h"
 #include "tsan.h"
 
 extern const struct db_disp_ops disp_glib_pool;	/* defined below */

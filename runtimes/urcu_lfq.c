@@ -17,7 +17,7 @@
 #include <urcu-bp.h>
 #include <urcu/rculfqueue.h>
 
-#include "queue.h"
+#include "queues.h"
 #include "tsan.h"
 
 extern const struct db_queue_ops queue_urcu_lfq;	/* defined below */

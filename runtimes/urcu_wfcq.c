@@ -15,7 +15,7 @@
 
 #include <urcu/wfcqueue.h>
 
-#include "queue.h"
+#include "queues.h"
 #include "tsan.h"
 
 extern const struct db_queue_ops queue_urcu_wfcq;	/* defined below */

@@ -14,7 +14,7 @@
 #include <criterion/criterion.h>
 #include <criterion/parameterized.h>
 
-#include "dispatcher.h"
+#include "designs.h"
 #include "fields.h"
 #include "measure.h"
 #include "results.h"

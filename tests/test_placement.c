@@ -13,7 +13,7 @@
 #include <criterion/criterion.h>
 
 #include "cells.h"
-#include "dispatcher.h"
+#include "designs.h"
 #include "fields.h"
 #include "measure.h"
 #include "pin.h"

@@ -15,7 +15,7 @@
 #include <cjson/cJSON.h>
 
 #include "binary.h"
-#include "dispatcher.h"
+#include "designs.h"
 #include "fields.h"
 #include "measure.h"
 

@@ -17,7 +17,7 @@
 #include "matrix.h"
 #include "pin.h"
 #include "plugin.h"
-#include "queue.h"
+#include "queues.h"
 #include "results.h"
 #include "table.h"
 

@@ -9,7 +9,7 @@
 
 #include <cjson/cJSON.h>
 
-#include "dispatcher.h"
+#include "designs.h"
 #include "knobs.h"
 #include "workload.h"
 

@@ -3,7 +3,7 @@
  */
 #include <stdint.h>
 
-#include "dispatcher.h"
+#include "designs.h"
 #include "floor.h"
 #include "measure.h"
 

@@ -19,7 +19,7 @@
 #include <cjson/cJSON.h>
 
 #include "pin.h"
-#include "queue.h"
+#include "queues.h"
 
 struct matrix_opts {
 	const struct db_queue_ops *queue;	/* the handoff's; NULL: line only */

@@ -15,7 +15,7 @@
 
 #include <cjson/cJSON.h>
 
-#include "dispatcher.h"
+#include "designs.h"
 
 #define PLUGIN_QUEUE_SYMBOL	"dispatchbench_queue"
 #define PLUGIN_DISP_SYMBOL	"dispatchbench_dispatcher"

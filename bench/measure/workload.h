@@ -47,7 +47,7 @@
 
 #include <cjson/cJSON.h>
 
-#include "dispatcher.h"
+#include "designs.h"
 #include "hist.h"
 
 #define WORKLOAD_RESUMES_PER_OP	4

@@ -7,7 +7,7 @@
 #include <stddef.h>
 
 #include "counters.h"
-#include "dispatcher.h"
+#include "designs.h"
 #include "params.h"
 
 #define COUNTER_FIELD(n, what)		#n "_per_dispatch",

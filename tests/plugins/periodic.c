@@ -10,7 +10,7 @@
  */
 #include <stdlib.h>
 
-#include "queue.h"
+#include "queues.h"
 
 extern const struct db_queue_ops periodic;
 

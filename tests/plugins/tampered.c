@@ -15,7 +15,7 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 
-#include "queue.h"
+#include "queues.h"
 
 extern const struct db_queue_ops dispatchbench_queue, crashing, slow_a,
     slow_b;

@@ -1,19 +1,19 @@
 /*
- * dispatcher.h - the suite's designs: the interface
+ * designs.h - the suite's designs: the interface
  * (dispatchbench/dispatcher.h), the registry and the thread helper.
  *
  * Each design is a const struct db_disp_ops in its own file, listed in
  * disp_list.h and selected by name.
  */
-#ifndef DISPATCHERS_DISPATCHER_H
-#define DISPATCHERS_DISPATCHER_H
+#ifndef DISPATCHERS_DESIGNS_H
+#define DISPATCHERS_DESIGNS_H
 
 #include <pthread.h>
 
 #include <dispatchbench/dispatcher.h>
 
-#include "program.h"
-#include "queue.h"
+#include "programs.h"
+#include "queues.h"
 
 /* The counters' names, by enum db_disp_counter. */
 extern const char *const disp_counter_names[DB_DISP_NCOUNTERS];
@@ -46,4 +46,4 @@ const struct db_disp_ops *disp_with(unsigned int flags);
 int disp_thread_spawn(const struct db_disp_config *cfg, unsigned int index,
     pthread_t *tid, void *(*fn)(void *), void *arg);
 
-#endif /* DISPATCHERS_DISPATCHER_H */
+#endif /* DISPATCHERS_DESIGNS_H */

@@ -1,5 +1,5 @@
 /*
- * program.h - a design that is a program of its own: a real runtime in
+ * programs.h - a design that is a program of its own: a real runtime in
  * another language (Go, Rust, the JVM), or a user's, run through the
  * external-program protocol (docs/external.md) and measured from outside
  * (bench/measure/program.c).
@@ -7,8 +7,8 @@
  * Its ops table names it and says what it is (real, beside, flags with
  * DB_DISP_PROGRAM); it has no functions: nothing of it runs in this process.
  */
-#ifndef DISPATCHERS_PROGRAM_H
-#define DISPATCHERS_PROGRAM_H
+#ifndef DISPATCHERS_PROGRAMS_H
+#define DISPATCHERS_PROGRAMS_H
 
 #include <dispatchbench/dispatcher.h>
 
@@ -27,4 +27,4 @@ program_of(const struct db_disp_ops *d)
 	return d->flags & DB_DISP_PROGRAM ? (const struct program *)d : NULL;
 }
 
-#endif /* DISPATCHERS_PROGRAM_H */
+#endif /* DISPATCHERS_PROGRAMS_H */

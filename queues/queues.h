@@ -1,13 +1,13 @@
 /*
- * queue.h - the suite's queues: the interface (dispatchbench/queue.h) and
+ * queues.h - the suite's queues: the interface (dispatchbench/queue.h) and
  * the registry.
  *
  * Every implementation is a const struct db_queue_ops in its own file,
  * listed in queue_list.h and selected by name. The name is the file's name
  * and the value of "queue" in every result.
  */
-#ifndef QUEUES_QUEUE_H
-#define QUEUES_QUEUE_H
+#ifndef QUEUES_QUEUES_H
+#define QUEUES_QUEUES_H
 
 #include <assert.h>
 
@@ -40,4 +40,4 @@ const struct db_queue_ops *queue_find(const char *name);
 size_t queue_count(void);
 const struct db_queue_ops *queue_at(size_t i);
 
-#endif /* QUEUES_QUEUE_H */
+#endif /* QUEUES_QUEUES_H */
