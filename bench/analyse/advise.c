@@ -1571,10 +1571,11 @@ advise_placement_words(const struct advise_row *rows, size_t n, char *buf,
 	for (i = 0; i < n && used < sizeof(list); i++)
 		if (rows[i].runs_near > 0)
 			used += (size_t)snprintf(list + used, sizeof(list) - used,
-			    "%sN=%s %.3g near (%u runs), %.3g far (%u)", used ?
+			    "%sN=%s %.3g near (%u run%s), %.3g far (%u)", used ?
 			    "; " : "", advise_width(rows[i].workers, w,
 			    sizeof(w)), rows[i].cpu_us_near, rows[i].runs_near,
-			    rows[i].cpu_us_far, rows[i].runs_far);
+			    rows[i].runs_near > 1 ? "s" : "", rows[i].cpu_us_far,
+			    rows[i].runs_far);
 	if (used > 0)
 		snprintf(buf, len, "two placements: the host ran this machine's "
 		    "CPUs now near (a cache line close), now far, and at these "

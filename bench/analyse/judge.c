@@ -322,9 +322,9 @@ judge_placed(const struct judge_row *r, const double *l, int *side)
 		abort();
 	memcpy(line, r->a.line, 2 * r->a.n * sizeof(*line));
 	memcpy(line + 2 * r->a.n, r->b.line, 2 * r->b.n * sizeof(*line));
-	for (two = n >= 2, i = 0; i < 2 * n; i++)
+	for (two = true, i = 0; i < 2 * n; i++)
 		two &= isfinite(line[i]) != 0;
-	two = two && stats_bimodal(line, 2 * n, &boundary);
+	two = two && results_probes_split(line, 2 * n, &boundary);
 	for (i = 0; two && i < n; i++)
 		side[i] = results_side_of(line[2 * i], line[2 * i + 1],
 		    boundary);

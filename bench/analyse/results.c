@@ -83,11 +83,18 @@ results_lines(const cJSON *const *runs, size_t n, double **line)
 }
 
 bool
+results_probes_split(const double *line, size_t m, double *boundary)
+{
+
+	return m >= 4 && stats_bimodal(line, m, boundary);
+}
+
+bool
 results_placements(const cJSON *const *runs, size_t n, double *boundary)
 {
 	double *line;
 	size_t m = results_lines(runs, n, &line);
-	bool two = m >= 4 && stats_bimodal(line, m, boundary);
+	bool two = results_probes_split(line, m, boundary);
 
 	free(line);
 	return two;

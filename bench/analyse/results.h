@@ -80,6 +80,9 @@ int results_side_of(double before, double after, double boundary);
 bool results_placements(const cJSON *const *runs, size_t n,
     double *boundary);
 
+/* The same of m line probes: two placements, and the boundary. */
+bool results_probes_split(const double *line, size_t m, double *boundary);
+
 /*
  * A figure's placement object (results_placement) when its two groups
  * are both there and their medians RESULTS_PLACED_APART or more apart:
