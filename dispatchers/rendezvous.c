@@ -301,6 +301,7 @@ rv_get_task(struct rendezvous *r, struct rv_worker *w)
 	DISP_HOOK("rendezvous: found no overflow");
 	atomic_store_explicit(&w->item, NULL, memory_order_relaxed);
 	below = rv_push(r, w);
+	DISP_HOOK("rendezvous: pushed itself");
 	atomic_thread_fence(memory_order_seq_cst);
 	if (atomic_load(&r->stopping))
 		rv_hand(r, RV_STOP);
@@ -390,7 +391,7 @@ static void
 rendezvous_shutdown(struct db_dispatcher *d, struct db_disp_stats *st)
 {
 	struct rendezvous *r = (struct rendezvous *)d;
-	struct rv_worker *w;
+	struct rv_worker *w, *joined = NULL;
 
 	atomic_store(&r->stopping, 1);
 	atomic_thread_fence(memory_order_seq_cst);
@@ -398,10 +399,17 @@ rendezvous_shutdown(struct db_dispatcher *d, struct db_disp_stats *st)
 	/*
 	 * Popped under the lock to the last: a worker that retires starts its
 	 * replacement (rv_retire) and lists it before it ends, so one joined
-	 * has listed any it started.
+	 * has listed any it started. None is freed before every one is
+	 * joined: a live worker may still read a node it was pushed on, or
+	 * pop past a cancelled one, whose thread has ended.
 	 */
 	while ((w = rv_unlist(r)) != NULL) {
 		pthread_join(w->tid, NULL);
+		w->next = joined;
+		joined = w;
+	}
+	while ((w = joined) != NULL) {
+		joined = w->next;
 		if (st != NULL) {
 			st->ran += w->ran;
 			st->count[DB_DISP_C_spins] += w->spins;

@@ -10,8 +10,9 @@
  * after a dispatch found its task taken, and after a re-dispatch;
  * rendezvous' overflow handed to a worker that went idle at the bound,
  * from either side, and drained when its last worker retired, from
- * either side; an event loop's re-check after it announced sleep,
- * and the wake-up of one that did.
+ * either side, and no worker freed while another may still read it;
+ * an event loop's re-check after it announced sleep, and the wake-up of
+ * one that did.
  */
 #define _GNU_SOURCE
 #define DISP_HOOKS
@@ -484,6 +485,63 @@ Test(interleave, rendezvous_a_dispatch_at_the_bound_counts_again,
 	hook_release("rendezvous: met the bound");
 	pthread_join(apart.tid, NULL);
 	rv_both_ran(r, "after");
+}
+
+static void *
+shutting_down(void *d)
+{
+
+	db_shutdown(d, NULL);
+	return NULL;
+}
+
+/* rendezvous: shutdown has taken every worker off its list. */
+static bool
+rv_unlisted(struct rendezvous *r)
+{
+	bool none;
+
+	pthread_mutex_lock(&r->lock);
+	none = r->threads == NULL;
+	pthread_mutex_unlock(&r->lock);
+	return none;
+}
+
+/*
+ * A newer worker timed out and ended, its cancelled node left on the
+ * idle stack; an older one then pushed itself on that node and is held
+ * before it reads the node's waiter. Shutdown joins the ended one first:
+ * freeing it then would leave the older one reading freed memory, which
+ * AddressSanitizer and ThreadSanitizer report.
+ */
+Test(interleave, rendezvous_frees_no_worker_a_live_one_may_still_read,
+    .timeout = 60)
+{
+	struct db_disp_config cfg = config(0);
+	struct gated a = { DB_TASK_INIT(gated_run), false, false };
+	struct db_task x = DB_TASK_INIT(once_run);
+	struct db_dispatcher *d;
+	struct rendezvous *r;
+	pthread_t stopper;
+
+	knobs.spins = 0;
+	knobs.keepalive_s = 0.001;
+	cr_assert_eq(hooked_rendezvous.create(&d, &cfg), 0);
+	r = (struct rendezvous *)d;
+	db_dispatch(d, &a.task);
+	UNTIL(atomic_load(&a.started));
+	db_dispatch(d, &x);
+	UNTIL(atomic_load(&done) == 1 && atomic_load(&r->ctl) == 1);
+	cr_assert_eq(atomic_load(&r->ctl), 1, "the newer worker never retired");
+	hook_arm("rendezvous: pushed itself");
+	atomic_store(&a.open, true);
+	hook_wait("rendezvous: pushed itself");
+	cr_assert_eq(pthread_create(&stopper, NULL, shutting_down, d), 0);
+	UNTIL(rv_unlisted(r));
+	cr_assert(rv_unlisted(r), "shutdown never reached the older worker");
+	hook_release("rendezvous: pushed itself");
+	pthread_join(stopper, NULL);
+	cr_assert_eq(atomic_load(&done), 2);
 }
 
 /*
