@@ -25,6 +25,7 @@
 #include "probe.h"
 #include "probes.h"
 #include "results.h"
+#include "runfields.h"
 #include "runner.h"
 #include "stats.h"
 #include "table.h"
@@ -62,9 +63,9 @@ runner_status(const char *status, const char *error)
 {
 	cJSON *run = cJSON_CreateObject();
 
-	cJSON_AddStringToObject(run, "status", status);
-	cJSON_AddStringToObject(run, "error", error);
-	cJSON_AddBoolToObject(run, "count_ok", 0);
+	cJSON_AddStringToObject(run, RF(status), status);
+	cJSON_AddStringToObject(run, RF(error), error);
+	cJSON_AddBoolToObject(run, RF(count_ok), 0);
 	return run;
 }
 
@@ -77,13 +78,14 @@ runner_exit_status(cJSON *run, int code)
 {
 	char why[32];
 
-	if (code == 0 || strcmp(results_str(run, "status", "?"), "ok") != 0)
+	if (code == 0 || !results_ok(run))
 		return;
 	snprintf(why, sizeof(why), "exit %d", code);
-	cJSON_ReplaceItemInObject(run, "status", cJSON_CreateString("failed"));
-	cJSON_AddStringToObject(run, "error", why);
-	if (cJSON_GetObjectItem(run, "count_ok") != NULL)
-		cJSON_ReplaceItemInObject(run, "count_ok", cJSON_CreateFalse());
+	cJSON_ReplaceItemInObject(run, RF(status), cJSON_CreateString("failed"));
+	cJSON_AddStringToObject(run, RF(error), why);
+	if (cJSON_GetObjectItem(run, RF(count_ok)) != NULL)
+		cJSON_ReplaceItemInObject(run, RF(count_ok),
+		    cJSON_CreateFalse());
 	return;
 }
 
@@ -125,7 +127,7 @@ runner_child(const struct sweep *o, const struct cell *c,
 	else
 		runner_exit_status(run, WEXITSTATUS(ch.status));
 	if (ch.stacks != NULL)
-		cJSON_AddStringToObject(run, "stacks", ch.stacks);
+		cJSON_AddStringToObject(run, RF(stacks), ch.stacks);
 	child_free(&ch);
 	return run;
 }
@@ -164,7 +166,7 @@ runner_unit(int argc, char **argv, unsigned int k, double deadline,
 		if ((w = cJSON_Parse(line)) != NULL)
 			cJSON_AddItemToArray(lines, w);
 	if (ch.stacks != NULL)
-		cJSON_AddStringToObject(u, "stacks", ch.stacks);
+		cJSON_AddStringToObject(u, RF(stacks), ch.stacks);
 	child_free(&ch);
 	return lines;
 }
@@ -191,26 +193,28 @@ runner_print_run(const struct sweep *o, size_t i, size_t total,
 	snprintf(at, sizeof(at), total > 0 ? "%3zu/%zu" : "%3zu", i, total);
 	fprintf(out, "[%s] %s%-30s ", at, arm->label == NULL ? "" :
 	    arm->label[0] == 'a' ? "A " : "B ", name);
-	if (strcmp(results_str(run, "status", "?"), "ok") != 0) {
-		fprintf(out, "%s: %s\n", results_str(run, "status", "?"),
-		    results_str(run, "error", "?"));
+	if (!results_ok(run)) {
+		fprintf(out, "%s: %s\n", results_str(run, RF(status), "?"),
+		    results_str(run, RF(error), "?"));
 	} else if (c->count > 0) {
 		fprintf(out, "%10.3f instructions/dispatch (%s) %4.0f thr\n",
 		    results_num(run, COUNT_FIELD), results_str(run,
-		    "instructions_counter", "?"), results_num(run, "threads"));
+		    RF(instructions_counter), "?"),
+		    results_num(run, RF(threads)));
 	} else {
 		fprintf(out, "%8.3f us/dispatch %10.0f ops/s %7.3f ctxsw/disp "
 		    "%4.0f thr %3.0f starved\n",
-		    results_num(run, "cpu_us_per_dispatch"),
-		    results_num(run, "ops_per_s"),
-		    results_num(run, "ctx_switches_per_dispatch"),
-		    results_num(run, "threads"), results_num(run, "starved"));
+		    results_num(run, RF(cpu_us_per_dispatch)),
+		    results_num(run, RF(ops_per_s)),
+		    results_num(run, RF(ctx_switches_per_dispatch)),
+		    results_num(run, RF(threads)),
+		    results_num(run, RF(starved)));
 	}
-	if (cJSON_IsTrue(cJSON_GetObjectItem(run, "host_busy")))
+	if (cJSON_IsTrue(cJSON_GetObjectItem(run, RF(host_busy))))
 		fprintf(out, "%*s^ the machine was busy: other processes kept "
 		    "%.2f CPUs, %.1f %% stolen\n", (int)strlen(at) + 3, "",
-		    results_num(run, "host_other_cpus"),
-		    results_num(run, "host_steal_pct"));
+		    results_num(run, RF(host_other_cpus)),
+		    results_num(run, RF(host_steal_pct)));
 	fflush(out);
 	return;
 }
@@ -404,9 +408,9 @@ runner_one(const struct sweep *o, size_t ci, size_t rep,
 		cJSON_Delete(run);
 		return 0;
 	}
-	cJSON_AddNumberToObject(run, "rep", (double)rep);
+	cJSON_AddNumberToObject(run, RF(rep), (double)rep);
 	if (o->host_quiet)
-		cJSON_AddNumberToObject(run, "host_wait_s", waited);
+		cJSON_AddNumberToObject(run, RF(host_wait_s), waited);
 	cell = cJSON_GetArrayItem(cJSON_GetObjectItem(arm->doc, "cells"),
 	    (int)ci);
 	cJSON_AddItemToArray(cJSON_GetObjectItem(cell, "runs"), run);
@@ -417,8 +421,8 @@ runner_one(const struct sweep *o, size_t ci, size_t rep,
 		runner_print_run(o, i, total, c, arm, run);
 	runner_save(arm->doc, arm->out);
 	/* A stalled window lost nothing: the machine's, said at the end. */
-	return strcmp(results_str(run, "status", "?"), "ok") != 0 &&
-	    strcmp(results_str(run, "status", "?"), "stalled") != 0;
+	return !results_ok(run) &&
+	    strcmp(results_str(run, RF(status), "?"), "stalled") != 0;
 }
 
 /*
@@ -455,7 +459,7 @@ static const char *
 runner_metric(const struct sweep *o)
 {
 
-	return o->cell.count > 0 ? COUNT_FIELD : "cpu_us_per_dispatch";
+	return o->cell.count > 0 ? COUNT_FIELD : RF(cpu_us_per_dispatch);
 }
 
 static void
@@ -473,11 +477,10 @@ runner_spread(const struct sweep *o, const cJSON *cell,
 	cJSON_ArrayForEach(run, runs) {
 		sp->runs++;
 		x = results_num(run, sp->metric);
-		if (strcmp(results_str(run, "status", "?"), "ok") != 0 ||
-		    !isfinite(x))
+		if (!results_ok(run) || !isfinite(x))
 			continue;
 		v[sp->ok++] = x;
-		sp->starved += results_num(run, "starved") > 0;
+		sp->starved += results_num(run, RF(starved)) > 0;
 	}
 	if (sp->ok > 0) {
 		stats_sort(v, sp->ok);
@@ -689,12 +692,13 @@ runner_host_note(const struct sweep *o, const struct runner_arm *arm)
 	cJSON_ArrayForEach(cell, cJSON_GetObjectItem(arm->doc, "cells"))
 		cJSON_ArrayForEach(run, cJSON_GetObjectItem(cell, "runs")) {
 			runs++;
-			stalled += strcmp(results_str(run, "status", "?"),
+			stalled += strcmp(results_str(run, RF(status), "?"),
 			    "stalled") == 0;
-			if (!cJSON_IsTrue(cJSON_GetObjectItem(run, "host_busy")))
+			if (!cJSON_IsTrue(cJSON_GetObjectItem(run,
+			    RF(host_busy))))
 				continue;
 			busy++;
-			most = fmax(most, results_num(run, "host_other_cpus"));
+			most = fmax(most, results_num(run, RF(host_other_cpus)));
 		}
 	if (busy > 0)
 		fprintf(stderr, "dispatchbench: %s%u of %u runs shared the "

@@ -4,7 +4,7 @@
 # then their number. A header is found by its name, which is one file's
 # in the tree. The layers, lowest first:
 #   include (the installed interface), queues, dispatchers, runtimes,
-#   bench/measure, bench/schema, bench/analyse, bench/history and
+#   bench/fields, bench/measure, bench/schema, bench/analyse, bench/history and
 #   bench/fleet, bench (the tool: cli, runner, value, ...), bench/commands,
 #   bench/main.c
 #
@@ -19,13 +19,14 @@ layer() {
 	queues/*) echo 1 ;;
 	dispatchers/*) echo 2 ;;
 	runtimes/*) echo 3 ;;
-	bench/measure/*) echo 4 ;;
-	bench/schema/*) echo 5 ;;
-	bench/analyse/*) echo 6 ;;
-	bench/history/* | bench/fleet/*) echo 7 ;;
-	bench/commands/*) echo 9 ;;
-	bench/main.c) echo 10 ;;
-	bench/*) echo 8 ;;
+	bench/fields/*) echo 4 ;;
+	bench/measure/*) echo 5 ;;
+	bench/schema/*) echo 6 ;;
+	bench/analyse/*) echo 7 ;;
+	bench/history/* | bench/fleet/*) echo 8 ;;
+	bench/commands/*) echo 10 ;;
+	bench/main.c) echo 11 ;;
+	bench/*) echo 9 ;;
 	*) echo -1 ;;
 	esac
 }

@@ -54,6 +54,9 @@ judge-placed-apart-ignored | bench/analyse/judge.c | s/>= log\(RESULTS_PLACED_AP
 judge-placed-tail-unaligned | bench/analyse/judge.c | s/\tjudge_align\(l, side, n\);\n// | test_compare | compare/a_placement_the_host_dealt_is_not_the_builds
 outcome-placed-unsaid | bench/analyse/outcome.c | s/snprintf\(buf \+ used, len - used, " within placements"\);/;/ | test_compare | compare/a_change_within_each_placement_is_the_verdict
 advise-placement-unread | bench/analyse/advise.c | s/\t\tadvise_placed\(r, cell\);\n// | test_advise | advise/a_cost_two_placements_moved_is_told_on_each
+run-field-unlisted | bench/measure/cell.c | s/RF\(cpus_busy\)/"cpus_busy_now"/ | test_cli | cli/a_run_writes_only_the_fields_the_list_names
+run-field-type-unchecked | bench/analyse/results.c | s/results_rf_type\(rf->type\)\) != 0/0xff) != 0/ | test_cli | cli/bad_input
+schema-field-unnamed | results/README.md | s/, .errors_after. \x7c/ \x7c/ | test_docs | docs/the_schema_lists_every_run_field_and_no_other
 eventloop-outside-ignored | dispatchers/eventloop.c | s/if \(home == el_current && e->k.from == DISP_FROM_HOME\)/if (home == el_current)/ | test_workload | workload/loop_paths_show_in_counters
 glib-invoke-outside-ignored | runtimes/glib_invoke.c | s/if \(g->k.from == DISP_FROM_OUTSIDE\) \{/if (0) {/ | test_workload | workload/loop_paths_show_in_counters
 uv-outside-ignored | runtimes/uv.c | s/if \(home == uvd_self && u->k.from == DISP_FROM_HOME\)/if (home == uvd_self)/ | test_workload | workload/loop_paths_show_in_counters

@@ -18,6 +18,7 @@
 #include "fields.h"
 #include "measure.h"
 #include "results.h"
+#include "runfields.h"
 /* CALL_MAX_WORDS: the words a call holds. */
 #include "commands.h"
 #include "binary.h"
@@ -171,6 +172,8 @@ static struct bad_case bad_cases[] = {
 	    "placement.far.median is missing (a number)" },
 	{ "export @RUNTYPE", "RUNTYPE.json: cells[0].runs[1].status is "
 	    "missing (a string)" },
+	{ "export @RUNFIELD", "RUNFIELD.json: cells[0].runs[0].host_busy is "
+	    "a string, not a boolean" },
 	{ "compare @CELLA @CONTEXTTYPE", "CONTEXTTYPE.json: context.cpu_model "
 	    "is a number, not a string" },
 	{ "compare @CELLA @CPUTYPE", "CPUTYPE.json: context.cpu is a string, "
@@ -348,6 +351,10 @@ static const struct {
 	    "\"dispatcher\": \"shared\", \"queue\": \"lfseg\", \"workers\": 2, "
 	    "\"coroutines\": 64, \"summary\": {}, \"runs\": [{\"status\": "
 	    "\"ok\"}, {\"state\": \"ok\"}]}]}", NULL, 0 },
+	{ "RUNFIELD", "{\"context\": {\"schema\": 1}, \"cells\": [{"
+	    "\"dispatcher\": \"shared\", \"queue\": \"lfseg\", \"workers\": 2, "
+	    "\"coroutines\": 64, \"summary\": {}, \"runs\": [{\"status\": "
+	    "\"ok\", \"host_busy\": \"yes\"}]}]}", NULL, 0 },
 	{ "CONTEXTTYPE", "{\"context\": {\"schema\": 1, \"cpu_model\": 7}, "
 	    "\"cells\": []}", NULL, 0 },
 	{ "CPUTYPE", "{\"context\": {\"schema\": 1, \"cpu\": \"AMD EPYC\"}, "
@@ -1928,4 +1935,61 @@ Test(cli, a_sweep_runs_what_compare_needs_to_judge_each_cell,
 	cr_assert(strstr(err, "note: --reps 3: compare of two such files can "
 	    "decide none of their 7 cells (a p must pass 0.0071, which 6 runs "
 	    "a side can reach)\n") != NULL, "%s", err);
+}
+
+/* Whether v is of the list's type (a number: or null, as a lost count). */
+static bool
+of_type(const cJSON *v, enum rf_type type)
+{
+
+	switch (type) {
+	case RF_NUMBER:
+		return cJSON_IsNumber(v) || cJSON_IsNull(v);
+	case RF_STRING:
+		return cJSON_IsString(v);
+	case RF_BOOL:
+		return cJSON_IsBool(v);
+	case RF_OBJECT:
+		return cJSON_IsObject(v);
+	case RF_ARRAY:
+		return cJSON_IsArray(v);
+	}
+	return false;
+}
+
+/*
+ * A run writes each field by the list (bench/fields/runfields.h), of its
+ * type, or a counter's by its name: the list the readers and the schema
+ * are checked against is the one the writer keeps.
+ */
+Test(cli, a_run_writes_only_the_fields_the_list_names)
+{
+	static const char *const cells[] = {
+		"cell --dispatcher stealing --workers 2",
+		"cell --dispatcher shared --workers 2 --workload sleep:1:0.5",
+		"cell --dispatcher eventloop --workers 2 --workload request",
+	};
+	static char out[1 << 16];
+	const struct rf_field *rf;
+	char cmd[256];
+	const cJSON *f;
+	cJSON *run;
+	size_t i;
+
+	for (i = 0; i < sizeof(cells) / sizeof(cells[0]); i++) {
+		snprintf(cmd, sizeof(cmd), "%s --warmup 0 --time 0.05",
+		    cells[i]);
+		cr_assert_eq(output_of(cmd, out, sizeof(out)), 0, "%s", out);
+		cr_assert_not_null(run = cJSON_Parse(out), "%s: %s", cmd, out);
+		cJSON_ArrayForEach(f, run) {
+			rf = rf_find(f->string);
+			cr_assert(rf != NULL || params_counter(f->string), "%s "
+			    "wrote `%s`, which the list does not name", cmd,
+			    f->string);
+			cr_assert(rf == NULL || of_type(f, rf->type), "%s "
+			    "wrote `%s` as other than %s", cmd, f->string,
+			    rf_type_name(rf->type));
+		}
+		cJSON_Delete(run);
+	}
 }

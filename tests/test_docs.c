@@ -4,7 +4,8 @@
  * COMMAND` lists, and every option it lists is documented there; every
  * command the README's recipes call exists, prints its --help and takes
  * the options the recipe gives it; every script, build target and built
- * file a recipe names exists. A user copies these lines: a renamed
+ * file a recipe names exists; the schema's table of a run's fields is
+ * the list the suite names them by. A user copies these lines: a renamed
  * option or command must fail here, not in the user's shell.
  */
 #include <ctype.h>
@@ -19,6 +20,8 @@
 #include <criterion/criterion.h>
 
 #include "binary.h"
+#include "params.h"
+#include "runfields.h"
 
 /* The source tree, from the tests' data folder: the docs are read there. */
 #define DOCS_TOP	DB_TEST_DATA "/../.."
@@ -536,5 +539,81 @@ Test(docs, every_script_target_and_built_file_a_recipe_names_exists)
 			snprintf(prev, sizeof(prev), "%s", w);
 		}
 	}
+	cr_assert_eq(why.n, 0, "%s", why.text);
+}
+
+/*
+ * The run fields results/README.md's table names, each a backquoted name
+ * of a row's first column, from its header "| field | meaning |" to the
+ * first line that is not a row: into names, with NUL between.
+ */
+static size_t
+schema_fields(char *names, size_t len)
+{
+	char full[512], line[8192], *p, *q;
+	bool in = false;
+	size_t used = 0;
+	FILE *f;
+
+	snprintf(full, sizeof(full), "%s/results/README.md", DOCS_TOP);
+	cr_assert_not_null(f = fopen(full, "r"), "cannot read %s", full);
+	while (fgets(line, sizeof(line), f) != NULL) {
+		if (strcmp(line, "| field | meaning |\n") == 0) {
+			in = true;
+			continue;
+		}
+		if (in && line[0] != '|')
+			break;
+		if (!in || strncmp(line, "|---", 4) == 0)
+			continue;
+		*strchr(line + 1, '|') = '\0';
+		for (p = strchr(line, '`'); p != NULL && (q = strchr(p + 1,
+		    '`')) != NULL; p = strchr(q + 1, '`')) {
+			cr_assert(used + (size_t)(q - p) < len);
+			memcpy(names + used, p + 1, (size_t)(q - p - 1));
+			used += (size_t)(q - p);
+			names[used - 1] = '\0';
+		}
+	}
+	fclose(f);
+	cr_assert(in, "results/README.md has no table \"| field | meaning |\"");
+	return used;
+}
+
+static bool
+names_has(const char *names, size_t len, const char *name)
+{
+	const char *p;
+
+	for (p = names; p < names + len; p += strlen(p) + 1)
+		if (strcmp(p, name) == 0)
+			return true;
+	return false;
+}
+
+
+/*
+ * The schema's table of a run's fields is the list the suite writes and
+ * reads them by (bench/fields/runfields.h), a counter's aside: a field added
+ * to one and not the other fails here, named.
+ */
+Test(docs, the_schema_lists_every_run_field_and_no_other)
+{
+	static char names[TEXT_MAX];
+	struct why why = { 0 };
+	size_t len = schema_fields(names, sizeof(names)), i;
+	const char *p;
+
+	for (i = 0; i < RF_NFIELDS; i++)
+		if (!names_has(names, len, rf_fields[i].key))
+			why_add(&why, "`%s` (%s, %s) is a run field the "
+			    "schema's table in results/README.md does not "
+			    "name\n", rf_fields[i].key, rf_type_name(
+			    rf_fields[i].type), rf_fields[i].from);
+	for (p = names; p < names + len; p += strlen(p) + 1)
+		if (rf_find(p) == NULL && !params_counter(p) &&
+		    strcmp(p, "perf_NAME_per_dispatch") != 0)
+			why_add(&why, "results/README.md names `%s`, which "
+			    "bench/fields/runfields.h does not list\n", p);
 	cr_assert_eq(why.n, 0, "%s", why.text);
 }

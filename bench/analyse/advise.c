@@ -9,6 +9,7 @@
 
 #include "advise.h"
 #include "results.h"
+#include "runfields.h"
 #include "table.h"
 
 /* No run of it failed, and no run of the load's starved a coroutine. */
@@ -1078,11 +1079,11 @@ advise_runs(struct advise_row *r, const cJSON *cell, bool load)
 
 	cJSON_ArrayForEach(run, results_arr(cell, "runs")) {
 		*(load ? &r->runs : &r->cost_runs) += 1;
-		if (strcmp(results_str(run, "status", "?"), "ok") != 0) {
+		if (!results_ok(run)) {
 			r->failed++;
 			continue;
 		}
-		starved = results_num(run, "starved") > 0;
+		starved = results_num(run, RF(starved)) > 0;
 		*(load ? &r->starving : &r->cost_starving) += starved;
 	}
 	return;
@@ -1109,7 +1110,7 @@ static void
 advise_placed(struct advise_row *r, const cJSON *cell)
 {
 	const cJSON *pl = results_placed(results_obj(results_obj(cell,
-	    "summary"), "cpu_us_per_dispatch"));
+	    "summary"), RF(cpu_us_per_dispatch)));
 
 	r->cpu_us_near = results_num(results_obj(pl, "near"), "median");
 	r->cpu_us_far = results_num(results_obj(pl, "far"), "median");
@@ -1126,27 +1127,28 @@ advise_fill(struct advise_row *r, const cJSON *cell, bool resume, bool load)
 {
 
 	if (resume) {
-		r->cpu_us = results_stat(cell, "cpu_us_per_dispatch", "median");
-		r->cpu_us_min = results_stat(cell, "cpu_us_per_dispatch",
+		r->cpu_us = results_stat(cell, RF(cpu_us_per_dispatch),
+		    "median");
+		r->cpu_us_min = results_stat(cell, RF(cpu_us_per_dispatch),
 		    "min");
-		r->cpu_us_max = results_stat(cell, "cpu_us_per_dispatch",
+		r->cpu_us_max = results_stat(cell, RF(cpu_us_per_dispatch),
 		    "max");
-		r->ops_per_s = results_stat(cell, "ops_per_s", "median");
+		r->ops_per_s = results_stat(cell, RF(ops_per_s), "median");
 		advise_placed(r, cell);
 	}
 	if (load) {
-		r->capacity = results_stat(cell, "ops_per_s", "median");
-		r->ceiling = results_stat(cell, "ceiling_ops_per_s", "median");
+		r->capacity = results_stat(cell, RF(ops_per_s), "median");
+		r->ceiling = results_stat(cell, RF(ceiling_ops_per_s), "median");
 		r->ceiling = isnan(r->ceiling) ? 0 : r->ceiling;
-		r->p99_us = results_stat(cell, "latency_p99_us", "median");
-		r->load_cpu_us_op = results_stat(cell, "cpu_us_per_op",
+		r->p99_us = results_stat(cell, RF(latency_p99_us), "median");
+		r->load_cpu_us_op = results_stat(cell, RF(cpu_us_per_op),
 		    "median");
-		r->hops_per_s = results_stat(cell, "hops_per_s", "median");
+		r->hops_per_s = results_stat(cell, RF(hops_per_s), "median");
 	}
-	r->threads = advise_max(r->threads, results_stat(cell, "threads_peak",
+	r->threads = advise_max(r->threads, results_stat(cell, RF(threads_peak),
 	    "median"));
 	r->rss_anon_kb = advise_max(r->rss_anon_kb, results_stat(cell,
-	    "rss_anon_peak_kb", "median"));
+	    RF(rss_anon_peak_kb), "median"));
 	advise_runs(r, cell, load);
 	return;
 }
@@ -1174,9 +1176,9 @@ static void
 advise_target_figures(struct advise_row *r, const cJSON *cell)
 {
 
-	r->target_cpu_us_op = results_stat(cell, "cpu_us_per_op", "median");
-	r->target_ops_per_s = results_stat(cell, "ops_per_s", "median");
-	r->target_ctxsw = results_stat(cell, "ctx_switches_per_dispatch",
+	r->target_cpu_us_op = results_stat(cell, RF(cpu_us_per_op), "median");
+	r->target_ops_per_s = results_stat(cell, RF(ops_per_s), "median");
+	r->target_ctxsw = results_stat(cell, RF(ctx_switches_per_dispatch),
 	    "median");
 	return;
 }
@@ -1190,7 +1192,7 @@ advise_fill_target(struct advise_row *r, const cJSON *cell)
 	advise_target_figures(r, cell);
 	cJSON_ArrayForEach(run, results_arr(cell, "runs")) {
 		r->target_runs++;
-		r->failed += strcmp(results_str(run, "status", "?"), "ok") != 0;
+		r->failed += !results_ok(run);
 	}
 	return;
 }
@@ -1434,16 +1436,16 @@ advise_row_json(const struct advise_row *r, const char *part, bool people)
 		cJSON_AddNumberToObject(o, "workers", r->workers);
 	if (r->view > 0)
 		cJSON_AddNumberToObject(o, "view", r->view);
-	cJSON_AddNumberToObject(o, "cpu_us_per_dispatch", r->cpu_us);
+	cJSON_AddNumberToObject(o, RF(cpu_us_per_dispatch), r->cpu_us);
 	cJSON_AddNumberToObject(o, "cpu_us_per_dispatch_min", r->cpu_us_min);
 	cJSON_AddNumberToObject(o, "cpu_us_per_dispatch_max", r->cpu_us_max);
 	cJSON_AddNumberToObject(o, "cpu_us_per_dispatch_near", r->cpu_us_near);
 	cJSON_AddNumberToObject(o, "cpu_us_per_dispatch_far", r->cpu_us_far);
-	cJSON_AddNumberToObject(o, "cpu_us_per_op", r->cpu_us *
+	cJSON_AddNumberToObject(o, RF(cpu_us_per_op), r->cpu_us *
 	    ADVISE_RESUMES_PER_OP);
-	cJSON_AddNumberToObject(o, "ops_per_s", r->ops_per_s);
+	cJSON_AddNumberToObject(o, RF(ops_per_s), r->ops_per_s);
 	cJSON_AddNumberToObject(o, "capacity_ops_per_s", r->capacity);
-	cJSON_AddNumberToObject(o, "ceiling_ops_per_s", r->ceiling > 0 ?
+	cJSON_AddNumberToObject(o, RF(ceiling_ops_per_s), r->ceiling > 0 ?
 	    r->ceiling : NAN);
 	cJSON_AddNumberToObject(o, "latency_p99_ms", r->p99_us * 1e-3);
 	cJSON_AddNumberToObject(o, "loaded_cpu_us_per_op", r->load_cpu_us_op);
@@ -1451,8 +1453,8 @@ advise_row_json(const struct advise_row *r, const char *part, bool people)
 	cJSON_AddNumberToObject(o, "target_ops_per_s", r->target_ops_per_s);
 	cJSON_AddNumberToObject(o, "target_ctx_switches_per_dispatch",
 	    r->target_ctxsw);
-	cJSON_AddNumberToObject(o, "hops_per_s", r->hops_per_s);
-	cJSON_AddNumberToObject(o, "threads_peak", r->threads);
+	cJSON_AddNumberToObject(o, RF(hops_per_s), r->hops_per_s);
+	cJSON_AddNumberToObject(o, RF(threads_peak), r->threads);
 	cJSON_AddNumberToObject(o, "rss_anon_peak_mb", r->rss_anon_kb / 1024);
 	advise_runs_json(o, "starved_runs", r->starving, r->runs, people);
 	advise_runs_json(o, "cost_starved_runs", r->cost_starving,
@@ -1501,23 +1503,23 @@ static const struct {
 	{ { "pool", "pool" }, ADVISE_PROGRAM },
 	{ { "workers", "N" }, 0 },
 	{ { "view", "view" }, ADVISE_SPLIT },
-	{ { "cpu_us_per_dispatch", "CPU µs/dispatch" }, 0 },
+	{ { RF(cpu_us_per_dispatch), "CPU µs/dispatch" }, 0 },
 	{ { "cpu_us_per_dispatch_min", "min" }, ADVISE_PROGRAM },
 	{ { "cpu_us_per_dispatch_max", "max" }, ADVISE_PROGRAM },
 	{ { "cpu_us_per_dispatch_near", "near" }, ADVISE_PROGRAM },
 	{ { "cpu_us_per_dispatch_far", "far" }, ADVISE_PROGRAM },
-	{ { "cpu_us_per_op", "CPU µs/op" }, 0 },
-	{ { "ops_per_s", "ops/s" }, ADVISE_PROGRAM },
+	{ { RF(cpu_us_per_op), "CPU µs/op" }, 0 },
+	{ { RF(ops_per_s), "ops/s" }, ADVISE_PROGRAM },
 	{ { "capacity_ops_per_s", "capacity ops/s" }, 0 },
-	{ { "ceiling_ops_per_s", "Little ops/s" }, 0 },
+	{ { RF(ceiling_ops_per_s), "Little ops/s" }, 0 },
 	{ { "latency_p99_ms", "p99 ms" }, 0 },
 	{ { "loaded_cpu_us_per_op", "loaded CPU µs/op" }, 0 },
 	{ { "target_cpu_us_per_op", "at target CPU µs/op" }, ADVISE_AT },
 	{ { "target_ops_per_s", "at target ops/s" }, ADVISE_AT },
 	{ { "target_ctx_switches_per_dispatch", "at target ctxsw/dispatch" },
 	    ADVISE_AT },
-	{ { "hops_per_s", "hops/s" }, ADVISE_SPLIT },
-	{ { "threads_peak", "threads" }, 0 },
+	{ { RF(hops_per_s), "hops/s" }, ADVISE_SPLIT },
+	{ { RF(threads_peak), "threads" }, 0 },
 	{ { "rss_anon_peak_mb", "anon MB" }, 0 },
 	{ { "starved_runs", "starved" }, 0 },
 	{ { "cost_starved_runs", "cost starved" }, 0 },

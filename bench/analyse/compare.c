@@ -25,6 +25,7 @@
 #include "rank.h"
 #include "ratio.h"
 #include "results.h"
+#include "runfields.h"
 #include "stats.h"
 
 void
@@ -39,7 +40,7 @@ compare_defaults(struct compare_opts *o)
 	o->one_machine = false;
 	o->by_position = false;
 	o->beside = false;
-	o->metric = "cpu_us_per_dispatch";
+	o->metric = RF(cpu_us_per_dispatch);
 	o->plot_dir = NULL;
 	o->levels = NULL;
 	o->sides[0] = o->sides[1] = NULL;
@@ -294,8 +295,8 @@ compare_runs_on(const cJSON *cell, const struct judge_place *place)
 	size_t n = 0;
 
 	cJSON_ArrayForEach(run, results_arr(cell, "runs"))
-		n += strcmp(results_str(run, "status", ""), "ok") == 0 &&
-		    results_side(run, place->boundary) == place->side;
+		n += results_ok(run) && results_side(run, place->boundary) ==
+		    place->side;
 	return n;
 }
 

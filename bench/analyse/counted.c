@@ -7,6 +7,7 @@
 
 #include "counted.h"
 #include "results.h"
+#include "runfields.h"
 #include "stats.h"
 
 bool
@@ -127,11 +128,11 @@ counted_by_doc(const cJSON *doc, int k, struct counted_by *by, char *err,
 
 	cJSON_ArrayForEach(cell, results_arr(doc, "cells"))
 		cJSON_ArrayForEach(run, results_arr(cell, "runs")) {
-			if ((tool = results_str(run, "instructions_counter",
+			if ((tool = results_str(run, RF(instructions_counter),
 			    NULL)) == NULL)
 				continue;
 			version = results_str(run,
-			    "instructions_counter_version", "version unknown");
+			    RF(instructions_counter_version), "version unknown");
 			if (by->tool == NULL)
 				*by = (struct counted_by){ tool, version, k };
 			if (strcmp(tool, by->tool) == 0 &&
@@ -189,9 +190,8 @@ counted_median_run(const cJSON *const *runs, size_t n, const char *field)
 		abort();
 	for (i = 0; i < n; i++) {
 		v = results_num(runs[i], field);
-		if (strcmp(results_str(runs[i], "status", "?"), "ok") == 0 &&
-		    v > 0 && results_obj(runs[i], "instructions_by_function") !=
-		    NULL)
+		if (results_ok(runs[i]) && v > 0 && results_obj(runs[i],
+		    RF(instructions_by_function)) != NULL)
 			at[k++] = (struct counted_at){ v, runs[i] };
 	}
 	if (k > 0) {
@@ -265,8 +265,8 @@ counted_add_num(cJSON *o, const char *name, double v)
 cJSON *
 counted_functions(const cJSON *a, const cJSON *b)
 {
-	const cJSON *fa = results_obj(a, "instructions_by_function");
-	const cJSON *fb = results_obj(b, "instructions_by_function"), *f;
+	const cJSON *fa = results_obj(a, RF(instructions_by_function));
+	const cJSON *fb = results_obj(b, RF(instructions_by_function)), *f;
 	struct counted_fn *fns = calloc((size_t)cJSON_GetArraySize(fa) +
 	    (size_t)cJSON_GetArraySize(fb) + 1, sizeof(*fns));
 	cJSON *arr = cJSON_CreateArray(), *o;

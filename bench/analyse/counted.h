@@ -21,7 +21,9 @@
 
 #include <cjson/cJSON.h>
 
-#define COUNTED_METRIC		"instructions_per_dispatch"
+#include "runfields.h"
+
+#define COUNTED_METRIC		RF(instructions_per_dispatch)
 #define COUNTED_FUNCTIONS	5	/* named where a count moved */
 
 /* Whether metric is the counted one. */

@@ -17,6 +17,7 @@
 #include "export.h"
 #include "params.h"
 #include "results.h"
+#include "runfields.h"
 #include "stats.h"
 #include "table.h"
 
@@ -26,33 +27,46 @@
  * and JSON carry; people's formats read the labelled columns below.
  */
 static const struct {
-	const char *name;		/* in the row */
+	const char *name;		/* in the row; NULL: the field's */
 	const char *field;		/* of the summary */
 	const char *stat;
 } export_figures[] = {
-	{ "cpu_us_per_dispatch", "cpu_us_per_dispatch", "median" },
-	{ "cpu_us_per_dispatch_min", "cpu_us_per_dispatch", "min" },
-	{ "cpu_us_per_dispatch_max", "cpu_us_per_dispatch", "max" },
-	{ "cpu_us_per_dispatch_cv", "cpu_us_per_dispatch", "cv" },
-	{ "cpu_us_per_dispatch_near", "cpu_us_per_dispatch", "near" },
-	{ "cpu_us_per_dispatch_far", "cpu_us_per_dispatch", "far" },
-	{ "ops_per_s", "ops_per_s", "median" },
-	{ "ctx_switches_per_dispatch", "ctx_switches_per_dispatch", "median" },
-	{ "threads_peak", "threads_peak", "median" },
-	{ "latency_p99_us", "latency_p99_us", "median" },
-	{ "rss_anon_peak_kb", "rss_anon_peak_kb", "median" },
-	{ "starved", "starved", "median" },
-	{ "min_share", "min_share", "median" },
-	{ "max_share", "max_share", "median" },
-	{ "cpu_us_per_round_trip", "cpu_us_per_round_trip", "median" },
-	{ "round_trips_per_s", "round_trips_per_s", "median" },
-	{ "bare_loop_us_per_dispatch", "bare_loop_us_per_dispatch", "median" },
-	{ "instructions_per_dispatch", "instructions_per_dispatch", "median" },
-	{ "instructions_per_dispatch_min", "instructions_per_dispatch", "min" },
-	{ "instructions_per_dispatch_max", "instructions_per_dispatch", "max" },
-	{ "threads", "threads", "median" },
+#define EXPORT_MEDIAN(f)	{ NULL, RF(f), "median" }
+	EXPORT_MEDIAN(cpu_us_per_dispatch),
+	{ "cpu_us_per_dispatch_min", RF(cpu_us_per_dispatch), "min" },
+	{ "cpu_us_per_dispatch_max", RF(cpu_us_per_dispatch), "max" },
+	{ "cpu_us_per_dispatch_cv", RF(cpu_us_per_dispatch), "cv" },
+	{ "cpu_us_per_dispatch_near", RF(cpu_us_per_dispatch), "near" },
+	{ "cpu_us_per_dispatch_far", RF(cpu_us_per_dispatch), "far" },
+	EXPORT_MEDIAN(ops_per_s),
+	EXPORT_MEDIAN(ctx_switches_per_dispatch),
+	EXPORT_MEDIAN(threads_peak),
+	EXPORT_MEDIAN(latency_p99_us),
+	EXPORT_MEDIAN(rss_anon_peak_kb),
+	EXPORT_MEDIAN(starved),
+	EXPORT_MEDIAN(min_share),
+	EXPORT_MEDIAN(max_share),
+	EXPORT_MEDIAN(cpu_us_per_round_trip),
+	EXPORT_MEDIAN(round_trips_per_s),
+	EXPORT_MEDIAN(bare_loop_us_per_dispatch),
+	EXPORT_MEDIAN(instructions_per_dispatch),
+	{ "instructions_per_dispatch_min", RF(instructions_per_dispatch),
+	    "min" },
+	{ "instructions_per_dispatch_max", RF(instructions_per_dispatch),
+	    "max" },
+	EXPORT_MEDIAN(threads),
+#undef EXPORT_MEDIAN
 };
 #define EXPORT_NFIGURES	(sizeof(export_figures) / sizeof(export_figures[0]))
+
+/* Figure i's column: the field's own name for its median. */
+static const char *
+export_figure(size_t i)
+{
+
+	return export_figures[i].name != NULL ? export_figures[i].name :
+	    export_figures[i].field;
+}
 
 /*
  * Programs' columns (CSV, JSON): who the cell is and how its runs ended,
@@ -79,7 +93,7 @@ export_program(void)
 	for (i = 0; i < EXPORT_NIDS; i++)
 		cols[n++] = export_ids[i];
 	for (i = 0; i < EXPORT_NFIGURES; i++)
-		cols[n++] = (struct table_col){ export_figures[i].name, NULL };
+		cols[n++] = (struct table_col){ export_figure(i), NULL };
 	for (i = 0; i < nparams_counters; i++)
 		cols[n++] = (struct table_col){ params_counters[i], NULL };
 	cols[n++] = (struct table_col){ "real", NULL };
@@ -90,13 +104,13 @@ static const struct table_col export_people[] = {
 	{ "dispatcher", "design" }, { "queue", "queue" },
 	{ "workers", "workers" }, { "coroutines", "coroutines" },
 	{ "workload", "workload" },
-	{ "cpu_us_per_dispatch", "CPU µs/dispatch" },
+	{ RF(cpu_us_per_dispatch), "CPU µs/dispatch" },
 	{ "cpu_range", "min–max" }, { "cpu_us_per_dispatch_cv", "cv" },
-	{ "ops_per_s", "ops/s" },
-	{ "ctx_switches_per_dispatch", "switches/dispatch" },
-	{ "threads_peak", "threads" }, { "latency_p99_us", "p99 µs" },
+	{ RF(ops_per_s), "ops/s" },
+	{ RF(ctx_switches_per_dispatch), "switches/dispatch" },
+	{ RF(threads_peak), "threads" }, { RF(latency_p99_us), "p99 µs" },
 	{ "rss_anon_mb", "anon MB" }, { "starving_runs", "starved runs" },
-	{ "min_share", "slowest/mean" }, { "ok_runs", "ok runs" },
+	{ RF(min_share), "slowest/mean" }, { "ok_runs", "ok runs" },
 	{ "real", "real library" }, { "note", "" },
 };
 
@@ -158,15 +172,15 @@ export_number(cJSON *row, const char *name, double v)
 static void
 export_counts(cJSON *row, const cJSON *cell)
 {
-	double lo = results_stat(cell, "instructions_per_dispatch", "min");
-	double hi = results_stat(cell, "instructions_per_dispatch", "max");
+	double lo = results_stat(cell, RF(instructions_per_dispatch), "min");
+	double hi = results_stat(cell, RF(instructions_per_dispatch), "max");
 	char buf[96];
 
 	if (!isfinite(lo))
 		return;
 	/* Two decimals: a change of one instruction in 300 shows. */
 	snprintf(buf, sizeof(buf), "%.2f", results_stat(cell,
-	    "instructions_per_dispatch", "median"));
+	    RF(instructions_per_dispatch), "median"));
 	cJSON_AddStringToObject(row, "instructions_shown", buf);
 	snprintf(buf, sizeof(buf), "%.2f–%.2f", lo, hi);
 	cJSON_AddStringToObject(row, "instructions_range", buf);
@@ -232,28 +246,28 @@ export_row(const cJSON *doc, const cJSON *cell)
 	cJSON_AddNumberToObject(row, "runs_ok", results_num(s, "runs_ok"));
 	cJSON_AddNumberToObject(row, "runs", results_num(s, "runs"));
 	cJSON_AddNumberToObject(row, "runs_starving", results_runs_above_zero(
-	    cell, "starved"));
+	    cell, RF(starved)));
 	for (i = 0; i < EXPORT_NFIGURES; i++)
-		export_number(row, export_figures[i].name, export_stat(cell,
+		export_number(row, export_figure(i), export_stat(cell,
 		    export_figures[i].field, export_figures[i].stat));
 	for (i = 0; i < nparams_counters; i++)
 		export_number(row, params_counters[i], results_stat(cell,
 		    params_counters[i], "median"));
 	/* What people read: ranges and counts as text, MB not kB. */
 	snprintf(buf, sizeof(buf), "%s–%s", table_sig3(results_stat(cell,
-	    "cpu_us_per_dispatch", "min"), a, sizeof(a)), table_sig3(
-	    results_stat(cell, "cpu_us_per_dispatch", "max"), b, sizeof(b)));
+	    RF(cpu_us_per_dispatch), "min"), a, sizeof(a)), table_sig3(
+	    results_stat(cell, RF(cpu_us_per_dispatch), "max"), b, sizeof(b)));
 	cJSON_AddStringToObject(row, "cpu_range", buf);
 	export_counts(row, cell);
 	export_number(row, "rss_anon_mb", results_stat(cell,
-	    "rss_anon_peak_kb", "median") / 1024);
+	    RF(rss_anon_peak_kb), "median") / 1024);
 	snprintf(buf, sizeof(buf), "%u/%.0f", results_runs_above_zero(cell,
-	    "starved"), results_num(s, "runs_ok"));
+	    RF(starved)), results_num(s, "runs_ok"));
 	cJSON_AddStringToObject(row, "starving_runs", buf);
 	snprintf(buf, sizeof(buf), "%.0f/%.0f", results_num(s, "runs_ok"),
 	    results_num(s, "runs"));
 	cJSON_AddStringToObject(row, "ok_runs", buf);
-	export_note(row, results_obj(s, "cpu_us_per_dispatch"), results_num(s,
+	export_note(row, results_obj(s, RF(cpu_us_per_dispatch)), results_num(s,
 	    "runs_ok"));
 	return row;
 }
@@ -305,8 +319,8 @@ export_harness(const cJSON *doc, double *bare, double *inl)
 {
 	const cJSON *cells = results_arr(doc, "cells");
 
-	*bare = export_over_cells(cells, "bare_loop_us_per_dispatch", NULL);
-	*inl = export_over_cells(cells, "cpu_us_per_dispatch", "inline");
+	*bare = export_over_cells(cells, RF(bare_loop_us_per_dispatch), NULL);
+	*inl = export_over_cells(cells, RF(cpu_us_per_dispatch), "inline");
 	return isfinite(*bare);
 }
 
@@ -367,7 +381,7 @@ export_reference(const cJSON *doc, const char *machine, void *rows)
 	if (machine != NULL)
 		cJSON_AddStringToObject(row, "machine", machine);
 	cJSON_AddStringToObject(row, "dispatcher", "bare loop");
-	cJSON_AddNumberToObject(row, "cpu_us_per_dispatch", bare);
+	cJSON_AddNumberToObject(row, RF(cpu_us_per_dispatch), bare);
 	cJSON_AddStringToObject(row, "note", "the reference: no harness, no "
 	    "design");
 	cJSON_AddItemToArray(rows, row);
@@ -422,8 +436,8 @@ export_memory_fits(FILE *out, const cJSON *doc)
 }
 
 /* google-benchmark's counters: the suite's figures, per run. */
-static const char *const export_counters[] = { "ops_per_s",
-    "ctx_switches_per_dispatch", "latency_p99_us", "rss_anon_peak_kb" };
+static const char *const export_counters[] = { RF(ops_per_s),
+    RF(ctx_switches_per_dispatch), RF(latency_p99_us), RF(rss_anon_peak_kb) };
 #define EXPORT_NCOUNTERS \
 	(sizeof(export_counters) / sizeof(export_counters[0]))
 
@@ -479,14 +493,14 @@ export_gbench_series(const cJSON *cell, struct export_series *s)
 
 	s->n = 0;
 	cJSON_ArrayForEach(run, results_arr(cell, "runs")) {
-		d = results_num(run, "dispatches");
-		if (strcmp(results_str(run, "status", ""), "ok") != 0 ||
+		d = results_num(run, RF(dispatches));
+		if (!results_ok(run) ||
 		    !(d > 0) || s->n == 1024)
 			continue;
 		s->iters[s->n] = d;
-		s->real[s->n] = results_num(run, "wall_s") * 1e9 / d;
-		s->cpu[s->n] = results_num(run, "cpu_s") * 1e9 / d;
-		s->threads[s->n] = results_num(run, "threads_peak");
+		s->real[s->n] = results_num(run, RF(wall_s)) * 1e9 / d;
+		s->cpu[s->n] = results_num(run, RF(cpu_s)) * 1e9 / d;
+		s->threads[s->n] = results_num(run, RF(threads_peak));
 		for (k = 0; k < EXPORT_NCOUNTERS; k++)
 			s->counter[k][s->n] = results_num(run, export_counters[k]);
 		s->n++;

@@ -15,6 +15,7 @@
 #include "params.h"
 #include "plot.h"
 #include "results.h"
+#include "runfields.h"
 #include "series.h"
 #include "sizing.h"
 
@@ -30,25 +31,25 @@ struct figure {
 };
 
 static const struct figure figure_table[] = {
-	{ "cpu_us_per_dispatch", "cpu_per_dispatch", "CPU µs per dispatch",
+	{ RF(cpu_us_per_dispatch), "cpu_per_dispatch", "CPU µs per dispatch",
 	    "process utime+stime over dispatches", FIGURE_LOG },
-	{ "instructions_per_dispatch", "instructions_per_dispatch",
+	{ RF(instructions_per_dispatch), RF(instructions_per_dispatch),
 	    "instructions per dispatch", "counted: every thread, coroutines x "
 	    "N dispatches", FIGURE_LOG },
-	{ "ops_per_s", "ops_per_s", "ops/s", "an op is 4 resumptions",
+	{ RF(ops_per_s), RF(ops_per_s), "ops/s", "an op is 4 resumptions",
 	    FIGURE_LOG },
-	{ "ctx_switches_per_dispatch", "ctx_switches_per_dispatch",
+	{ RF(ctx_switches_per_dispatch), RF(ctx_switches_per_dispatch),
 	    "context switches per dispatch", NULL, FIGURE_LOG },
-	{ "latency_p99_us", "latency_p99", "latency p99, µs", "sampled; "
+	{ RF(latency_p99_us), "latency_p99", "latency p99, µs", "sampled; "
 	    "resume: dispatch to start, request: the round trip", FIGURE_LOG },
-	{ "cpu_us_per_round_trip", "cpu_per_round_trip",
+	{ RF(cpu_us_per_round_trip), "cpu_per_round_trip",
 	    "CPU µs per request round trip", "I/O loop to handler and back",
 	    FIGURE_LOG },
-	{ "min_share", "fairness", "progress of the slowest coroutine / mean",
+	{ RF(min_share), "fairness", "progress of the slowest coroutine / mean",
 	    "1: even, 0: starved", FIGURE_SHARE },
-	{ "threads_peak", "threads", "threads alive",
+	{ RF(threads_peak), "threads", "threads alive",
 	    "most seen in the window", FIGURE_LOG },
-	{ "rss_anon_peak_kb", "rss_anon", "anonymous RSS, kB",
+	{ RF(rss_anon_peak_kb), "rss_anon", "anonymous RSS, kB",
 	    "most seen in the window", FIGURE_LOG },
 	{ "perf_context_switches_per_dispatch", "perf_context_switches",
 	    "context switches per dispatch", "perf_event_open, every thread",
@@ -107,7 +108,7 @@ figure_data(const cJSON *doc, const struct figure *fig, FILE *data,
 			n++;
 		}
 		series[n - 1].points++;
-		series[n - 1].starves |= results_stat(cell, "starved",
+		series[n - 1].starves |= results_stat(cell, RF(starved),
 		    "max") > 0;
 		w = results_num(cell, "workers");
 		sp->xmax = w > sp->xmax ? w : sp->xmax;
@@ -246,7 +247,7 @@ figure_pair_add(const cJSON *real, const cJSON *model, const char *name,
     void *arg)
 {
 	struct figure_pairs *pp = arg;
-	const char *metric = "cpu_us_per_dispatch";
+	const char *metric = RF(cpu_us_per_dispatch);
 	struct figure_pair *p;
 	char series[SERIES_NAME];
 

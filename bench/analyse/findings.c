@@ -12,6 +12,7 @@
 #include "params.h"
 #include "portrait.h"
 #include "results.h"
+#include "runfields.h"
 #include "stats.h"
 #include "table.h"
 
@@ -233,9 +234,9 @@ findings_over_cells(const struct series_set *d, const char *field,
 static void
 findings_floor(FILE *out, const struct series_set *d)
 {
-	double bare = findings_over_cells(d, "bare_loop_us_per_dispatch",
+	double bare = findings_over_cells(d, RF(bare_loop_us_per_dispatch),
 	    false);
-	double inl = findings_over_cells(d, "cpu_us_per_dispatch", true);
+	double inl = findings_over_cells(d, RF(cpu_us_per_dispatch), true);
 	char a[32];
 
 	if (!isfinite(inl) && !isfinite(bare)) {
@@ -277,7 +278,7 @@ unsigned int
 findings_starved(const cJSON *cell)
 {
 
-	return results_runs_above_zero(cell, "starved");
+	return results_runs_above_zero(cell, RF(starved));
 }
 
 /*
@@ -295,7 +296,7 @@ findings_counted(const cJSON *cell, const char *count, const char *field)
 		return (unsigned int)n;
 	cJSON_ArrayForEach(run, results_arr(cell, "runs"))
 		k += results_true(run, field) || strcmp(results_str(run,
-		    "status", ""), field) == 0;
+		    RF(status), ""), field) == 0;
 	return k;
 }
 
@@ -304,7 +305,7 @@ static unsigned int
 findings_busy(const cJSON *cell)
 {
 
-	return findings_counted(cell, "runs_host_busy", "host_busy");
+	return findings_counted(cell, "runs_host_busy", RF(host_busy));
 }
 
 /* A cell's windows with no dispatch. */
@@ -381,7 +382,7 @@ findings_watched(const cJSON *cell)
 
 	cJSON_ArrayForEach(run, results_arr(cell, "runs"))
 		k += cJSON_IsBool(cJSON_GetObjectItemCaseSensitive(run,
-		    "host_busy"));
+		    RF(host_busy)));
 	return k;
 }
 
@@ -418,7 +419,7 @@ findings_split(const cJSON *cell)
 {
 
 	return results_obj(results_obj(results_obj(cell, "summary"),
-	    "cpu_us_per_dispatch"), "bimodal");
+	    RF(cpu_us_per_dispatch)), "bimodal");
 }
 
 /* The medians of a cell's ok runs below and above its groups' boundary. */
@@ -436,8 +437,8 @@ findings_groups_of(const cJSON *cell, double boundary, double *lo, double *hi)
 	if (v[0] == NULL || v[1] == NULL)
 		abort();
 	cJSON_ArrayForEach(run, runs) {
-		x = results_num(run, "cpu_us_per_dispatch");
-		if (strcmp(results_str(run, "status", ""), "ok") != 0 ||
+		x = results_num(run, RF(cpu_us_per_dispatch));
+		if (!results_ok(run) ||
 		    !isfinite(x))
 			continue;
 		g = x > boundary;
@@ -459,7 +460,7 @@ findings_placed(const cJSON *cell)
 {
 
 	return results_placed(results_obj(results_obj(cell, "summary"),
-	    "cpu_us_per_dispatch"));
+	    RF(cpu_us_per_dispatch)));
 }
 
 /* One placement's runs: "62 ns apart in 5 runs (49 ns)". */

@@ -43,6 +43,7 @@
 #include "judge.h"
 #include "metric.h"
 #include "results.h"
+#include "runfields.h"
 #include "stats.h"
 #include "table.h"
 
@@ -107,7 +108,7 @@ judge_arm_end(struct judge_arm *arm, const cJSON *run, const char *st)
 	arm->interrupted += strcmp(st, "interrupted") == 0;
 	arm->failed += strcmp(st, "hung") != 0 && strcmp(st, "crashed") != 0 &&
 	    strcmp(st, "stalled") != 0 && strcmp(st, "interrupted") != 0;
-	judge_add_error(arm, st, results_str(run, "error",
+	judge_add_error(arm, st, results_str(run, RF(error),
 	    strcmp(st, "stalled") == 0 ? "no progress in the window" :
 	    "no reason given"));
 	return;
@@ -132,11 +133,11 @@ judge_arm_read(struct judge_arm *arm, const cJSON *cell, const char *metric,
 	if (arm->v == NULL || arm->line == NULL)
 		abort();
 	cJSON_ArrayForEach(run, results_arr(cell, "runs")) {
-		st = results_str(run, "status", "?");
+		st = results_str(run, RF(status), "?");
 		if (place != NULL && strcmp(st, "ok") == 0 &&
 		    results_side(run, place->boundary) != place->side)
 			continue;
-		busy = cJSON_GetObjectItemCaseSensitive(run, "host_busy");
+		busy = cJSON_GetObjectItemCaseSensitive(run, RF(host_busy));
 		arm->busy += cJSON_IsTrue(busy);
 		arm->hosted += cJSON_IsBool(busy);
 		if (arm->runs++, strcmp(st, "ok") != 0) {
@@ -153,9 +154,9 @@ judge_arm_read(struct judge_arm *arm, const cJSON *cell, const char *metric,
 			arm->impossible_value = x;
 		} else {
 			arm->line[2 * arm->n] = results_num(run,
-			    "line_round_trip_ns_before");
+			    RF(line_round_trip_ns_before));
 			arm->line[2 * arm->n + 1] = results_num(run,
-			    "line_round_trip_ns_after");
+			    RF(line_round_trip_ns_after));
 			arm->v[arm->n++] = x;
 			arm->lo = fmin(arm->lo, x);
 			arm->hi = fmax(arm->hi, x);

@@ -7,13 +7,14 @@
 #include <string.h>
 
 #include "metric.h"
+#include "runfields.h"
 
 bool
 metric_higher_is_better(const char *metric)
 {
+	const struct rf_field *rf = rf_find(metric);
 
-	return strcmp(metric, "ops_per_s") == 0 ||
-	    strcmp(metric, "round_trips_per_s") == 0;
+	return rf != NULL && rf->better == RF_HIGHER;
 }
 
 bool
@@ -24,35 +25,41 @@ metric_positive(const char *metric)
 	return strncmp(metric, "cpu_us_per_", 11) == 0 ||
 	    (strncmp(metric, "latency_", 8) == 0 && n > 3 &&
 	    strcmp(metric + n - 3, "_us") == 0) ||
-	    strcmp(metric, "ops_per_s") == 0 ||
-	    strcmp(metric, "round_trips_per_s") == 0 ||
+	    strcmp(metric, RF(ops_per_s)) == 0 ||
+	    strcmp(metric, RF(round_trips_per_s)) == 0 ||
 	    strcmp(metric, "perf_task_clock_ns_per_dispatch") == 0 ||
-	    strcmp(metric, "instructions_per_dispatch") == 0 ||
-	    strcmp(metric, "wall_s") == 0;
+	    strcmp(metric, RF(instructions_per_dispatch)) == 0 ||
+	    strcmp(metric, RF(wall_s)) == 0;
 }
 
 #define METRIC_COST(f, q, u, v, n, up, down)	\
 	{ .field = (f), .quantity = (q), .unit = (u), .verb = (v), \
 	    .noun = (n), .more = (up), .less = (down) }
+/* A field of runfields.h: its unit and better side are the list's. */
+#define METRIC_FIELD(f, q, v, n, up, down)	\
+	METRIC_COST(RF(f), q, "", v, n, up, down)
 
-/* The fields a verdict is asked of, in words (results/README.md). */
+/*
+ * The fields a verdict is asked of, in words (results/README.md), and
+ * perf's counters, named by their list (schema/counters.c) with a unit.
+ */
 static const struct metric metric_table[] = {
-	METRIC_COST("cpu_us_per_dispatch", "CPU µs per dispatch", "µs",
-	    "spends", "CPU per dispatch", "more", "less"),
-	METRIC_COST("cpu_us_per_op", "CPU µs per op", "µs", "spends",
-	    "CPU per op", "more", "less"),
-	METRIC_COST("cpu_us_per_round_trip", "CPU µs per round trip", "µs",
-	    "spends", "CPU per round trip", "more", "less"),
-	METRIC_COST("bare_loop_us_per_dispatch", "bare loop CPU µs per "
-	    "dispatch", "µs", "spends", "CPU per dispatch in the bare loop",
+	METRIC_FIELD(cpu_us_per_dispatch, "CPU µs per dispatch", "spends",
+	    "CPU per dispatch", "more", "less"),
+	METRIC_FIELD(cpu_us_per_op, "CPU µs per op", "spends", "CPU per op",
 	    "more", "less"),
-	METRIC_COST("ops_per_s", "ops/s", "ops/s", "does", "ops per second",
-	    "more", "fewer"),
-	METRIC_COST("round_trips_per_s", "round trips/s", "round trips/s",
-	    "does", "round trips per second", "more", "fewer"),
-	METRIC_COST("ctx_switches_per_dispatch", "context switches per "
-	    "dispatch", "switches", "makes", "context switches per dispatch",
-	    "more", "fewer"),
+	METRIC_FIELD(cpu_us_per_round_trip, "CPU µs per round trip", "spends",
+	    "CPU per round trip", "more", "less"),
+	METRIC_FIELD(bare_loop_us_per_dispatch, "bare loop CPU µs per "
+	    "dispatch", "spends", "CPU per dispatch in the bare loop", "more",
+	    "less"),
+	METRIC_FIELD(ops_per_s, "ops/s", "does", "ops per second", "more",
+	    "fewer"),
+	METRIC_FIELD(round_trips_per_s, "round trips/s", "does",
+	    "round trips per second", "more", "fewer"),
+	METRIC_FIELD(ctx_switches_per_dispatch, "context switches per "
+	    "dispatch", "makes", "context switches per dispatch", "more",
+	    "fewer"),
 	METRIC_COST("perf_context_switches_per_dispatch", "context switches "
 	    "per dispatch (perf)", "switches", "makes", "context switches per "
 	    "dispatch", "more", "fewer"),
@@ -65,33 +72,33 @@ static const struct metric metric_table[] = {
 	    "dispatch (perf)", "instructions", "runs", "instructions per "
 	    "dispatch", "more", "fewer"),
 	/* A counted window's: every thread's, exact where runs agree. */
-	METRIC_COST("instructions_per_dispatch", "instructions per dispatch",
-	    "instructions", "executes", "instructions per dispatch", "more",
-	    "fewer"),
+	METRIC_FIELD(instructions_per_dispatch, "instructions per dispatch",
+	    "executes", "instructions per dispatch", "more", "fewer"),
 	METRIC_COST("perf_cache_misses_per_dispatch", "cache misses per "
 	    "dispatch (perf)", "misses", "takes", "cache misses per dispatch",
 	    "more", "fewer"),
-	METRIC_COST("latency_p50_us", "latency p50, µs", "µs", NULL,
-	    "p50 latency", "higher", "lower"),
-	METRIC_COST("latency_p90_us", "latency p90, µs", "µs", NULL,
-	    "p90 latency", "higher", "lower"),
-	METRIC_COST("latency_p99_us", "latency p99, µs", "µs", NULL,
-	    "p99 latency", "higher", "lower"),
-	METRIC_COST("latency_p999_us", "latency p99.9, µs", "µs", NULL,
+	METRIC_FIELD(latency_p50_us, "latency p50, µs", NULL, "p50 latency",
+	    "higher", "lower"),
+	METRIC_FIELD(latency_p90_us, "latency p90, µs", NULL, "p90 latency",
+	    "higher", "lower"),
+	METRIC_FIELD(latency_p99_us, "latency p99, µs", NULL, "p99 latency",
+	    "higher", "lower"),
+	METRIC_FIELD(latency_p999_us, "latency p99.9, µs", NULL,
 	    "p99.9 latency", "higher", "lower"),
-	METRIC_COST("latency_max_us", "latency max, µs", "µs", NULL,
+	METRIC_FIELD(latency_max_us, "latency max, µs", NULL,
 	    "longest latency", "higher", "lower"),
-	METRIC_COST("threads_peak", "threads (most seen)", "threads", "runs",
+	METRIC_FIELD(threads_peak, "threads (most seen)", "runs",
 	    "threads at its peak", "more", "fewer"),
-	METRIC_COST("rss_anon_peak_kb", "anonymous RSS peak, kB", "kB", NULL,
+	METRIC_FIELD(rss_anon_peak_kb, "anonymous RSS peak, kB", NULL,
 	    "anonymous RSS peak", "higher", "lower"),
-	METRIC_COST("wall_s", "window, s", "s", NULL, "window", "longer",
+	METRIC_FIELD(wall_s, "window, s", NULL, "window", "longer",
 	    "shorter"),
 };
 
 void
 metric_of(const char *field, struct metric *m)
 {
+	const struct rf_field *rf = rf_find(field);
 	size_t i;
 
 	*m = (struct metric)METRIC_COST(field, field, "", NULL, field,
@@ -99,6 +106,8 @@ metric_of(const char *field, struct metric *m)
 	for (i = 0; i < sizeof(metric_table) / sizeof(metric_table[0]); i++)
 		if (strcmp(metric_table[i].field, field) == 0)
 			*m = metric_table[i];
+	if (rf != NULL)
+		m->unit = rf->unit;
 	m->higher_is_better = metric_higher_is_better(field);
 	return;
 }

@@ -11,6 +11,7 @@
 #include "probes.h"
 #include "rank.h"
 #include "results.h"
+#include "runfields.h"
 #include "table.h"
 
 #define OUTCOME_BUSY_NAMED 6	/* busy cells named one by one, at most */
@@ -161,7 +162,7 @@ outcome_arm_json(const struct judge_arm *arm)
 	cJSON_AddNumberToObject(j, "stalled", arm->stalled);
 	cJSON_AddNumberToObject(j, "interrupted", arm->interrupted);
 	cJSON_AddNumberToObject(j, "without_figure", arm->bare);
-	cJSON_AddNumberToObject(j, "host_busy", arm->busy);
+	cJSON_AddNumberToObject(j, RF(host_busy), arm->busy);
 	cJSON_AddNumberToObject(j, "host_recorded", arm->hosted);
 	cJSON_AddStringToObject(j, "errors", arm->errors);
 	return j;
@@ -309,8 +310,8 @@ outcome_row_json(const struct judge_row *r, const struct compare_opts *o,
 	cJSON_AddStringToObject(j, "verdict", r->verdict);
 	cJSON_AddStringToObject(j, "why", r->why);
 	cJSON_AddBoolToObject(j, "exact", r->exact);
-	cJSON_AddItemToObject(j, "instructions_by_function", fns != NULL ? fns :
-	    cJSON_CreateNull());
+	cJSON_AddItemToObject(j, RF(instructions_by_function), fns != NULL ?
+	    fns : cJSON_CreateNull());
 	outcome_row_labels(r, o, w, j);
 	return j;
 }
@@ -338,7 +339,7 @@ static const struct table_col outcome_program[] = {
 	{ "new_plugins", NULL }, { "change_pct", NULL },
 	{ "change_pct_lo", NULL }, { "change_pct_hi", NULL },
 	{ "p_kind", NULL }, { "in_words", NULL }, { "exact", NULL },
-	{ "instructions_by_function", NULL },
+	{ RF(instructions_by_function), NULL },
 	{ "placed", NULL }, { "near_base", NULL }, { "near_new", NULL },
 	{ "far_base", NULL }, { "far_new", NULL }, { "moved_base", NULL },
 	{ "moved_new", NULL },
@@ -459,7 +460,7 @@ outcome_where(FILE *out, const struct judge_row *rows, size_t n,
 
 	for (i = 0; i < n; i++) {
 		fns = cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(json,
-		    (int)i), "instructions_by_function");
+		    (int)i), RF(instructions_by_function));
 		if (cJSON_GetArraySize(fns) == 0)
 			continue;
 		fprintf(out, "where the instructions went, %s (self "

@@ -87,6 +87,9 @@ extern const size_t nparams;
 extern const char *const params_counters[];
 extern const size_t nparams_counters;
 
+/* Whether name is one of params_counters: a run's other fields. */
+bool params_counter(const char *name);
+
 /* The entry of flag, or NULL. */
 const struct param *params_find(const char *flag);
 

@@ -10,6 +10,7 @@
 
 #include "portrait.h"
 #include "results.h"
+#include "runfields.h"
 #include "stats.h"
 #include "table.h"
 
@@ -415,7 +416,7 @@ static void
 portrait_switches(FILE *out, const struct series_set *d,
     const struct series *s, size_t *k)
 {
-	const char *field = "ctx_switches_per_dispatch";
+	const char *field = RF(ctx_switches_per_dispatch);
 	double lo, hi, mine, theirs, r;
 	char rate[96], f[32];
 

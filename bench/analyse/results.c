@@ -13,13 +13,13 @@
 
 #include "params.h"
 #include "results.h"
+#include "runfields.h"
 #include "stats.h"
 
-/* Is this an ok run? */
-static bool
+bool
 results_ok(const cJSON *run)
 {
-	const cJSON *f = cJSON_GetObjectItemCaseSensitive(run, "status");
+	const cJSON *f = cJSON_GetObjectItemCaseSensitive(run, RF(status));
 
 	return cJSON_IsString(f) && strcmp(f->valuestring, "ok") == 0;
 }
@@ -39,8 +39,8 @@ int
 results_side(const cJSON *run, double boundary)
 {
 
-	return results_side_of(results_num(run, "line_round_trip_ns_before"),
-	    results_num(run, "line_round_trip_ns_after"), boundary);
+	return results_side_of(results_num(run, RF(line_round_trip_ns_before)),
+	    results_num(run, RF(line_round_trip_ns_after)), boundary);
 }
 
 /* One placement's runs, the median of their figure and of their probes. */
@@ -75,9 +75,9 @@ results_lines(const cJSON *const *runs, size_t n, double **line)
 			if (results_ok(run) &&
 			    results_side(run, INFINITY) >= 0) {
 				(*line)[m++] = results_num(run,
-				    "line_round_trip_ns_before");
+				    RF(line_round_trip_ns_before));
 				(*line)[m++] = results_num(run,
-				    "line_round_trip_ns_after");
+				    RF(line_round_trip_ns_after));
 			}
 	return m;
 }
@@ -125,16 +125,16 @@ results_placement(const cJSON *runs, const char *name)
 		abort();
 	if (results_placements(&runs, 1, &boundary)) {
 		cJSON_ArrayForEach(run, runs) {
-			if (!results_ok(run) ||
-			    (side = results_side(run, boundary)) < 0)
+			if (!results_ok(run) || (side = results_side(run,
+			    boundary)) < 0)
 				continue;
 			if (side != RESULTS_MOVED) {
 				k = (int)n[side];
 				cost[side][k] = results_num(run, name);
 				lines[side][2 * k] = results_num(run,
-				    "line_round_trip_ns_before");
+				    RF(line_round_trip_ns_before));
 				lines[side][2 * k + 1] = results_num(run,
-				    "line_round_trip_ns_after");
+				    RF(line_round_trip_ns_after));
 			}
 			n[side]++;
 		}
@@ -168,7 +168,7 @@ results_field(const cJSON *runs, const char *name)
 	if (v == NULL)
 		abort();
 	cJSON_ArrayForEach(run, runs) {
-		f = cJSON_GetObjectItemCaseSensitive(run, "status");
+		f = cJSON_GetObjectItemCaseSensitive(run, RF(status));
 		if (!cJSON_IsString(f) || strcmp(f->valuestring, "ok") != 0)
 			continue;
 		f = cJSON_GetObjectItemCaseSensitive(run, name);
@@ -194,7 +194,7 @@ results_field(const cJSON *runs, const char *name)
 		cJSON_AddNumberToObject(b, "runs_above", (double)slow);
 		cJSON_AddNumberToObject(b, "share_above", (double)slow / n);
 	}
-	if (n > 0 && strcmp(name, "cpu_us_per_dispatch") == 0 &&
+	if (n > 0 && strcmp(name, RF(cpu_us_per_dispatch)) == 0 &&
 	    (b = results_placement(runs, name)) != NULL)
 		cJSON_AddItemToObject(s, "placement", b);
 	free(v);
@@ -221,11 +221,11 @@ results_summary(const cJSON *runs)
 
 	cJSON_ArrayForEach(run, runs) {
 		n++;
-		f = cJSON_GetObjectItemCaseSensitive(run, "status");
+		f = cJSON_GetObjectItemCaseSensitive(run, RF(status));
 		stalled += cJSON_IsString(f) && strcmp(f->valuestring,
 		    "stalled") == 0;
 		busy += cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(run,
-		    "host_busy"));
+		    RF(host_busy)));
 		if (cJSON_IsString(f) && strcmp(f->valuestring, "ok") == 0) {
 			ok++;
 			first = first ? first : run;
@@ -389,8 +389,7 @@ results_runs_above_zero(const cJSON *cell, const char *field)
 	unsigned int n = 0;
 
 	cJSON_ArrayForEach(run, results_arr(cell, "runs"))
-		n += strcmp(results_str(run, "status", ""), "ok") == 0 &&
-		    results_num(run, field) > 0;
+		n += results_ok(run) && results_num(run, field) > 0;
 	return n;
 }
 
@@ -412,8 +411,8 @@ results_fit(const cJSON *cells, const char *key, int ncells)
 		params_key(cell, false, k, sizeof(k));
 		if (strcmp(k, key) != 0)
 			continue;
-		x[n] = results_stat(cell, "threads_peak", "median");
-		y[n] = results_stat(cell, "rss_anon_peak_kb", "median");
+		x[n] = results_stat(cell, RF(threads_peak), "median");
+		y[n] = results_stat(cell, RF(rss_anon_peak_kb), "median");
 		n += isfinite(x[n]) && isfinite(y[n]);
 	}
 	if (n >= 3 && stats_linfit(x, y, n, &slope, &icpt, &r2)) {
@@ -543,18 +542,22 @@ results_type(const cJSON *f)
 	    cJSON_IsBool(f) ? "a boolean" : "null";
 }
 
-/* Whether f, at ck, is of type want (a number: or null); -1 and err if not. */
+/*
+ * Whether f, at ck, is of type want (a number: or null; a boolean:
+ * cJSON_True | cJSON_False); -1 and err if not.
+ */
 static int
 results_is(const struct results_check *ck, const cJSON *f, int want)
 {
 	static const struct { int type; const char *name; } names[] = {
 		{ cJSON_String, "a string" }, { cJSON_Number, "a number" },
 		{ cJSON_Object, "an object" }, { cJSON_Array, "an array" },
+		{ cJSON_True | cJSON_False, "a boolean" },
 	};
 	char path[256];
 	size_t i;
 
-	if (f != NULL && ((f->type & 0xff) == want ||
+	if (f != NULL && ((f->type & 0xff & want) != 0 ||
 	    (want == cJSON_Number && cJSON_IsNull(f))))
 		return 0;
 	for (i = 0; names[i].type != want; i++)
@@ -688,25 +691,40 @@ results_check_summary(const struct results_check *ck, const cJSON *summary)
 	return 0;
 }
 
+/* The JSON type of a field of runfields.h, as results_is wants it. */
+static int
+results_rf_type(enum rf_type type)
+{
+	static const int types[] = {
+		[RF_NUMBER] = cJSON_Number, [RF_STRING] = cJSON_String,
+		[RF_BOOL] = cJSON_True | cJSON_False,
+		[RF_OBJECT] = cJSON_Object, [RF_ARRAY] = cJSON_Array,
+	};
+
+	return types[type];
+}
+
 /*
- * A run: how it ended (and why not ok), and each figure the summary
- * summarises a number where the run has it.
+ * A run: how it ended, each field of runfields.h of its type, and each other
+ * figure the summary summarises (a counter) a number where the run has it.
  */
 static int
 results_check_run(const struct results_check *ck, const cJSON *run,
     const cJSON *summary)
 {
+	const struct rf_field *rf;
 	struct results_check in;
 	const cJSON *f;
 
 	if (results_is(ck, run, cJSON_Object) != 0 ||
-	    results_has(ck, run, "status", cJSON_String, true) != 0 ||
-	    results_has(ck, run, "error", cJSON_String, false) != 0)
+	    results_has(ck, run, RF(status), cJSON_String, true) != 0)
 		return -1;
 	cJSON_ArrayForEach(f, run) {
 		in = results_in(ck, f->string, -1);
-		if (cJSON_IsObject(results_get(summary,
-		    f->string)) && results_is(&in, f, cJSON_Number) != 0)
+		if ((rf = rf_find(f->string)) != NULL ? results_is(&in, f,
+		    results_rf_type(rf->type)) != 0 : cJSON_IsObject(
+		    results_get(summary, f->string)) && results_is(&in, f,
+		    cJSON_Number) != 0)
 			return -1;
 	}
 	return 0;

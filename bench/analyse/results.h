@@ -22,6 +22,9 @@
  * outside int; a string, missing if absent; an object or an array, NULL if
  * absent; true, false if absent.
  */
+/* Whether run ended ok: its figures count. */
+bool results_ok(const cJSON *run);
+
 double results_num(const cJSON *o, const char *name);
 int results_int(const cJSON *o, const char *name, int missing);
 const char *results_str(const cJSON *o, const char *name, const char *missing);

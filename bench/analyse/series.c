@@ -9,13 +9,14 @@
 
 #include "params.h"
 #include "results.h"
+#include "runfields.h"
 #include "series.h"
 
 double
 series_cost(const cJSON *cell)
 {
 
-	return results_stat(cell, "cpu_us_per_dispatch", "median");
+	return results_stat(cell, RF(cpu_us_per_dispatch), "median");
 }
 
 /* A width's place in a row: no bound (0) after every count. */

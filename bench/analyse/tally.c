@@ -12,6 +12,7 @@
 #include "metric.h"
 #include "paired.h"
 #include "results.h"
+#include "runfields.h"
 #include "stats.h"
 #include "tally.h"
 
@@ -45,23 +46,23 @@ cJSON *
 tally_window(const cJSON *run, unsigned int pair, bool b,
     unsigned int position, const char *metric)
 {
-	const cJSON *fns = results_obj(run, "instructions_by_function");
+	const cJSON *fns = results_obj(run, RF(instructions_by_function));
 	cJSON *line = cJSON_CreateObject();
 
 	cJSON_AddNumberToObject(line, "pair", pair);
 	cJSON_AddStringToObject(line, "arm", b ? "b" : "a");
 	cJSON_AddNumberToObject(line, "position", position);
-	cJSON_AddStringToObject(line, "status", results_str(run, "status",
+	cJSON_AddStringToObject(line, RF(status), results_str(run, RF(status),
 	    "?"));
-	if (results_str(run, "error", NULL) != NULL)
-		cJSON_AddStringToObject(line, "error", results_str(run, "error",
-		    ""));
+	if (results_str(run, RF(error), NULL) != NULL)
+		cJSON_AddStringToObject(line, RF(error), results_str(run,
+		    RF(error), ""));
 	cJSON_AddNumberToObject(line, "value", results_num(run, metric));
-	cJSON_AddBoolToObject(line, "host_busy", cJSON_IsTrue(
-	    cJSON_GetObjectItem(run, "host_busy")));
+	cJSON_AddBoolToObject(line, RF(host_busy), cJSON_IsTrue(
+	    cJSON_GetObjectItem(run, RF(host_busy))));
 	/* A counted window's functions: where its instructions went. */
 	if (fns != NULL)
-		cJSON_AddItemToObject(line, "instructions_by_function",
+		cJSON_AddItemToObject(line, RF(instructions_by_function),
 		    cJSON_Duplicate(fns, 1));
 	return line;
 }
@@ -69,7 +70,7 @@ tally_window(const cJSON *run, unsigned int pair, bool b,
 enum tally_end
 tally_window_ended(const cJSON *w)
 {
-	const char *st = results_str(w, "status", "?");
+	const char *st = results_str(w, RF(status), "?");
 
 	if (strcmp(st, "ok") == 0 && results_num(w, "value") > 0)
 		return TALLY_OK;
@@ -80,9 +81,9 @@ tally_window_ended(const cJSON *w)
 static void
 tally_window_why(const cJSON *w, char *buf, size_t len)
 {
-	const char *st = results_str(w, "status", "?");
+	const char *st = results_str(w, RF(status), "?");
 
-	snprintf(buf, len, "%s: %s", st, results_str(w, "error", strcmp(st,
+	snprintf(buf, len, "%s: %s", st, results_str(w, RF(error), strcmp(st,
 	    "ok") == 0 ? "its figure is not positive" : "no reason given"));
 	return;
 }
@@ -97,7 +98,7 @@ tally_window_end(const cJSON *w, unsigned int arm, struct tally *t)
 {
 	enum tally_end end = tally_window_ended(w);
 
-	t->busy[arm] += cJSON_IsTrue(cJSON_GetObjectItem(w, "host_busy"));
+	t->busy[arm] += cJSON_IsTrue(cJSON_GetObjectItem(w, RF(host_busy)));
 	if (end == TALLY_OK) {
 		t->ends.ok[arm]++;
 		t->values[arm][t->nvalues[arm]++] = results_num(w, "value");
@@ -460,8 +461,8 @@ tally_report(struct tally *t, const cJSON *doc, bool interrupted,
 		counted_write_functions(stdout, fns);
 	}
 	cJSON_AddBoolToObject(o, "exact", t->exact);
-	cJSON_AddItemToObject(o, "instructions_by_function", fns != NULL ? fns :
-	    cJSON_CreateNull());
+	cJSON_AddItemToObject(o, RF(instructions_by_function), fns != NULL ?
+	    fns : cJSON_CreateNull());
 	cJSON_AddStringToObject(o, "verdict", *verdict);
 	cJSON_AddStringToObject(o, "why", why);
 	cJSON_AddNumberToObject(o, "ratio", exp(r.shift));

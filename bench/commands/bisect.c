@@ -27,9 +27,7 @@ static const struct param bisect_opts[] = {
 	{ .flag = "--cell", .kind = PARAM_TEXT, ARG(h.cell), .metavar = "WORDS",
 	    .help = "the cells whose verdicts decide (their keys hold every "
 	    "word); default: all the run options make" },
-	{ .flag = "--metric", .kind = PARAM_TEXT, .dflt = "cpu_us_per_dispatch",
-	    ARG(h.metric), .metavar = "FIELD",
-	    .help = "the run field each step compares" },
+	OPT_METRIC(h.metric, "the run field each step compares"),
 	{ .flag = "--threshold", .kind = PARAM_NUMBER, .flags = P_POSITIVE,
 	    .hi = 99, .dflt = "5", ARG(h.threshold_pct), .metavar = "PCT",
 	    .help = "the smallest change worth a verdict (exact counts: any, "

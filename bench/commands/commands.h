@@ -13,6 +13,7 @@
 
 #include "cli.h"
 #include "params.h"
+#include "runfields.h"
 #include "runner.h"
 
 #define EXIT_USAGE	2
@@ -129,6 +130,12 @@ struct command {
  * command_args: { .flag = "--x", .kind = ..., ARG(v.x), .help = ... }.
  */
 #define ARG(field)	.off = offsetof(union command_args, field)
+
+/* --metric: the run field a command follows, the headline by default. */
+#define OPT_METRIC(field, what)						\
+	{ .flag = "--metric", .kind = PARAM_TEXT,			\
+	    .dflt = RF(cpu_us_per_dispatch), ARG(field), .metavar = "FIELD", \
+	    .help = (what) }
 
 /* A command's table of options, in a struct command. */
 #define OPTS(t)		.opts = (t), .nopts = sizeof(t) / sizeof((t)[0])

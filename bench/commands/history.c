@@ -29,9 +29,7 @@ static const struct param history_opts[] = {
 	{ .flag = "--cell", .kind = PARAM_TEXT, ARG(h.cell), .metavar = "WORDS",
 	    .help = "the cells whose keys hold every word (shared w=8, "
 	    "shared/lfseg w=8 c=64); default: those with a step" },
-	{ .flag = "--metric", .kind = PARAM_TEXT, .dflt = "cpu_us_per_dispatch",
-	    ARG(h.metric), .metavar = "FIELD",
-	    .help = "the run field followed" },
+	OPT_METRIC(h.metric, "the run field followed"),
 	{ .flag = "--threshold", .kind = PARAM_NUMBER, .flags = P_POSITIVE,
 	    .hi = 99, .dflt = "5", ARG(h.threshold_pct), .metavar = "PCT",
 	    .help = "the smallest shift that is a step" },

@@ -31,6 +31,7 @@
 #include "paired.h"
 #include "plugin.h"
 #include "results.h"
+#include "runfields.h"
 #include "tally.h"
 #include "valgrind.h"
 
@@ -59,9 +60,7 @@ static const struct param pair_opts[] = {
 	{ .flag = "--alpha", .kind = PARAM_NUMBER, .flags = P_POSITIVE,
 	    .hi = 0.5, .dflt = "0.05", ARG(p.alpha), .metavar = "A",
 	    .help = "the false alarms allowed" },
-	{ .flag = "--metric", .kind = PARAM_TEXT, .dflt = "cpu_us_per_dispatch",
-	    ARG(p.metric), .metavar = "FIELD",
-	    .help = "the run field compared" },
+	OPT_METRIC(p.metric, "the run field compared"),
 	{ .flag = "--accept-undecided", .kind = PARAM_SWITCH,
 	    ARG(p.accept_undecided), .help = "exit 0, not 3, when the verdict "
 	    "has no answer (too few processes gave an estimate)" },
@@ -176,7 +175,7 @@ pair_run(const struct call *c, const struct cell arms[2],
 		u = cJSON_CreateObject();
 		cJSON_AddNumberToObject(u, "process", k);
 		if (c->sweep.host_quiet)
-			cJSON_AddNumberToObject(u, "host_wait_s", waited);
+			cJSON_AddNumberToObject(u, RF(host_wait_s), waited);
 		windows = runner_unit(c->argc, c->argv, k, runner_deadline(
 		    &c->sweep, arms, 2, a->pairs), u, why, sizeof(why));
 		tally_unit(t, u, windows, why);

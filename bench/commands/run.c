@@ -13,6 +13,7 @@
 #include "export.h"
 #include "measure.h"
 #include "results.h"
+#include "runfields.h"
 #include "valgrind.h"
 #include "workload.h"
 
@@ -77,9 +78,8 @@ run_reps_judged(struct call *c)
 }
 
 static const struct param run_opts[] = {
-	{ .flag = "--metric", .kind = PARAM_TEXT, .dflt = "cpu_us_per_dispatch",
-	    ARG(r.metric), .metavar = "FIELD", .help = "the figure measured: "
-	    "the timed ones, or instructions (each window counted: --count)" },
+	OPT_METRIC(r.metric, "the figure measured: "
+	    "the timed ones, or instructions (each window counted: --count)"),
 };
 
 static int
@@ -92,7 +92,7 @@ cmd_run(struct call *c)
 	if (command_metric(c, &c->args.r.metric, err, sizeof(err)) != 0)
 		return command_bad("%s", err);
 	if (strcmp(c->args.r.metric, COUNT_FIELD) != 0 &&
-	    strcmp(c->args.r.metric, "cpu_us_per_dispatch") != 0)
+	    strcmp(c->args.r.metric, RF(cpu_us_per_dispatch)) != 0)
 		return command_bad("--metric %s: run measures "
 		    "cpu_us_per_dispatch (timed) or instructions (counted)",
 		    c->args.r.metric);
@@ -118,8 +118,7 @@ cmd_cell(struct call *c)
 		return rc;
 	run = cell_run(&c->cells[0], &c->sweep.win);
 	cell_print(stdout, run);
-	rc = strcmp(results_str(run, "status", "?"), "ok") == 0 ? 0 :
-	    RUNNER_RUN_FAILED;
+	rc = results_ok(run) ? 0 : RUNNER_RUN_FAILED;
 	cJSON_Delete(run);
 	return rc;
 }

@@ -19,6 +19,7 @@
 #include "identity.h"
 #include "params.h"
 #include "results.h"
+#include "runfields.h"
 #include "store.h"
 #include "table.h"
 
@@ -505,7 +506,7 @@ store_run_line(const char *key, const cJSON *run)
 	FILE *m;
 
 	cJSON_ArrayForEach(f, run) {
-		if (!cJSON_IsNumber(f) || strcmp(f->string, "rep") == 0)
+		if (!cJSON_IsNumber(f) || strcmp(f->string, RF(rep)) == 0)
 			continue;
 		if (n == cap && (num = realloc(num, (cap = cap * 2 + 32) *
 		    sizeof(*num))) == NULL)
@@ -516,8 +517,8 @@ store_run_line(const char *key, const cJSON *run)
 		qsort(num, n, sizeof(*num), store_name_cmp);
 	if ((m = open_memstream(&line, &len)) == NULL)
 		abort();
-	fprintf(m, "%s\t%d\t%s", key, results_int(run, "rep", -1),
-	    results_str(run, "status", "?"));
+	fprintf(m, "%s\t%d\t%s", key, results_int(run, RF(rep), -1),
+	    results_str(run, RF(status), "?"));
 	for (i = 0; i < n; i++)
 		fprintf(m, "\t%s=%.17g", num[i]->string, num[i]->valuedouble);
 	fclose(m);
@@ -587,13 +588,13 @@ store_run(struct store *s, struct store_import *im, long long cell,
 
 	sqlite3_bind_int64(im->run, 1, im->id);
 	sqlite3_bind_int64(im->run, 2, cell);
-	sqlite3_bind_int(im->run, 3, results_int(run, "rep", -1));
-	store_bind_text(im->run, 4, results_str(run, "status", "?"));
-	sqlite3_bind_int(im->run, 5, results_true(run, "host_busy"));
+	sqlite3_bind_int(im->run, 3, results_int(run, RF(rep), -1));
+	store_bind_text(im->run, 4, results_str(run, RF(status), "?"));
+	sqlite3_bind_int(im->run, 5, results_true(run, RF(host_busy)));
 	if ((id = store_step_id(im->run)) <= 0)
 		return store_fail(s, "cannot write", err, errlen);
 	cJSON_ArrayForEach(f, run) {
-		if (!cJSON_IsNumber(f) || strcmp(f->string, "rep") == 0)
+		if (!cJSON_IsNumber(f) || strcmp(f->string, RF(rep)) == 0)
 			continue;
 		sqlite3_bind_int64(im->value, 1, id);
 		store_bind_text(im->value, 2, f->string);

@@ -21,6 +21,7 @@
 #include "placement.h"
 #include "probe.h"
 #include "program.h"
+#include "runfields.h"
 #include "watchdog.h"
 #include "workload.h"
 
@@ -94,9 +95,9 @@ cJSON *
 cell_fail(cJSON *run, const char *why)
 {
 
-	cell_set(run, "status", cJSON_CreateString("failed"));
-	cell_set(run, "error", cJSON_CreateString(why));
-	cell_set(run, "count_ok", cJSON_CreateFalse());
+	cell_set(run, RF(status), cJSON_CreateString("failed"));
+	cell_set(run, RF(error), cJSON_CreateString(why));
+	cell_set(run, RF(count_ok), cJSON_CreateFalse());
 	return run;
 }
 
@@ -113,9 +114,9 @@ cell_stalled(cJSON *run, double seconds)
 
 	snprintf(why, sizeof(why), "no dispatch in the %.2g s window, while "
 	    "other processes kept %.2f CPUs busy", seconds,
-	    cJSON_GetNumberValue(cJSON_GetObjectItem(run, "host_other_cpus")));
-	cell_set(run, "status", cJSON_CreateString("stalled"));
-	cell_set(run, "error", cJSON_CreateString(why));
+	    cJSON_GetNumberValue(cJSON_GetObjectItem(run, RF(host_other_cpus))));
+	cell_set(run, RF(status), cJSON_CreateString("stalled"));
+	cell_set(run, RF(error), cJSON_CreateString(why));
 	return;
 }
 
@@ -127,12 +128,12 @@ cell_hung(cJSON *run, struct watchdog *wd)
 	char why[96];
 
 	cJSON_Delete(run);
-	cJSON_AddStringToObject(hung, "status", "hung");
+	cJSON_AddStringToObject(hung, RF(status), "hung");
 	snprintf(why, sizeof(why), "no resumption for %.1f s",
 	    wd->stall_s);
-	cJSON_AddStringToObject(hung, "error", why);
-	cJSON_AddBoolToObject(hung, "count_ok", 0);
-	cJSON_AddItemToObject(hung, "watchdog", wd->report);
+	cJSON_AddStringToObject(hung, RF(error), why);
+	cJSON_AddBoolToObject(hung, RF(count_ok), 0);
+	cJSON_AddItemToObject(hung, RF(watchdog), wd->report);
 	wd->report = NULL;
 	return hung;
 }
@@ -185,9 +186,9 @@ cell_fairness(cJSON *run, const uint64_t *a, const uint64_t *b, unsigned int n)
 		sum += d;
 	}
 	mean = (double)sum / n;
-	cJSON_AddNumberToObject(run, "starved", starved);
-	cJSON_AddNumberToObject(run, "min_share", mean > 0 ? lo / mean : 0);
-	cJSON_AddNumberToObject(run, "max_share", mean > 0 ? hi / mean : 0);
+	cJSON_AddNumberToObject(run, RF(starved), starved);
+	cJSON_AddNumberToObject(run, RF(min_share), mean > 0 ? lo / mean : 0);
+	cJSON_AddNumberToObject(run, RF(max_share), mean > 0 ? hi / mean : 0);
 	return;
 }
 
@@ -205,11 +206,11 @@ cell_host(cJSON *run, const struct measure_sample *a,
 	double load[1];
 
 	measure_host_between(a, b, &h);
-	cJSON_AddNumberToObject(run, "host_other_cpus", h.other_cpus);
-	cJSON_AddNumberToObject(run, "host_steal_pct", h.steal_share * 100);
+	cJSON_AddNumberToObject(run, RF(host_other_cpus), h.other_cpus);
+	cJSON_AddNumberToObject(run, RF(host_steal_pct), h.steal_share * 100);
 	if (getloadavg(load, 1) == 1)
-		cJSON_AddNumberToObject(run, "loadavg_1m", load[0]);
-	cJSON_AddBoolToObject(run, "host_busy", measure_host_busy(&h));
+		cJSON_AddNumberToObject(run, RF(loadavg_1m), load[0]);
+	cJSON_AddBoolToObject(run, RF(host_busy), measure_host_busy(&h));
 	return;
 }
 
@@ -228,25 +229,25 @@ cell_figures(cJSON *run, const struct measure_sample *a,
 	double disp = dispatches > 0 ? (double)dispatches : 1;
 	long vcs = b->nvcsw - a->nvcsw, ivcs = b->nivcsw - a->nivcsw;
 
-	cJSON_AddNumberToObject(run, "wall_s", wall);
-	cJSON_AddNumberToObject(run, "cpu_s", cpu);
-	cJSON_AddNumberToObject(run, "cpu_clock_s", clk);
-	cJSON_AddNumberToObject(run, "cpu_schedstat_s", sched);
+	cJSON_AddNumberToObject(run, RF(wall_s), wall);
+	cJSON_AddNumberToObject(run, RF(cpu_s), cpu);
+	cJSON_AddNumberToObject(run, RF(cpu_clock_s), clk);
+	cJSON_AddNumberToObject(run, RF(cpu_schedstat_s), sched);
 	/* The headline (getrusage) against the scheduler's own counter. */
-	cJSON_AddNumberToObject(run, "cpu_schedstat_diff_pct",
+	cJSON_AddNumberToObject(run, RF(cpu_schedstat_diff_pct),
 	    cpu > 0 ? (sched - cpu) / cpu * 100 : 0);
-	cJSON_AddNumberToObject(run, "dispatches", (double)dispatches);
-	cJSON_AddNumberToObject(run, "ops_per_s", ops / wall);
-	cJSON_AddNumberToObject(run, "cpu_us_per_op",
+	cJSON_AddNumberToObject(run, RF(dispatches), (double)dispatches);
+	cJSON_AddNumberToObject(run, RF(ops_per_s), ops / wall);
+	cJSON_AddNumberToObject(run, RF(cpu_us_per_op),
 	    cpu * 1e6 / (ops > 0 ? ops : 1.0 / WORKLOAD_RESUMES_PER_OP));
-	cJSON_AddNumberToObject(run, "cpu_us_per_dispatch", cpu * 1e6 / disp);
-	cJSON_AddNumberToObject(run, "ctx_switches_per_dispatch",
+	cJSON_AddNumberToObject(run, RF(cpu_us_per_dispatch), cpu * 1e6 / disp);
+	cJSON_AddNumberToObject(run, RF(ctx_switches_per_dispatch),
 	    (double)(vcs + ivcs) / disp);
-	cJSON_AddNumberToObject(run, "vol_ctx_switches_per_dispatch",
+	cJSON_AddNumberToObject(run, RF(vol_ctx_switches_per_dispatch),
 	    (double)vcs / disp);
-	cJSON_AddNumberToObject(run, "invol_ctx_switches_per_dispatch",
+	cJSON_AddNumberToObject(run, RF(invol_ctx_switches_per_dispatch),
 	    (double)ivcs / disp);
-	cJSON_AddNumberToObject(run, "cpus_busy", cpu / wall);
+	cJSON_AddNumberToObject(run, RF(cpus_busy), cpu / wall);
 	cell_host(run, a, b);
 	return;
 }
@@ -315,12 +316,12 @@ static void
 cell_latency(cJSON *run, const struct hist_snap *h)
 {
 	static const struct { const char *name; double q; } qs[] = {
-		{ "latency_p50_us", 0.5 }, { "latency_p90_us", 0.9 },
-		{ "latency_p99_us", 0.99 }, { "latency_p999_us", 0.999 },
-		{ "latency_max_us", 1.0 } };
+		{ RF(latency_p50_us), 0.5 }, { RF(latency_p90_us), 0.9 },
+		{ RF(latency_p99_us), 0.99 }, { RF(latency_p999_us), 0.999 },
+		{ RF(latency_max_us), 1.0 } };
 	size_t i;
 
-	cJSON_AddNumberToObject(run, "latency_samples", (double)h->n);
+	cJSON_AddNumberToObject(run, RF(latency_samples), (double)h->n);
 	if (h->n == 0)
 		return;
 	for (i = 0; i < sizeof(qs) / sizeof(qs[0]); i++)
@@ -396,12 +397,13 @@ cell_measure(cJSON *run, const struct cell *c, struct workload *w,
 	workload_figures(&c->profile, &win_figures, run);
 	cell_latency(run, h);
 	cell_fairness(run, a.per, b.per, w->n);
-	cJSON_AddNumberToObject(run, "threads", measure_status(0, "Threads"));
-	cJSON_AddNumberToObject(run, "threads_peak", peak.threads);
-	cJSON_AddNumberToObject(run, "rss_kb", measure_status(0, "VmRSS"));
-	cJSON_AddNumberToObject(run, "rss_anon_kb", measure_status(0, "RssAnon"));
-	cJSON_AddNumberToObject(run, "rss_anon_peak_kb", peak.rss_anon_kb);
-	cJSON_AddItemToObject(run, "bindings", pin_readback(&pin->plan, 0));
+	cJSON_AddNumberToObject(run, RF(threads), measure_status(0, "Threads"));
+	cJSON_AddNumberToObject(run, RF(threads_peak), peak.threads);
+	cJSON_AddNumberToObject(run, RF(rss_kb), measure_status(0, "VmRSS"));
+	cJSON_AddNumberToObject(run, RF(rss_anon_kb), measure_status(0,
+	    "RssAnon"));
+	cJSON_AddNumberToObject(run, RF(rss_anon_peak_kb), peak.rss_anon_kb);
+	cJSON_AddItemToObject(run, RF(bindings), pin_readback(&pin->plan, 0));
 	if (!place_check(&pin->place, run, why, sizeof(why)))
 		cell_fail(run, why);
 	free(a.per);
@@ -435,25 +437,25 @@ cell_check(cJSON *run, struct workload *w, const struct db_disp_stats *st,
 	struct workload_check chk;
 
 	workload_check(w, st->ran, &chk);
-	cJSON_AddBoolToObject(run, "count_ok", chk.ok);
-	cJSON_AddNumberToObject(run, "resumptions_total", (double)chk.runs);
-	cJSON_AddNumberToObject(run, "dispatcher_ran", (double)st->ran);
-	cJSON_AddNumberToObject(run, "out_of_turn", (double)chk.out_of_turn);
+	cJSON_AddBoolToObject(run, RF(count_ok), chk.ok);
+	cJSON_AddNumberToObject(run, RF(resumptions_total), (double)chk.runs);
+	cJSON_AddNumberToObject(run, RF(dispatcher_ran), (double)st->ran);
+	cJSON_AddNumberToObject(run, RF(out_of_turn), (double)chk.out_of_turn);
 	/* Two copies of a coroutine raced on its counters: no figure holds. */
 	if (chk.figures_exact) {
-		cJSON_AddNumberToObject(run, "lost", (double)chk.lost);
-		cJSON_AddNumberToObject(run, "doubled", (double)chk.doubled);
+		cJSON_AddNumberToObject(run, RF(lost), (double)chk.lost);
+		cJSON_AddNumberToObject(run, RF(doubled), (double)chk.doubled);
 	} else {
-		cJSON_AddNullToObject(run, "lost");
-		cJSON_AddNullToObject(run, "doubled");
-		cJSON_AddStringToObject(run, "count_figures", "unreliable: a "
+		cJSON_AddNullToObject(run, RF(lost));
+		cJSON_AddNullToObject(run, RF(doubled));
+		cJSON_AddStringToObject(run, RF(count_figures), "unreliable: a "
 		    "dispatch ran twice, so lost and doubled are unknown");
 	}
-	cJSON_AddNumberToObject(run, "spilled", (double)st->spilled);
-	cJSON_AddNumberToObject(run, "threads_started", st->threads_started);
+	cJSON_AddNumberToObject(run, RF(spilled), (double)st->spilled);
+	cJSON_AddNumberToObject(run, RF(threads_started), st->threads_started);
 	/* Over the whole run, warm-up included: a pool's high-water mark. */
-	cJSON_AddNumberToObject(run, "threads_high_water", st->threads_peak);
-	cJSON_AddNumberToObject(run, "peak_rss_kb", measure_peak_rss_kb());
+	cJSON_AddNumberToObject(run, RF(threads_high_water), st->threads_peak);
+	cJSON_AddNumberToObject(run, RF(peak_rss_kb), measure_peak_rss_kb());
 	cell_counters(run, counts, st);
 	if (!chk.figures_exact)
 		cell_fail(run, "count check: a resumption came out of turn (a "
@@ -484,14 +486,14 @@ cell_stranded(cJSON *run, cJSON *report, struct workload *w,
 		    "within %.1f s of the stop: %u ran only when the design was "
 		    "shut down (stranded), %u never ran (lost)", n,
 		    n == 1 ? "" : "s", waited_s, n - lost, lost);
-	if (strcmp(cJSON_GetObjectItem(run, "status")->valuestring, "ok") == 0)
+	if (strcmp(cJSON_GetObjectItem(run, RF(status))->valuestring, "ok") == 0)
 		cell_fail(run, why);
 	else
-		cJSON_AddStringToObject(run, "error_at_stop", why);
-	arr = cJSON_AddArrayToObject(run, "stranded_coroutines");
+		cJSON_AddStringToObject(run, RF(error_at_stop), why);
+	arr = cJSON_AddArrayToObject(run, RF(stranded_coroutines));
 	for (i = 0; i < n && i < CELL_STRANDED_MAX; i++)
 		cJSON_AddItemToArray(arr, cJSON_CreateNumber(before[i]));
-	cJSON_AddItemToObject(run, "watchdog_at_stop", report);
+	cJSON_AddItemToObject(run, RF(watchdog_at_stop), report);
 	return;
 }
 
@@ -542,10 +544,10 @@ cell_wedged(void *arg)
 	snprintf(why, sizeof(why), "the run could not be stopped: a thread of "
 	    "it did not return within %.0f s; the process ends here",
 	    CELL_GUARD_S(x->stall_s));
-	cell_set(run, "status", cJSON_CreateString("hung"));
-	cell_set(run, "error", cJSON_CreateString(why));
-	cell_set(run, "count_ok", cJSON_CreateFalse());
-	cell_set(run, "watchdog_at_stop", watchdog_report(x->w,
+	cell_set(run, RF(status), cJSON_CreateString("hung"));
+	cell_set(run, RF(error), cJSON_CreateString(why));
+	cell_set(run, RF(count_ok), cJSON_CreateFalse());
+	cell_set(run, RF(watchdog_at_stop), watchdog_report(x->w,
 	    CELL_GUARD_S(x->stall_s)));
 	cell_print(stdout, run);
 	_exit(CELL_EXIT_WEDGED);
@@ -635,17 +637,17 @@ cell_counted(struct cell_stop *x, struct count *k, struct cell_pin *pin)
 	if (end == COUNT_LATE) {
 		cJSON_Delete(run);
 		x->run = cJSON_CreateObject();
-		cJSON_AddStringToObject(x->run, "status", "hung");
+		cJSON_AddStringToObject(x->run, RF(status), "hung");
 		snprintf(why, sizeof(why), "the counted window did not end "
 		    "within %.0f s", COUNT_WAIT_S);
-		cJSON_AddStringToObject(x->run, "error", why);
-		cJSON_AddBoolToObject(x->run, "count_ok", 0);
-		cJSON_AddItemToObject(x->run, "watchdog",
+		cJSON_AddStringToObject(x->run, RF(error), why);
+		cJSON_AddBoolToObject(x->run, RF(count_ok), 0);
+		cJSON_AddItemToObject(x->run, RF(watchdog),
 		    watchdog_report(x->w, COUNT_WAIT_S));
 		return false;
 	}
-	cJSON_AddNumberToObject(run, "threads", measure_status(0, "Threads"));
-	cJSON_AddItemToObject(run, "bindings", pin_readback(&pin->plan, 0));
+	cJSON_AddNumberToObject(run, RF(threads), measure_status(0, "Threads"));
+	cJSON_AddItemToObject(run, RF(bindings), pin_readback(&pin->plan, 0));
 	if (!place_check(&pin->place, run, why, sizeof(why)))
 		cell_fail(run, why);
 	return true;
@@ -672,9 +674,9 @@ cell_run_once(const struct cell *c, const struct cell_window *win)
 		cJSON_Delete(x.run);
 		return program_run(c, win);
 	}
-	cJSON_AddStringToObject(x.run, "status", "ok");
+	cJSON_AddStringToObject(x.run, RF(status), "ok");
 	if (c->count == 0)
-		cJSON_AddNumberToObject(x.run, "bare_loop_us_per_dispatch",
+		cJSON_AddNumberToObject(x.run, RF(bare_loop_us_per_dispatch),
 		    floor_bare_us(CELL_FLOOR_S));
 	if (cell_plan(c, &pin, err, sizeof(err)) != 0)
 		return cell_fail(x.run, err);
@@ -694,7 +696,7 @@ cell_run_once(const struct cell *c, const struct cell_window *win)
 		goto out_pin;
 	}
 	if (c->payload_ns > 0)
-		cJSON_AddNumberToObject(x.run, "payload_ns", c->payload_ns);
+		cJSON_AddNumberToObject(x.run, RF(payload_ns), c->payload_ns);
 	wo = (struct workload_opts){ .profile = c->profile, .spawn = c->spawn,
 	    .payload_ns = c->payload_ns, .latency_every = c->latency_every,
 	    .io = x.io, .hold_every = c->count, .held = count_held,
@@ -750,9 +752,9 @@ cell_run(const struct cell *c, const struct cell_window *win)
 
 	if (!isfinite(before) || !isfinite(after = probe_line()))
 		return run;
-	cJSON_AddNumberToObject(run, "line_round_trip_ns_before",
+	cJSON_AddNumberToObject(run, RF(line_round_trip_ns_before),
 	    round(before * 10) / 10);
-	cJSON_AddNumberToObject(run, "line_round_trip_ns_after",
+	cJSON_AddNumberToObject(run, RF(line_round_trip_ns_after),
 	    round(after * 10) / 10);
 	return run;
 }

@@ -15,6 +15,7 @@
 
 #include "cell.h"
 #include "count.h"
+#include "runfields.h"
 #include "workload.h"
 
 static const char *const count_names[] = { "auto", "callgrind", "perf" };
@@ -251,7 +252,7 @@ count_fn_cmp(const void *a, const void *b)
 static void
 count_functions(cJSON *run, struct count_dump *d, double dispatches)
 {
-	cJSON *o = cJSON_AddObjectToObject(run, "instructions_by_function");
+	cJSON *o = cJSON_AddObjectToObject(run, RF(instructions_by_function));
 	size_t i;
 
 	if (d->n > 1)
@@ -300,11 +301,11 @@ count_name(cJSON *o, enum count_counter counter)
 	const char *version = getenv(COUNT_VERSION_ENV);
 	struct utsname u;
 
-	cJSON_AddStringToObject(o, "instructions_counter",
+	cJSON_AddStringToObject(o, RF(instructions_counter),
 	    count_names[counter]);
 	if (counter == COUNT_PERF && uname(&u) == 0)
 		version = u.release;
-	cJSON_AddStringToObject(o, "instructions_counter_version",
+	cJSON_AddStringToObject(o, RF(instructions_counter_version),
 	    version != NULL ? version : "unknown");
 	return;
 }
@@ -332,8 +333,8 @@ count_figures(struct count *k, struct workload *w, cJSON *run, char *err,
 	uint64_t dispatches = workload_count(w, NULL) - k->start, total = 0;
 	uint64_t want = (uint64_t)w->n * w->hold_every;
 
-	cJSON_AddNumberToObject(run, "dispatches", (double)dispatches);
-	cJSON_AddNumberToObject(run, "count_per_coroutine",
+	cJSON_AddNumberToObject(run, RF(dispatches), (double)dispatches);
+	cJSON_AddNumberToObject(run, RF(count_per_coroutine),
 	    (double)w->hold_every);
 	count_name(run, k->counter);
 	if (dispatches != want)
@@ -348,7 +349,7 @@ count_figures(struct count *k, struct workload *w, cJSON *run, char *err,
 	if (total == 0)
 		return snprintf(err, len, "the %s counter counted nothing in "
 		    "the window", count_names[k->counter]), -1;
-	cJSON_AddNumberToObject(run, "instructions", (double)total);
+	cJSON_AddNumberToObject(run, RF(instructions), (double)total);
 	cJSON_AddNumberToObject(run, COUNT_FIELD,
 	    (double)total / (double)dispatches);
 	return 0;
@@ -394,6 +395,6 @@ count_context(const struct cell *c)
 		return NULL;
 	o = cJSON_CreateObject();
 	count_name(o, count_counter(c));
-	cJSON_AddNumberToObject(o, "count_per_coroutine", c->count);
+	cJSON_AddNumberToObject(o, RF(count_per_coroutine), c->count);
 	return o;
 }

@@ -35,6 +35,7 @@
 #include <cjson/cJSON.h>
 
 #include "counters.h"
+#include "runfields.h"
 
 struct cell;
 struct workload;
@@ -46,7 +47,7 @@ enum count_counter {
 };
 
 /* The run field a counted window fills, and what `--metric` calls it. */
-#define COUNT_FIELD		"instructions_per_dispatch"
+#define COUNT_FIELD		RF(instructions_per_dispatch)
 #define COUNT_METRIC		"instructions"
 /* Resumptions per coroutine when --metric instructions turns counting on. */
 #define COUNT_DEFAULT		1024

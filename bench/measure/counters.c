@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "counters.h"
+#include "runfields.h"
 
 static const struct counters_known {
 	const char *name;
@@ -280,7 +281,7 @@ counters_json(const struct counters *k, cJSON *run, double dispatches)
 
 	if (k->n == 0)
 		return;
-	raw = cJSON_AddObjectToObject(run, "perf");
+	raw = cJSON_AddObjectToObject(run, RF(perf));
 	for (i = 0; i < k->n; i++) {
 		c = &k->ev[i];
 		snprintf(field, sizeof(field), "perf_%s_per_dispatch", c->name);
@@ -296,7 +297,7 @@ counters_json(const struct counters *k, cJSON *run, double dispatches)
 		v = (double)c->value * ((double)c->enabled / c->running);
 		cJSON_AddNumberToObject(run, field, v / dispatches);
 	}
-	cJSON_AddBoolToObject(run, "perf_multiplexed", multiplexed);
+	cJSON_AddBoolToObject(run, RF(perf_multiplexed), multiplexed);
 	return;
 }
 

@@ -13,6 +13,7 @@
 #include <hwloc/linux.h>
 
 #include "placement.h"
+#include "runfields.h"
 
 /* Field 39 of /proc/<pid>/task/<tid>/stat: the CPU it last ran on. */
 #define PLACE_STAT_PROCESSOR	39
@@ -240,7 +241,7 @@ place_others(const struct placement *pl, hwloc_bitmap_t cpus, cJSON *arr)
 bool
 place_check(struct placement *pl, cJSON *run, char *why, size_t len)
 {
-	cJSON *arr = cJSON_AddArrayToObject(run, "placement");
+	cJSON *arr = cJSON_AddArrayToObject(run, RF(placement));
 	hwloc_bitmap_t cpus = hwloc_bitmap_alloc();
 	bool ok = true;
 	unsigned int i;

@@ -32,6 +32,7 @@
 #include "measure.h"
 #include "pin.h"
 #include "program.h"
+#include "runfields.h"
 #include "watchdog.h"
 
 /* A JVM starts in about a second here; a cold one on a busy machine, more. */
@@ -65,13 +66,13 @@ prog_failed(cJSON *run, const char *why)
 {
 	cJSON *more;
 
-	if (strcmp(cJSON_GetStringValue(cJSON_GetObjectItem(run, "status")),
+	if (strcmp(cJSON_GetStringValue(cJSON_GetObjectItem(run, RF(status))),
 	    "ok") == 0) {
 		cell_fail(run, why);
 		return;
 	}
-	if ((more = cJSON_GetObjectItem(run, "errors_after")) == NULL)
-		more = cJSON_AddArrayToObject(run, "errors_after");
+	if ((more = cJSON_GetObjectItem(run, RF(errors_after))) == NULL)
+		more = cJSON_AddArrayToObject(run, RF(errors_after));
 	cJSON_AddItemToArray(more, cJSON_CreateString(why));
 	return;
 }
@@ -318,7 +319,7 @@ prog_stderr(struct prog *p, cJSON *run)
 	    PROGRAM_STDERR_TAIL : 0, SEEK_SET);
 	n = fread(tail, 1, PROGRAM_STDERR_TAIL, p->err);
 	tail[n] = '\0';
-	cJSON_AddStringToObject(run, "program_stderr", tail);
+	cJSON_AddStringToObject(run, RF(program_stderr), tail);
 	return;
 }
 
@@ -335,7 +336,7 @@ prog_bound(struct prog *p, cJSON *run, const struct pin_plan *plan,
 	char *want = NULL;
 	bool inside = true;
 
-	cJSON_AddItemToObject(run, "bindings", b);
+	cJSON_AddItemToObject(run, RF(bindings), b);
 	if (set == NULL)
 		abort();
 	cJSON_ArrayForEach(t, b) {
@@ -399,14 +400,14 @@ prog_check(cJSON *run, const struct prog_end *e, const cJSON *counters)
 	char field[96];
 	cJSON *f;
 
-	cell_set(run, "count_ok", cJSON_CreateBool(ok && strcmp(
-	    cJSON_GetStringValue(cJSON_GetObjectItem(run, "status")),
+	cell_set(run, RF(count_ok), cJSON_CreateBool(ok && strcmp(
+	    cJSON_GetStringValue(cJSON_GetObjectItem(run, RF(status))),
 	    "ok") == 0));
-	cJSON_AddNumberToObject(run, "resumptions_total", (double)e->sum);
-	cJSON_AddNumberToObject(run, "dispatcher_ran", (double)e->dispatched);
-	cJSON_AddNumberToObject(run, "lost", e->dispatched > e->sum ?
+	cJSON_AddNumberToObject(run, RF(resumptions_total), (double)e->sum);
+	cJSON_AddNumberToObject(run, RF(dispatcher_ran), (double)e->dispatched);
+	cJSON_AddNumberToObject(run, RF(lost), e->dispatched > e->sum ?
 	    (double)(e->dispatched - e->sum) : 0);
-	cJSON_AddNumberToObject(run, "doubled", e->sum > e->dispatched ?
+	cJSON_AddNumberToObject(run, RF(doubled), e->sum > e->dispatched ?
 	    (double)(e->sum - e->dispatched) : 0);
 	/* A counter never stands in for a figure measured from outside. */
 	cJSON_ArrayForEach(f, counters) {
@@ -432,7 +433,7 @@ prog_ready(struct prog *p, cJSON *run)
 		    "not `ready RUNTIME VERSION`: \"%.80s\"", p->line);
 		return false;
 	}
-	cJSON_AddStringToObject(run, "program_says", p->line + 6);
+	cJSON_AddStringToObject(run, RF(program_says), p->line + 6);
 	return true;
 }
 
@@ -466,16 +467,17 @@ prog_window(struct prog *p, cJSON *run, const struct cell_window *win,
 	if (b->sum == a->sum)
 		cell_stalled(run, win->time_s);
 	cell_fairness(run, a->resumed, b->resumed, p->n);
-	cJSON_AddNumberToObject(run, "threads", measure_status(p->pid,
+	cJSON_AddNumberToObject(run, RF(threads), measure_status(p->pid,
 	    "Threads"));
-	cJSON_AddNumberToObject(run, "threads_peak", threads);
-	cJSON_AddNumberToObject(run, "threads_high_water",
+	cJSON_AddNumberToObject(run, RF(threads_peak), threads);
+	cJSON_AddNumberToObject(run, RF(threads_high_water),
 	    threads > warm_threads ? threads : warm_threads);
-	cJSON_AddNumberToObject(run, "rss_kb", measure_status(p->pid, "VmRSS"));
-	cJSON_AddNumberToObject(run, "rss_anon_kb", measure_status(p->pid,
+	cJSON_AddNumberToObject(run, RF(rss_kb), measure_status(p->pid,
+	    "VmRSS"));
+	cJSON_AddNumberToObject(run, RF(rss_anon_kb), measure_status(p->pid,
 	    "RssAnon"));
-	cJSON_AddNumberToObject(run, "rss_anon_peak_kb", anon);
-	cJSON_AddNumberToObject(run, "peak_rss_kb", measure_status(p->pid,
+	cJSON_AddNumberToObject(run, RF(rss_anon_peak_kb), anon);
+	cJSON_AddNumberToObject(run, RF(peak_rss_kb), measure_status(p->pid,
 	    "VmHWM"));
 	if (!prog_bound(p, run, plan, given))
 		prog_failed(run, p->why);
@@ -582,8 +584,8 @@ program_run(const struct cell *c, const struct cell_window *win)
 	if (a.resumed == NULL || b.resumed == NULL || given == NULL ||
 	    (p.line = malloc(p.cap)) == NULL)
 		abort();
-	cJSON_AddStringToObject(run, "status", "ok");
-	cJSON_AddNumberToObject(run, "bare_loop_us_per_dispatch",
+	cJSON_AddStringToObject(run, RF(status), "ok");
+	cJSON_AddNumberToObject(run, RF(bare_loop_us_per_dispatch),
 	    floor_bare_us(CELL_FLOOR_S));
 	if (pin_plan_init(&plan, c->pin, p.why, sizeof(p.why)) != 0) {
 		hwloc_bitmap_free(given);
@@ -605,8 +607,8 @@ program_run(const struct cell *c, const struct cell_window *win)
 	if (p.why[0] != '\0')
 		prog_failed(run, p.why);
 	if (p.hung)
-		cell_set(run, "status", cJSON_CreateString("hung"));
-	if (strcmp(cJSON_GetStringValue(cJSON_GetObjectItem(run, "status")),
+		cell_set(run, RF(status), cJSON_CreateString("hung"));
+	if (strcmp(cJSON_GetStringValue(cJSON_GetObjectItem(run, RF(status))),
 	    "ok") != 0)
 		prog_stderr(&p, run);
 	cJSON_Delete(counters);

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "measure.h"
+#include "runfields.h"
 #include "verify.h"
 
 #define TAG(p, seq)	((void *)(uintptr_t)(((((uint64_t)(p) << 32) | (seq)) + 1) << 1))
@@ -340,13 +341,13 @@ verify_cell(const struct cell *c, const char *name,
 {
 	cJSON *run = cell_run(c, win);
 	const char *status = cJSON_GetStringValue(cJSON_GetObjectItem(run,
-	    "status")), *error = cJSON_GetStringValue(cJSON_GetObjectItem(run,
-	    "error"));
+	    RF(status))), *error = cJSON_GetStringValue(cJSON_GetObjectItem(run,
+	    RF(error)));
 
 	*r = (struct verify_result){ .ok = true };
 	snprintf(r->what, sizeof(r->what), "count: %s: %.0f resumptions, each "
 	    "once", name, cJSON_GetNumberValue(cJSON_GetObjectItem(run,
-	    "resumptions_total")));
+	    RF(resumptions_total))));
 	if (status == NULL || strcmp(status, "ok") != 0)
 		verify_fail(r, "%s: %s", status != NULL ? status : "no status",
 		    error != NULL ? error : "no reason given");

@@ -9,6 +9,7 @@
 #include <time.h>
 
 #include "measure.h"
+#include "runfields.h"
 #include "workload.h"
 
 /* Only the running thread writes a counter; others read it for a sample. */
@@ -601,9 +602,9 @@ workload_figures(const struct workload_profile *p,
 	unsigned int threads = win->threads;
 
 	if (p->kind->round_trip) {
-		cJSON_AddNumberToObject(run, "round_trips_per_s", trips /
+		cJSON_AddNumberToObject(run, RF(round_trips_per_s), trips /
 		    win->wall_s);
-		cJSON_AddNumberToObject(run, "cpu_us_per_round_trip",
+		cJSON_AddNumberToObject(run, RF(cpu_us_per_round_trip),
 		    win->cpu_s * 1e6 / (trips > 0 ? trips : 1));
 	}
 	if (!workload_blocks_some(p))
@@ -612,13 +613,13 @@ workload_figures(const struct workload_profile *p,
 		threads = win->coroutines;
 	ceiling = workload_ceiling(p, threads, win->cpus) /
 	    WORKLOAD_RESUMES_PER_OP;
-	cJSON_AddNumberToObject(run, "blocked_per_s", (double)win->blocked /
+	cJSON_AddNumberToObject(run, RF(blocked_per_s), (double)win->blocked /
 	    win->wall_s);
-	cJSON_AddNumberToObject(run, "ceiling_ops_per_s", ceiling);
-	cJSON_AddNumberToObject(run, "capacity_pct", ops / ceiling * 100);
-	cJSON_AddNumberToObject(run, "blocking_peak", win->blocking_peak);
+	cJSON_AddNumberToObject(run, RF(ceiling_ops_per_s), ceiling);
+	cJSON_AddNumberToObject(run, RF(capacity_pct), ops / ceiling * 100);
+	cJSON_AddNumberToObject(run, RF(blocking_peak), win->blocking_peak);
 	if (win->split)
-		cJSON_AddNumberToObject(run, "hops_per_s", (double)win->hops /
+		cJSON_AddNumberToObject(run, RF(hops_per_s), (double)win->hops /
 		    win->wall_s);
 	return;
 }

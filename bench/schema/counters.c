@@ -5,6 +5,7 @@
  * side never includes the layers that count them.
  */
 #include <stddef.h>
+#include <string.h>
 
 #include "counters.h"
 #include "designs.h"
@@ -21,3 +22,14 @@ const char *const params_counters[] = {
 #undef PERF_FIELD
 const size_t nparams_counters = sizeof(params_counters) /
     sizeof(params_counters[0]);
+
+bool
+params_counter(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < nparams_counters; i++)
+		if (strcmp(params_counters[i], name) == 0)
+			return true;
+	return false;
+}

@@ -9,6 +9,7 @@
 #include "cli.h"
 #include "count.h"
 #include "params.h"
+#include "runfields.h"
 
 /* A choice is stored in an int; the design's config holds enums. */
 _Static_assert(sizeof(enum disp_wake) == sizeof(int), "wake is an int");
@@ -143,7 +144,7 @@ const struct param params[] = {
 	    .hi = 1u << 24,
 	    .dflt = "4096", .off = CELL(cfg.queue_capacity), .metavar = "N",
 	    .help = "a bounded queue's size" },
-	{ .flag = "--payload-ns", .key = "payload_ns", .label = " payload=",
+	{ .flag = "--payload-ns", .key = RF(payload_ns), .label = " payload=",
 	    .kind = PARAM_COUNT, .flags = P_KEY | P_DENSE, .hi = 10000000,
 	    .dflt = "0",
 	    .off = CELL(payload_ns), .metavar = "N",
