@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 
 #include "cli.h"
+#include "designs.h"
 #include "plugin.h"
 #include "table.h"
 #include "value.h"

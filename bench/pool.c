@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <dispatchbench/queue.h>
+
 #include "measure.h"
 #include "pool.h"
 

@@ -27,6 +27,7 @@
 
 #include "cell.h"
 #include "cells.h"
+#include "designs.h"
 #include "measure.h"
 #include "scale.h"
 #include "watchdog.h"

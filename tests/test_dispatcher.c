@@ -1071,7 +1071,7 @@ run_binary(const char *args, struct ran *r)
 struct older_case {
 	char args[512];
 	char option[16];
-	unsigned int abi, want;
+	unsigned int abi, oldest, newest;
 };
 
 /*
@@ -1082,18 +1082,19 @@ struct older_case {
  */
 static struct older_case older_cases[] = {
 	{ "cell --dispatcher " DB_PLUGIN_OLDER " --warmup 0 --time 0.05",
-	    "--dispatcher", DB_DISP_ABI_VERSION - 1, DB_DISP_ABI_VERSION },
+	    "--dispatcher", DB_DISP_ABI_OLDEST - 1, DB_DISP_ABI_OLDEST,
+	    DB_DISP_ABI_VERSION },
 	{ "cell --dispatcher shared --workers 1 --queue " DB_PLUGIN_OLDER
-	    " --warmup 0 --time 0.05", "--queue", DB_QUEUE_ABI_VERSION - 1,
-	    DB_QUEUE_ABI_VERSION },
+	    " --warmup 0 --time 0.05", "--queue", DB_QUEUE_ABI_OLDEST - 1,
+	    DB_QUEUE_ABI_OLDEST, DB_QUEUE_ABI_VERSION },
 	{ "verify --queue " DB_PLUGIN_OLDER, "--queue",
-	    DB_QUEUE_ABI_VERSION - 1, DB_QUEUE_ABI_VERSION },
+	    DB_QUEUE_ABI_OLDEST - 1, DB_QUEUE_ABI_OLDEST, DB_QUEUE_ABI_VERSION },
 	{ "matrix --queue " DB_PLUGIN_OLDER, "--queue",
-	    DB_QUEUE_ABI_VERSION - 1, DB_QUEUE_ABI_VERSION },
+	    DB_QUEUE_ABI_OLDEST - 1, DB_QUEUE_ABI_OLDEST, DB_QUEUE_ABI_VERSION },
 	{ "pair --a " DB_PLUGIN_OLDER " --b mutex --time 0.01", "pair: --a",
-	    DB_QUEUE_ABI_VERSION - 1, DB_QUEUE_ABI_VERSION },
+	    DB_QUEUE_ABI_OLDEST - 1, DB_QUEUE_ABI_OLDEST, DB_QUEUE_ABI_VERSION },
 	{ "pair --a mutex --b " DB_PLUGIN_OLDER " --time 0.01", "pair: --b",
-	    DB_QUEUE_ABI_VERSION - 1, DB_QUEUE_ABI_VERSION },
+	    DB_QUEUE_ABI_OLDEST - 1, DB_QUEUE_ABI_OLDEST, DB_QUEUE_ABI_VERSION },
 };
 
 ParameterizedTestParameters(dispatcher, an_older_abi_plugin_is_refused)
@@ -1106,13 +1107,17 @@ ParameterizedTestParameters(dispatcher, an_older_abi_plugin_is_refused)
 ParameterizedTest(struct older_case *o, dispatcher,
     an_older_abi_plugin_is_refused, .timeout = 60)
 {
-	char want[1024];
+	char want[1024], reads[32];
 	struct ran r;
 
 	run_binary(o->args, &r);
+	if (o->oldest < o->newest)
+		snprintf(reads, sizeof(reads), "%u to %u", o->oldest, o->newest);
+	else
+		snprintf(reads, sizeof(reads), "%u", o->newest);
 	snprintf(want, sizeof(want), "dispatchbench: %s: %s: ABI version %u, "
-	    "this build reads %u: rebuild it against these headers\n",
-	    o->option, DB_PLUGIN_OLDER, o->abi, o->want);
+	    "this build reads %s: rebuild it against these headers\n",
+	    o->option, DB_PLUGIN_OLDER, o->abi, reads);
 	cr_assert(WIFEXITED(r.status) && WEXITSTATUS(r.status) == 2,
 	    "%s: status %d, stderr: %s", o->args, r.status, r.err);
 	cr_assert_str_eq(r.err, want, "%s", o->args);
@@ -1193,10 +1198,10 @@ Test(dispatcher, pair_gives_the_loaders_own_reason, .timeout = 60)
 	    "--time 0.01", &r);
 	snprintf(want, sizeof(want), "dispatchbench: pair: --a: as a queue, %s: "
 	    "ABI version %u, this build reads %u: rebuild it against these "
-	    "headers; as a dispatcher, %s: ABI version %u, this build reads %u: "
-	    "rebuild it against these headers\n", DB_PLUGIN_OLDER,
-	    DB_QUEUE_ABI_VERSION - 1, DB_QUEUE_ABI_VERSION, DB_PLUGIN_OLDER,
-	    DB_QUEUE_ABI_VERSION - 1, DB_DISP_ABI_VERSION);
+	    "headers; as a dispatcher, %s: ABI version %u, this build reads %u "
+	    "to %u: rebuild it against these headers\n", DB_PLUGIN_OLDER,
+	    DB_QUEUE_ABI_OLDEST - 1, DB_QUEUE_ABI_VERSION, DB_PLUGIN_OLDER,
+	    DB_QUEUE_ABI_OLDEST - 1, DB_DISP_ABI_OLDEST, DB_DISP_ABI_VERSION);
 	cr_assert(WIFEXITED(r.status) && WEXITSTATUS(r.status) == 2, "%s",
 	    r.err);
 	cr_assert_str_eq(r.err, want);

@@ -10,6 +10,7 @@
 #include <criterion/criterion.h>
 
 #include "cells.h"
+#include "designs.h"
 #include "params.h"
 #include "runner.h"
 

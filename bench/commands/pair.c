@@ -25,6 +25,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <dispatchbench/queue.h>
+
 #include "commands.h"
 #include "context.h"
 #include "measure.h"

@@ -10,6 +10,7 @@
 #include "commands.h"
 #include "compare.h"
 #include "count.h"
+#include "designs.h"
 #include "export.h"
 #include "measure.h"
 #include "results.h"

@@ -8,6 +8,8 @@
  */
 #include <stdio.h>
 
+#include <dispatchbench/queue.h>
+
 #include "commands.h"
 #include "verify.h"
 

@@ -15,6 +15,7 @@
 #include "cell.h"
 #include "count.h"
 #include "counters.h"
+#include "designs.h"
 #include "floor.h"
 #include "measure.h"
 #include "pin.h"

@@ -8,8 +8,8 @@
 #include <stdio.h>
 
 #include <cjson/cJSON.h>
+#include <dispatchbench/dispatcher.h>
 
-#include "designs.h"
 #include "knobs.h"
 #include "workload.h"
 

@@ -16,6 +16,7 @@
 #endif
 
 #include "context.h"
+#include "designs.h"
 #include "gitrev.h"
 #include "pin.h"
 #include "plugin.h"

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "context.h"
+#include "designs.h"
 #include "plugin.h"
 
 #define PLUGIN_MAX	16

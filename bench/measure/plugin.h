@@ -15,7 +15,8 @@
 
 #include <cjson/cJSON.h>
 
-#include "designs.h"
+struct db_disp_ops;
+struct db_queue_ops;
 
 #define PLUGIN_QUEUE_SYMBOL	"dispatchbench_queue"
 #define PLUGIN_DISP_SYMBOL	"dispatchbench_dispatcher"

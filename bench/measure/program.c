@@ -28,6 +28,7 @@
 #include <hwloc/glibc-sched.h>
 
 #include "cell.h"
+#include "designs.h"
 #include "floor.h"
 #include "measure.h"
 #include "pin.h"

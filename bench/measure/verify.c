@@ -16,6 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "designs.h"
 #include "measure.h"
 #include "runfields.h"
 #include "verify.h"

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "designs.h"
 #include "measure.h"
 #include "runfields.h"
 #include "workload.h"

@@ -46,8 +46,8 @@
 #include <stdint.h>
 
 #include <cjson/cJSON.h>
+#include <dispatchbench/dispatcher.h>
 
-#include "designs.h"
 #include "hist.h"
 
 #define WORKLOAD_RESUMES_PER_OP	4

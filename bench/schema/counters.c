@@ -7,8 +7,9 @@
 #include <stddef.h>
 #include <string.h>
 
+#include <dispatchbench/dispatcher.h>
+
 #include "counters.h"
-#include "designs.h"
 #include "params.h"
 
 #define COUNTER_FIELD(n, what)		#n "_per_dispatch",

@@ -1,12 +1,14 @@
 /*
  * dispatchbench/dispatcher.h - the dispatcher interface of dispatchbench,
- * version 5 (2 added real and beside; 3 passes thread_start the thread's
+ * version 8 (2 added real and beside; 3 passes thread_start the thread's
  * index; 4 adds the lock counters and epoll_waits, so struct db_disp_stats
  * grows; 5 puts db_ before every name and keeps the suite's own designs'
  * knobs behind db_disp_config.knobs; 6 adds slot_stall_ns; 7 keeps the
  * designs' own task fields in two words of the design's, sizes the
  * counters for DB_DISP_COUNTER_MAX, leaves the counters' names to the
- * suite, and reads as C++).
+ * suite, and reads as C++; 8 no longer includes queue.h, which a design
+ * that uses its queue includes itself: no layout moved, and a design of
+ * 7 loads).
  *
  * A dispatcher is a long-lived handle; a dispatch is a request to run one
  * task on one of its threads. A design is a const struct db_disp_ops: the
@@ -28,19 +30,19 @@
 #include <stdint.h>
 #include <string.h>
 
-#include <dispatchbench/queue.h>
-
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-#define DB_DISP_ABI_VERSION	7
+#define DB_DISP_ABI_VERSION	8
 #define DB_DISP_ABI_OLDEST	7	/* the oldest whose layouts are these */
 #define DB_DISP_OPS_HEAD						\
 	.abi = DB_DISP_ABI_VERSION, .size = sizeof(struct db_disp_ops)
 
 struct db_task;
 typedef void db_task_fn(struct db_task *);
+/* A design that uses its queue includes <dispatchbench/queue.h>. */
+struct db_queue_ops;
 
 /* A word of a task that the design holding it keeps as it likes. */
 union db_task_word {

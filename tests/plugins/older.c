@@ -1,6 +1,7 @@
 /*
- * older.c - a design and a queue built for the ABI before this one: the
- * suite must refuse both, each with one line, before it calls anything.
+ * older.c - a design and a queue built for the ABI before the oldest this
+ * build loads: the suite must refuse both, each with one line, before it
+ * calls anything.
  *
  * Each table is of this build's size and complete, so the ABI version is
  * the only thing wrong with it: a loader that checked only for a newer
@@ -35,9 +36,9 @@ older_shutdown(struct db_dispatcher *d, struct db_disp_stats *st)
 }
 
 const struct db_disp_ops dispatchbench_dispatcher = {
-	.abi = DB_DISP_ABI_VERSION - 1, .size = sizeof(struct db_disp_ops),
+	.abi = DB_DISP_ABI_OLDEST - 1, .size = sizeof(struct db_disp_ops),
 	.name = "older",
-	.model = "a design built for the ABI before this one",
+	.model = "a design built for the ABI before the oldest loaded",
 	.create = older_disp_create,
 	.dispatch = older_dispatch,
 	.shutdown = older_shutdown,
@@ -79,9 +80,9 @@ older_empty(struct db_queue *q)
 }
 
 const struct db_queue_ops dispatchbench_queue = {
-	.abi = DB_QUEUE_ABI_VERSION - 1, .size = sizeof(struct db_queue_ops),
+	.abi = DB_QUEUE_ABI_OLDEST - 1, .size = sizeof(struct db_queue_ops),
 	.name = "older",
-	.model = "a queue built for the ABI before this one",
+	.model = "a queue built for the ABI before the oldest loaded",
 	.create = older_queue_create,
 	.destroy = older_queue_destroy,
 	.push = older_push,
