@@ -15,18 +15,25 @@
 #include "table.h"
 #include "workload.h"
 
+/* What the options of this file's commands fill (commands.h). */
+struct advise_args {
+	const char *blocking, *from;
+	double rate, p99_ms;
+};
+#define COMMAND_ARGS	struct advise_args
+
 static const struct param advise_opts[] = {
-	{ .flag = "--blocking", .kind = PARAM_TEXT, ARG(a.blocking),
+	{ .flag = "--blocking", .kind = PARAM_TEXT, ARG(blocking),
 	    .metavar = "[sleep:|spin:]MS:SHARE", .help = "the load the pool "
 	    "must carry: SHARE of resumptions hold a thread MS ms (an op is 4 "
 	    "resumptions: 5:1.0 holds one 20 ms an op)" },
 	{ .flag = "--rate", .kind = PARAM_NUMBER, .flags = P_POSITIVE,
-	    .hi = 1e12, ARG(a.rate), .metavar = "OPS",
+	    .hi = 1e12, ARG(rate), .metavar = "OPS",
 	    .help = "ops/s the pool must carry (an op: 4 resumptions)" },
 	{ .flag = "--p99", .kind = PARAM_NUMBER, .flags = P_POSITIVE, .hi = 1e6,
-	    ARG(a.p99_ms), .metavar = "MS",
+	    ARG(p99_ms), .metavar = "MS",
 	    .help = "the dispatch latency's p99 it must keep" },
-	{ .flag = "--from", .kind = PARAM_PATH, ARG(a.from),
+	{ .flag = "--from", .kind = PARAM_PATH, ARG(from),
 	    .metavar = "RESULTS.json",
 	    .help = "advise from these results instead of measuring, on the "
 	    "load and target they recorded unless given" },
@@ -113,7 +120,7 @@ advise_load(struct call *c, struct advise_given *g, struct advise_load *load,
 		    g->recorded);
 	*load = (struct advise_load){ g->name, workload_hold_s(&p),
 	    p.kind->cpu_bound };
-	if (c->args.a.from != NULL)
+	if (ARGS_OF(c)->from != NULL)
 		return 1;
 	g->at_target = advise_in_flight(g->target.rate, load->hold_s, co);
 	if (pool_cells(&c->sweep, g->name, g->at_target < co ? g->at_target :
@@ -147,7 +154,7 @@ advise_recalled(struct call *c, const cJSON *doc, struct advise_given *g)
 {
 	struct advise_target rec;
 
-	g->blocking = c->args.a.blocking;
+	g->blocking = ARGS_OF(c)->blocking;
 	if (doc == NULL || !advise_recorded(doc, &rec, &g->recorded,
 	    &g->at_target))
 		return;
@@ -187,7 +194,8 @@ advise_measure(struct call *c, const struct advise_load *load,
     const struct advise_given *g, struct advise_rows *rows,
     struct advise_sel *s, cJSON **doc, char *err, size_t errlen)
 {
-	const char *path = c->args.a.from != NULL ? c->args.a.from :
+	struct advise_args *opt = ARGS_OF(c);
+	const char *path = opt->from != NULL ? opt->from :
 	    c->sweep.out;
 	struct runner_arm arm = { .doc = *doc };
 	size_t nd, nq, nc;
@@ -199,14 +207,14 @@ advise_measure(struct call *c, const struct advise_load *load,
 	if (nd != 1 || nq != 1 || nc != 1)
 		return snprintf(err, errlen, "advise: give one dispatcher, one "
 		    "queue and one coroutine count"), EXIT_USAGE;
-	pool_sel(&c->sweep, c->rest, c->nrest, c->args.a.from != NULL, s);
-	if (c->args.a.from == NULL)
+	pool_sel(&c->sweep, c->rest, c->nrest, opt->from != NULL, s);
+	if (opt->from == NULL)
 		rc = command_sweep_self(c, &arm);
 	*doc = arm.doc;
 	if (rc >= RUNNER_INTERRUPTED)
 		return rc;
 	if (advise_select(arm.doc, path, s, err, errlen) != 0 ||
-	    (c->args.a.from != NULL && advise_from_check(arm.doc, path, s,
+	    (opt->from != NULL && advise_from_check(arm.doc, path, s,
 	    load != NULL ? load->name : NULL, err, errlen) != 0))
 		return EXIT_USAGE;
 	s->at_target = load == NULL || g->at_target != advise_in_flight(
@@ -238,6 +246,7 @@ advise_usable(struct call *c)
 static int
 advise_print(struct call *c, FILE *out)
 {
+	struct advise_args *opt = ARGS_OF(c);
 	static struct advise_given g;
 	struct advise_rows rows;
 	struct advise_load load;
@@ -247,11 +256,11 @@ advise_print(struct call *c, FILE *out)
 	cJSON *doc = NULL;
 	int rc, loaded;
 
-	g = (struct advise_given){ .target = { c->args.a.rate,
-	    c->args.a.p99_ms * 1e3 } };
+	g = (struct advise_given){ .target = { opt->rate,
+	    opt->p99_ms * 1e3 } };
 	if ((rc = advise_usable(c)) != 0)
 		return rc;
-	if (c->args.a.from != NULL && advise_read(c->args.a.from, &doc, err,
+	if (opt->from != NULL && advise_read(opt->from, &doc, err,
 	    sizeof(err)) != 0) {
 		cJSON_Delete(doc);
 		return command_bad("%s", err);
@@ -267,7 +276,7 @@ advise_print(struct call *c, FILE *out)
 		cJSON_Delete(doc);
 		return rc == EXIT_USAGE ? command_bad("%s", err) : rc;
 	}
-	if (c->args.a.from == NULL && advise_record(doc, c->sweep.out,
+	if (opt->from == NULL && advise_record(doc, c->sweep.out,
 	    &g.target, loaded ? &load : NULL, g.at_target) != 0)
 		fprintf(stderr, "dispatchbench: advise: could not add the "
 		    "target to %s\n", c->sweep.out);

@@ -20,25 +20,32 @@
 #include "results.h"
 #include "step.h"
 
+/* What the options of this file's commands fill (commands.h). */
+struct bisect_args {
+	const char *db, *cell, *metric, *out, *pair;
+	double threshold_pct, budget_s;
+};
+#define COMMAND_ARGS	struct bisect_args
+
 static const struct param bisect_opts[] = {
 	{ .flag = "--db", .kind = PARAM_PATH, .dflt = "results/history.db",
-	    ARG(h.db), .metavar = "FILE", .help = "the store that keeps every "
+	    ARG(db), .metavar = "FILE", .help = "the store that keeps every "
 	    "step and its runs (from the source tree, under build/)" },
-	{ .flag = "--cell", .kind = PARAM_TEXT, ARG(h.cell), .metavar = "WORDS",
+	{ .flag = "--cell", .kind = PARAM_TEXT, ARG(cell), .metavar = "WORDS",
 	    .help = "the cells whose verdicts decide (their keys hold every "
 	    "word); default: all the run options make" },
-	OPT_METRIC(h.metric, "the run field each step compares"),
+	OPT_METRIC(metric, "the run field each step compares"),
 	{ .flag = "--threshold", .kind = PARAM_NUMBER, .flags = P_POSITIVE,
-	    .hi = 99, .dflt = "5", ARG(h.threshold_pct), .metavar = "PCT",
+	    .hi = 99, .dflt = "5", ARG(threshold_pct), .metavar = "PCT",
 	    .help = "the smallest change worth a verdict (exact counts: any, "
 	    "unless given)" },
 	{ .flag = "--budget", .kind = PARAM_DURATION, .lo = 1, .hi = 7 * 86400,
-	    .dflt = "60", ARG(h.budget_s), .metavar = "DURATION",
+	    .dflt = "60", ARG(budget_s), .metavar = "DURATION",
 	    .help = "each step's A B B A rounds for an undecided cell" },
-	{ .flag = "-o", .kind = PARAM_PATH, .dflt = "build-rev", ARG(h.out),
+	{ .flag = "-o", .kind = PARAM_PATH, .dflt = "build-rev", ARG(out),
 	    .metavar = "DIR",
 	    .help = "where revisions are built and the steps' results go" },
-	{ .flag = "--pair", .kind = PARAM_PATH, ARG(h.pair), .metavar = "FILE",
+	{ .flag = "--pair", .kind = PARAM_PATH, ARG(pair), .metavar = "FILE",
 	    .help = "a plugin queue or design, by its path in a build "
 	    "(examples/libtwolock.so): each step a pair of GOOD's against the "
 	    "step's, in one process, instead of an ab of the two builds" },
@@ -102,7 +109,7 @@ bisect_ab(struct bisect *b, const char *bin, const char *path,
     struct step *st)
 {
 	static char out[1 << 22];
-	const struct history_args *h = &b->c->args.h;
+	const struct bisect_args *h = ARGS_OF(b->c);
 	const char *fixed[] = { b->self, "ab", "--a", b->b.goodbin, "--b", bin,
 	    "--format", "json", "--quiet", "--metric", h->metric, "--budget",
 	    b->budget, "--out", path, "--threshold", b->threshold };
@@ -126,7 +133,7 @@ static int
 bisect_pair(struct bisect *b, const char *bin, const char *path,
     struct step *st)
 {
-	const struct history_args *h = &b->c->args.h;
+	const struct bisect_args *h = ARGS_OF(b->c);
 	char pa[4400], pb[4400], out[4096], err[512];
 	const char *fixed[] = { b->self, "pair", "--a", pa, "--b", pb,
 	    "--metric", h->metric, "--budget", b->budget, "--out", path,
@@ -162,8 +169,9 @@ bisect_measure(void *arg, const char *sha, const char *bin, const char *path,
     struct step *st)
 {
 	struct bisect *b = arg;
+	bool pair = ARGS_OF(b->c)->pair != NULL;
 
-	(b->c->args.h.pair != NULL ? bisect_pair : bisect_ab)(b, bin, path, st);
+	(pair ? bisect_pair : bisect_ab)(b, bin, path, st);
 	if (st->rc < EXIT_USAGE || st->rc == EXIT_UNDECIDED)
 		return 0;
 	fprintf(stderr, "dispatchbench: bisect: ab of %.7s ended with status "
@@ -187,6 +195,7 @@ bisect_options(const struct call *c, char *buf, size_t len)
 static int
 cmd_bisect(struct call *c)
 {
+	struct bisect_args *opt = ARGS_OF(c);
 	struct bisect *s = calloc(1, sizeof(*s));
 	struct bisection *b = &s->b;
 	char err[1024], options[4096], dbpath[4096], terms[64];
@@ -195,36 +204,36 @@ cmd_bisect(struct call *c)
 
 	if (s == NULL)
 		abort();
-	if (command_metric(c, &c->args.h.metric, err, sizeof(err)) != 0) {
+	if (command_metric(c, &opt->metric, err, sizeof(err)) != 0) {
 		free(s);
 		return command_bad("%s", err);
 	}
 	*s = (struct bisect){ .c = c, .b = { .started = measure_now(),
-	    .pair = c->args.h.pair != NULL, .measure = bisect_measure,
+	    .pair = opt->pair != NULL, .measure = bisect_measure,
 	    .arg = s } };
 	if (bisection_range(b, c->words[0], c->words[1], err,
 	    sizeof(err)) != 0) {
 		free(s);
 		return command_bad("%s", err);
 	}
-	snprintf(b->dir, sizeof(b->dir), "%s", c->args.h.out);
+	snprintf(b->dir, sizeof(b->dir), "%s", opt->out);
 	snprintf(s->threshold, sizeof(s->threshold), "%g",
-	    c->args.h.threshold_pct);
+	    opt->threshold_pct);
 	s->threshold_given = cli_named(c->argv, c->argc, "--threshold");
-	snprintf(s->budget, sizeof(s->budget), "%g", c->args.h.budget_s);
+	snprintf(s->budget, sizeof(s->budget), "%g", opt->budget_s);
 	(void)child_self(s->self, sizeof(s->self));
-	if (strcmp(c->args.h.db, "results/history.db") == 0)
-		c->args.h.db = cli_out_default(c->args.h.db, dbpath,
+	if (strcmp(opt->db, "results/history.db") == 0)
+		opt->db = cli_out_default(opt->db, dbpath,
 		    sizeof(dbpath));
 	bisect_options(c, options, sizeof(options));
-	if (store_open(c->args.h.db, true, &b->store, err, sizeof(err)) != 0 ||
+	if (store_open(opt->db, true, &b->store, err, sizeof(err)) != 0 ||
 	    (b->id = store_bisect_begin(b->store, b->good, b->sha[b->n - 1],
 	    options, err, sizeof(err))) < 0) {
 		store_close(b->store);
 		free(s);
 		return command_bad("%s", err);
 	}
-	if (s->threshold_given || !counted_metric(c->args.h.metric))
+	if (s->threshold_given || !counted_metric(opt->metric))
 		snprintf(terms, sizeof(terms), "--threshold %s %%",
 		    s->threshold);
 	else
@@ -232,9 +241,9 @@ cmd_bisect(struct call *c)
 		    "an exact count");
 	printf("bisect: %d commits from GOOD %.7s to BAD %.7s; each step %s "
 	    "against GOOD's (--metric %s, --budget %g s, %s), the steps kept "
-	    "in %s\n\n", b->n, b->good, b->sha[b->n - 1], c->args.h.pair ?
-	    "a pair of its plugin" : "an ab of its build", c->args.h.metric,
-	    c->args.h.budget_s, terms, c->args.h.db);
+	    "in %s\n\n", b->n, b->good, b->sha[b->n - 1], opt->pair ?
+	    "a pair of its plugin" : "an ab of its build", opt->metric,
+	    opt->budget_s, terms, opt->db);
 	snprintf(b->out, sizeof(b->out), "%s/bisect-%.7s", b->dir, b->good);
 	mkdir(b->dir, 0777);
 	mkdir(b->out, 0777);

@@ -102,8 +102,10 @@ call_parse(const struct command *cmd, struct call *c, char *err,
 	if ((c->rest = calloc((size_t)c->argc, sizeof(*c->rest))) == NULL)
 		abort();
 	w.rest = cmd->sweep != NULL ? c->rest : NULL;
-	cli_option_defaults(cmd->opts, cmd->nopts, &c->args);
-	if (cli_options(cmd->opts, cmd->nopts, &c->args, c->argc - 2,
+	if ((c->args = calloc(1, cmd->args_size + 1)) == NULL)
+		abort();
+	cli_option_defaults(cmd->opts, cmd->nopts, c->args);
+	if (cli_options(cmd->opts, cmd->nopts, c->args, c->argc - 2,
 	    c->argv + 2, &w, why, sizeof(why)) != 0)
 		return snprintf(err, errlen, "%s (usage: dispatchbench %s%s%s)",
 		    why, cmd->name, sep, cmd->args), -1;
@@ -121,6 +123,7 @@ command_line_free(struct call *c)
 
 	free(c->cells);
 	free(c->rest);
+	free(c->args);
 	free(c);
 	return;
 }

@@ -31,76 +31,6 @@
  */
 #define CALL_MAX_WORDS	32
 
-/* What a command's own options fill; each command reads its member. */
-struct verdict_args {			/* compare and ab */
-	const char *a, *b;
-	double budget_s;
-	double threshold_pct, alpha;
-	int format;
-	const char *metric, *plot;
-	int allow_other_machine;
-	int beside;
-	int accept_undecided;		/* undecided exits 0, not 3 */
-};
-
-struct advise_args {
-	const char *blocking, *from;
-	double rate, p99_ms;
-};
-
-struct file_args {			/* plot, report, export */
-	const char *out;
-	int format;
-};
-
-struct verify_args {
-	unsigned int items, producers, consumers;
-};
-
-struct plan_args {			/* plan and matrix */
-	const char *pin, *topology, *cpuset, *queue, *out, *plot;
-	unsigned int workers, rounds, reps;
-	int format;
-};
-
-struct pair_args {
-	const char *a, *b, *metric;
-	unsigned int processes, pairs;
-	double budget_s, threshold_pct, alpha;
-	int unit;
-	int accept_undecided;		/* undecided exits 0, not 3 */
-};
-
-struct history_args {			/* store, history and bisect */
-	const char *db, *cell, *metric, *out, *pair;
-	double threshold_pct, alpha, budget_s;
-	int format;
-	int fail_on_step;
-};
-
-struct fleet_args {			/* merge and fleet */
-	const char *dir, *partition, *constraint, *job, *out;
-	unsigned int nodes, minutes;
-	double timeout_s;
-	int format;
-};
-
-struct run_args {
-	const char *metric;
-};
-
-union command_args {
-	struct run_args r;
-	struct verdict_args v;
-	struct verify_args y;
-	struct pair_args p;
-	struct plan_args l;
-	struct advise_args a;
-	struct file_args f;
-	struct history_args h;
-	struct fleet_args fl;
-};
-
 /* A command line as parsed for its command. */
 struct call {
 	int argc;			/* the whole line: the results' context */
@@ -109,7 +39,7 @@ struct call {
 	int nwords;
 	char **rest;			/* the sweep's options given */
 	int nrest;
-	union command_args args;
+	void *args;			/* the command's own options */
 	struct sweep sweep;		/* a sweep's command: its options */
 	struct cell *cells;
 	size_t ncells;
@@ -119,6 +49,7 @@ struct command {
 	const char *name, *args, *summary;
 	const struct param *opts;
 	size_t nopts;
+	size_t args_size;		/* the struct opts fill */
 	int minwords, maxwords;
 	/* A sweep's command: its defaults over run's, as words; NULL: none. */
 	const char *const *sweep;
@@ -126,10 +57,15 @@ struct command {
 };
 
 /*
- * A command's option is an entry of params[] that fills a member of union
- * command_args: { .flag = "--x", .kind = ..., ARG(v.x), .help = ... }.
+ * A command's options fill a struct of its own, which its file names
+ * before its tables: #define COMMAND_ARGS struct NAME_args. An option is
+ * an entry of params[] that fills one of its members:
+ * { .flag = "--x", .kind = ..., ARG(x), .help = ... }; OPTS gives a struct
+ * command its table and the struct's size, and its functions read the
+ * struct through ARGS_OF(c).
  */
-#define ARG(field)	.off = offsetof(union command_args, field)
+#define ARG(field)	.off = offsetof(COMMAND_ARGS, field)
+#define ARGS_OF(c)	((COMMAND_ARGS *)(c)->args)
 
 /* --metric: the run field a command follows, the headline by default. */
 #define OPT_METRIC(field, what)						\
@@ -137,8 +73,9 @@ struct command {
 	    .dflt = RF(cpu_us_per_dispatch), ARG(field), .metavar = "FIELD", \
 	    .help = (what) }
 
-/* A command's table of options, in a struct command. */
-#define OPTS(t)		.opts = (t), .nopts = sizeof(t) / sizeof((t)[0])
+/* A command's table of options, and the struct it fills. */
+#define OPTS(t)		.opts = (t), .nopts = sizeof(t) / sizeof((t)[0]), \
+	.args_size = sizeof(COMMAND_ARGS)
 
 /* run's sweep: its defaults alone. */
 extern const char *const command_run_sweep[];

@@ -12,19 +12,26 @@
 #include "report.h"
 #include "results.h"
 
+/* What the options of this file's commands fill (commands.h). */
+struct file_args {			/* plot, report, export */
+	const char *out;
+	int format;
+};
+#define COMMAND_ARGS	struct file_args
+
 static const struct param plot_opts[] = {
-	{ .flag = "-o", .kind = PARAM_PATH, ARG(f.out), .metavar = "DIR",
+	{ .flag = "-o", .kind = PARAM_PATH, ARG(out), .metavar = "DIR",
 	    .help = "where the plots go (default: the results' folder)" },
 };
 
 static const struct param report_opts[] = {
-	{ .flag = "-o", .kind = PARAM_PATH, ARG(f.out), .metavar = "PAGE.html",
+	{ .flag = "-o", .kind = PARAM_PATH, ARG(out), .metavar = "PAGE.html",
 	    .help = "the page (default: report.html beside the results)" },
 };
 
 static const struct param export_opts[] = {
 	{ .flag = "--format", .kind = PARAM_FORMAT, .dflt = "table",
-	    ARG(f.format), .metavar = "F", .help = "the rows' format" },
+	    ARG(format), .metavar = "F", .help = "the rows' format" },
 };
 
 /*
@@ -37,8 +44,8 @@ file_args_read(struct call *c, const char *name, cJSON **doc, char *out,
 {
 	const char *path = c->words[0], *slash = strrchr(path, '/');
 
-	if (c->args.f.out != NULL)
-		snprintf(out, outlen, "%s", c->args.f.out);
+	if (ARGS_OF(c)->out != NULL)
+		snprintf(out, outlen, "%s", ARGS_OF(c)->out);
 	else if (slash != NULL)
 		snprintf(out, outlen, "%.*s%s%s", (int)(slash - path), path,
 		    *name != '\0' ? "/" : "", name);
@@ -115,7 +122,8 @@ cmd_export(struct call *c)
 
 	if (results_read(c->words[0], &doc, err, sizeof(err)) != 0)
 		return command_bad("%s", err);
-	export_write(stdout, doc, (enum table_format)c->args.f.format, "cells");
+	export_write(stdout, doc, (enum table_format)ARGS_OF(c)->format,
+	    "cells");
 	cJSON_Delete(doc);
 	return 0;
 }

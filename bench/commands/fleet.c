@@ -13,40 +13,49 @@
 #include "fleet.h"
 #include "results.h"
 
+/* What the options of this file's commands fill (commands.h). */
+struct fleet_args {			/* merge and fleet */
+	const char *dir, *partition, *constraint, *job, *out;
+	unsigned int nodes, minutes;
+	double timeout_s;
+	int format;
+};
+#define COMMAND_ARGS	struct fleet_args
+
 static const struct param merge_opts[] = {
-	{ .flag = "-o", .kind = PARAM_PATH, ARG(fl.out),
+	{ .flag = "-o", .kind = PARAM_PATH, ARG(out),
 	    .metavar = "MERGED.json", .help = "the merged results" },
 };
 
 /* --out and --time are run's: a fleet's own are other words. */
 static const struct param fleet_opts[] = {
-	{ .flag = "--dir", .kind = PARAM_PATH, .dflt = "fleet", ARG(fl.dir),
+	{ .flag = "--dir", .kind = PARAM_PATH, .dflt = "fleet", ARG(dir),
 	    .metavar = "SHARED", .help = "a folder every node reaches: the "
 	    "script, each task's results and log" },
 	{ .flag = "--nodes", .kind = PARAM_COUNT, .lo = 1,
-	    .hi = FLEET_MAX_TASKS, .dflt = "1", ARG(fl.nodes), .metavar = "N",
+	    .hi = FLEET_MAX_TASKS, .dflt = "1", ARG(nodes), .metavar = "N",
 	    .help = "script, submit: array tasks, each on a node of its own" },
-	{ .flag = "--partition", .kind = PARAM_TEXT, ARG(fl.partition),
+	{ .flag = "--partition", .kind = PARAM_TEXT, ARG(partition),
 	    .metavar = "P",
 	    .help = "script, submit: the partition (default: the cluster's)" },
-	{ .flag = "--constraint", .kind = PARAM_TEXT, ARG(fl.constraint),
+	{ .flag = "--constraint", .kind = PARAM_TEXT, ARG(constraint),
 	    .metavar = "C",
 	    .help = "script, submit: the nodes' feature (a class of node)" },
 	{ .flag = "--limit", .kind = PARAM_COUNT, .lo = 1, .hi = 525600,
-	    .dflt = "60", ARG(fl.minutes), .metavar = "MIN",
+	    .dflt = "60", ARG(minutes), .metavar = "MIN",
 	    .help = "script, submit: each task's time limit in minutes" },
-	{ .flag = "--job", .kind = PARAM_TEXT, ARG(fl.job), .metavar = "ID",
+	{ .flag = "--job", .kind = PARAM_TEXT, ARG(job), .metavar = "ID",
 	    .help = "status, collect: the array (default: the newest in "
 	    "SHARED)" },
 	{ .flag = "--timeout", .kind = PARAM_SECONDS, .hi = 31536000,
-	    .dflt = "0", ARG(fl.timeout_s), .metavar = "S",
+	    .dflt = "0", ARG(timeout_s), .metavar = "S",
 	    .help = "collect: stop waiting after S seconds (0: until the array "
 	    "ends)" },
-	{ .flag = "-o", .kind = PARAM_PATH, ARG(fl.out),
+	{ .flag = "-o", .kind = PARAM_PATH, ARG(out),
 	    .metavar = "MERGED.json", .help = "collect: the merged results "
 	    "(default: SHARED/merged-JOB.json)" },
 	{ .flag = "--format", .kind = PARAM_FORMAT, .dflt = "table",
-	    ARG(fl.format), .metavar = "F",
+	    ARG(format), .metavar = "F",
 	    .help = "status, collect: the tasks' rows" },
 };
 
@@ -71,12 +80,12 @@ cmd_merge(struct call *c)
 	cJSON *out;
 	int rc;
 
-	if (c->args.fl.out == NULL)
+	if (ARGS_OF(c)->out == NULL)
 		return command_bad("merge: give -o MERGED.json");
 	if ((out = fleet_merge_files(c->words, c->nwords, err,
 	    sizeof(err))) == NULL)
 		return command_bad("%s", err);
-	rc = fleet_write(out, c->args.fl.out);
+	rc = fleet_write(out, ARGS_OF(c)->out);
 	cJSON_Delete(out);
 	return rc;
 }
@@ -86,18 +95,19 @@ static int
 fleet_array(struct call *c, struct slurm_array *a, char *dir, size_t dirlen,
     char *bin, size_t binlen)
 {
+	struct fleet_args *opt = ARGS_OF(c);
 	char err[PATH_MAX + 128];
 
 	if (cli_named(c->rest, c->nrest, "--out"))
 		return command_bad("fleet: each task names its results "
 		    "(SHARED/HOST-JOB-TASK.json): drop --out");
-	if (fleet_dir(c->args.fl.dir, dir, dirlen, err, sizeof(err)) != 0)
+	if (fleet_dir(opt->dir, dir, dirlen, err, sizeof(err)) != 0)
 		return command_bad("%s", err);
 	if (child_self(bin, binlen) != 0)
 		return command_bad("cannot read /proc/self/exe: %s",
 		    strerror(errno));
-	*a = (struct slurm_array){ dir, bin, c->args.fl.partition,
-	    c->args.fl.constraint, c->args.fl.nodes, c->args.fl.minutes,
+	*a = (struct slurm_array){ dir, bin, opt->partition,
+	    opt->constraint, opt->nodes, opt->minutes,
 	    c->rest, c->nrest };
 	return 0;
 }
@@ -137,11 +147,12 @@ fleet_cmd_submit(struct call *c)
 static int
 fleet_cmd_status(struct call *c)
 {
+	struct fleet_args *opt = ARGS_OF(c);
 	struct fleet f;
 	char err[1024];
 	int live;
 
-	if (fleet_open(&f, c->args.fl.dir, c->args.fl.job, err,
+	if (fleet_open(&f, opt->dir, opt->job, err,
 	    sizeof(err)) != 0)
 		return command_bad("%s", err);
 	if ((live = fleet_poll(&f, err, sizeof(err))) < 0) {
@@ -150,7 +161,7 @@ fleet_cmd_status(struct call *c)
 	}
 	printf("job %s: %u task%s, %d still to end\n", f.job, f.n,
 	    f.n == 1 ? "" : "s", live);
-	fleet_table(&f, stdout, c->args.fl.format);
+	fleet_table(&f, stdout, opt->format);
 	fleet_close(&f);
 	return 0;
 }
@@ -163,16 +174,17 @@ fleet_cmd_status(struct call *c)
 static int
 fleet_cmd_collect(struct call *c)
 {
+	struct fleet_args *opt = ARGS_OF(c);
 	char err[1024], out[PATH_MAX + 64];
 	unsigned int failed;
 	cJSON *doc = NULL;
 	struct fleet f;
 	int live, rc;
 
-	if (fleet_open(&f, c->args.fl.dir, c->args.fl.job, err,
+	if (fleet_open(&f, opt->dir, opt->job, err,
 	    sizeof(err)) != 0)
 		return command_bad("%s", err);
-	if ((live = fleet_wait(&f, c->args.fl.timeout_s, err, sizeof(err))) <
+	if ((live = fleet_wait(&f, opt->timeout_s, err, sizeof(err))) <
 	    0) {
 		fleet_close(&f);
 		return command_bad("%s", err);
@@ -182,9 +194,9 @@ fleet_cmd_collect(struct call *c)
 	printf("job %s: %u task%s, %u completed whole, %u not%s\n", f.job, f.n,
 	    f.n == 1 ? "" : "s", f.n - failed, failed, live > 0 ?
 	    ", some still running (--timeout)" : "");
-	fleet_table(&f, stdout, c->args.fl.format);
-	if (c->args.fl.out != NULL)
-		snprintf(out, sizeof(out), "%s", c->args.fl.out);
+	fleet_table(&f, stdout, opt->format);
+	if (opt->out != NULL)
+		snprintf(out, sizeof(out), "%s", opt->out);
 	else
 		snprintf(out, sizeof(out), "%s/merged-%s.json", f.dir, f.job);
 	rc = doc != NULL ? fleet_write(doc, out) : (fprintf(stderr,

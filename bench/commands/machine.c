@@ -21,6 +21,14 @@
 #include "results.h"
 #include "table.h"
 
+/* What the options of this file's commands fill (commands.h). */
+struct plan_args {			/* plan and matrix */
+	const char *pin, *topology, *cpuset, *queue, *out, *plot;
+	unsigned int workers, rounds, reps;
+	int format;
+};
+#define COMMAND_ARGS	struct plan_args
+
 static int
 cmd_topo(struct call *c)
 {
@@ -36,21 +44,21 @@ cmd_topo(struct call *c)
 }
 
 static const struct param plan_opts[] = {
-	{ .flag = "--pin", .kind = PARAM_TEXT, .dflt = "compact", ARG(l.pin),
+	{ .flag = "--pin", .kind = PARAM_TEXT, .dflt = "compact", ARG(pin),
 	    .metavar = "POLICY|PUS", .help = "none, compact, smt, core, "
 	    "scatter, numa, spread-numa or PUs" },
 	{ .flag = "--workers", .kind = PARAM_COUNT, .hi = 1u << 20, .dflt = "0",
-	    ARG(l.workers), .metavar = "N",
+	    ARG(workers), .metavar = "N",
 	    .help = "threads to place; 0: one per usable PU" },
-	{ .flag = "--topology", .kind = PARAM_TEXT, ARG(l.topology),
+	{ .flag = "--topology", .kind = PARAM_TEXT, ARG(topology),
 	    .metavar = "SPEC", .help = "another machine: an XML file (lstopo "
 	    "--of xml) or hwloc's synthetic description (\"pack:2 numa:2 "
 	    "core:16 pu:2\")" },
-	{ .flag = "--cpuset", .kind = PARAM_TEXT, ARG(l.cpuset),
+	{ .flag = "--cpuset", .kind = PARAM_TEXT, ARG(cpuset),
 	    .metavar = "LIST", .help = "plan within these CPUs (as taskset -c) "
 	    "instead of this process's" },
 	{ .flag = "--format", .kind = PARAM_FORMAT, .dflt = "table",
-	    ARG(l.format), .metavar = "F", .help = "the plan's format" },
+	    ARG(format), .metavar = "F", .help = "the plan's format" },
 };
 
 static const struct table_col plan_cols[] = {
@@ -65,7 +73,7 @@ static const struct table_col plan_cols[] = {
 static int
 cmd_plan(struct call *c)
 {
-	const struct plan_args *a = &c->args.l;
+	const struct plan_args *a = ARGS_OF(c);
 	const struct table t = { "plan", plan_cols,
 	    sizeof(plan_cols) / sizeof(plan_cols[0]) };
 	struct pin_plan plan;
@@ -103,24 +111,24 @@ const struct command command_plan = {
 };
 
 static const struct param matrix_opts[] = {
-	{ .flag = "--queue", .kind = PARAM_TEXT, .dflt = "lfseg", ARG(l.queue),
+	{ .flag = "--queue", .kind = PARAM_TEXT, .dflt = "lfseg", ARG(queue),
 	    .metavar = "Q", .help = "the queue of the handoff (`list`, or a "
 	    "plugin); none: the cache line alone" },
 	{ .flag = "--rounds", .kind = PARAM_COUNT, .lo = 100, .hi = 100000000,
-	    .dflt = "20000", ARG(l.rounds), .metavar = "N",
+	    .dflt = "20000", ARG(rounds), .metavar = "N",
 	    .help = "round trips a timing" },
 	{ .flag = "--reps", .kind = PARAM_COUNT, .lo = 1, .hi = 63, .dflt = "5",
-	    ARG(l.reps), .metavar = "N",
+	    ARG(reps), .metavar = "N",
 	    .help = "timings of each pair (the median is kept)" },
-	{ .flag = "--cpuset", .kind = PARAM_TEXT, ARG(l.cpuset),
+	{ .flag = "--cpuset", .kind = PARAM_TEXT, ARG(cpuset),
 	    .metavar = "LIST", .help = "these CPUs (as taskset -c) instead of "
 	    "all this process may use" },
 	{ .flag = "--format", .kind = PARAM_FORMAT, .dflt = "table",
-	    ARG(l.format), .metavar = "F", .help = "the pairs' format" },
-	{ .flag = "--out", .kind = PARAM_PATH, ARG(l.out),
+	    ARG(format), .metavar = "F", .help = "the pairs' format" },
+	{ .flag = "--out", .kind = PARAM_PATH, ARG(out),
 	    .metavar = "FILE.json",
 	    .help = "the pairs and the machine's context" },
-	{ .flag = "--plot", .kind = PARAM_PATH, ARG(l.plot), .metavar = "DIR",
+	{ .flag = "--plot", .kind = PARAM_PATH, ARG(plot), .metavar = "DIR",
 	    .help = "heatmaps there (matrix_line, matrix_queue: .png, .svg)" },
 };
 
@@ -142,7 +150,7 @@ static const struct table_col matrix_group_cols[] = {
 static int
 matrix_save(const struct call *c, const cJSON *rows, const cJSON *groups)
 {
-	const struct plan_args *a = &c->args.l;
+	const struct plan_args *a = ARGS_OF(c);
 	cJSON *doc = cJSON_CreateObject();
 	int error;
 
@@ -181,7 +189,7 @@ matrix_queue(const char *spec, const struct db_queue_ops **q, char *err,
 static int
 cmd_matrix(struct call *c)
 {
-	const struct plan_args *a = &c->args.l;
+	const struct plan_args *a = ARGS_OF(c);
 	struct matrix_opts o = { .rounds = a->rounds, .reps = a->reps };
 	const struct table t = { "matrix", matrix_cols,
 	    sizeof(matrix_cols) / sizeof(matrix_cols[0]) };

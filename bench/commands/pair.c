@@ -37,37 +37,47 @@
 #include "tally.h"
 #include "valgrind.h"
 
+/* What the options of this file's commands fill (commands.h). */
+struct pair_args {
+	const char *a, *b, *metric;
+	unsigned int processes, pairs;
+	double budget_s, threshold_pct, alpha;
+	int unit;
+	int accept_undecided;		/* undecided exits 0, not 3 */
+};
+#define COMMAND_ARGS	struct pair_args
+
 #define PAIR_MIN_UNITS	6	/* below, no exact p goes below 0.05 */
 #define PAIR_MAX_UNITS	1000
 
 static const struct param pair_opts[] = {
-	{ .flag = "--a", .kind = PARAM_TEXT, ARG(p.a), .metavar = "Q|D",
+	{ .flag = "--a", .kind = PARAM_TEXT, ARG(a), .metavar = "Q|D",
 	    .help = "the baseline: a queue or a dispatcher, by name or a "
 	    "plugin's PATH[:SYMBOL]" },
-	{ .flag = "--b", .kind = PARAM_TEXT, ARG(p.b), .metavar = "Q|D",
+	{ .flag = "--b", .kind = PARAM_TEXT, ARG(b), .metavar = "Q|D",
 	    .help = "the candidate, of the same kind" },
 	{ .flag = "--processes", .kind = PARAM_COUNT, .lo = PAIR_MIN_UNITS,
-	    .hi = PAIR_MAX_UNITS, .dflt = "10", ARG(p.processes),
+	    .hi = PAIR_MAX_UNITS, .dflt = "10", ARG(processes),
 	    .metavar = "N", .help = "processes, each one unit of the test" },
 	{ .flag = "--pairs", .kind = PARAM_COUNT, .lo = 2, .hi = 100000,
-	    .dflt = "10", ARG(p.pairs), .metavar = "N",
+	    .dflt = "10", ARG(pairs), .metavar = "N",
 	    .help = "pairs of windows per process, alternately A B and B A" },
 	{ .flag = "--budget", .kind = PARAM_DURATION, .lo = 1, .hi = 7 * 86400,
-	    ARG(p.budget_s), .metavar = "DURATION",
+	    ARG(budget_s), .metavar = "DURATION",
 	    .help = "as many processes as fit, at least 6 (instead of "
 	    "--processes)" },
 	{ .flag = "--threshold", .kind = PARAM_NUMBER, .flags = P_POSITIVE,
-	    .hi = 99, .dflt = "5", ARG(p.threshold_pct), .metavar = "PCT",
+	    .hi = 99, .dflt = "5", ARG(threshold_pct), .metavar = "PCT",
 	    .help = "the smallest change worth a verdict" },
 	{ .flag = "--alpha", .kind = PARAM_NUMBER, .flags = P_POSITIVE,
-	    .hi = 0.5, .dflt = "0.05", ARG(p.alpha), .metavar = "A",
+	    .hi = 0.5, .dflt = "0.05", ARG(alpha), .metavar = "A",
 	    .help = "the false alarms allowed" },
-	OPT_METRIC(p.metric, "the run field compared"),
+	OPT_METRIC(metric, "the run field compared"),
 	{ .flag = "--accept-undecided", .kind = PARAM_SWITCH,
-	    ARG(p.accept_undecided), .help = "exit 0, not 3, when the verdict "
+	    ARG(accept_undecided), .help = "exit 0, not 3, when the verdict "
 	    "has no answer (too few processes gave an estimate)" },
 	{ .flag = "--unit", .kind = PARAM_INT, .lo = -1, .hi = PAIR_MAX_UNITS,
-	    .dflt = "-1", ARG(p.unit), .metavar = "K",
+	    .dflt = "-1", ARG(unit), .metavar = "K",
 	    .help = "run process K's pairs, one JSON line a window (what pair "
 	    "starts)" },
 };
@@ -117,7 +127,7 @@ pair_arm(const char *flag, const char *spec, const struct cell *base,
 static int
 pair_unit(const struct call *c, const struct cell arms[2])
 {
-	const struct pair_args *a = &c->args.p;
+	const struct pair_args *a = ARGS_OF(c);
 	struct paired_ends e = { .crashed = false };
 	unsigned int i, k, arm;
 	enum tally_end end;
@@ -165,7 +175,7 @@ static void
 pair_run(const struct call *c, const struct cell arms[2],
     struct tally *t, cJSON *units, cJSON *doc)
 {
-	const struct pair_args *a = &c->args.p;
+	const struct pair_args *a = ARGS_OF(c);
 	unsigned int k, n = a->processes;
 	double start = measure_now(), waited;
 	char why[256], said[768], settled[128];
@@ -205,7 +215,7 @@ pair_run(const struct call *c, const struct cell arms[2],
 static int
 cmd_pair(struct call *c)
 {
-	const struct pair_args *a = &c->args.p;
+	const struct pair_args *a = ARGS_OF(c);
 	struct tally_arm named[2];
 	struct cell arms[2];
 	cJSON *doc, *units, *cells[2];
@@ -218,7 +228,7 @@ cmd_pair(struct call *c)
 		return command_bad("pair: give --a and --b");
 	if (c->ncells != 1)
 		return command_bad("pair: the options must name exactly one cell");
-	if (command_metric(c, &c->args.p.metric, err, sizeof(err)) != 0)
+	if (command_metric(c, &ARGS_OF(c)->metric, err, sizeof(err)) != 0)
 		return command_bad("pair: %s", err);
 	if ((kind[0] = pair_arm("--a", a->a, &c->cells[0], &arms[0], &named[0],
 	    err, sizeof(err))) < 0 || (kind[1] = pair_arm("--b", a->b,

@@ -18,6 +18,12 @@
 #include "valgrind.h"
 #include "workload.h"
 
+/* What the options of this file's commands fill (commands.h). */
+struct run_args {
+	const char *metric;
+};
+#define COMMAND_ARGS	struct run_args
+
 const char *const command_run_sweep[] = { NULL };
 
 /*
@@ -79,24 +85,25 @@ run_reps_judged(struct call *c)
 }
 
 static const struct param run_opts[] = {
-	OPT_METRIC(r.metric, "the figure measured: "
+	OPT_METRIC(metric, "the figure measured: "
 	    "the timed ones, or instructions (each window counted: --count)"),
 };
 
 static int
 cmd_run(struct call *c)
 {
+	struct run_args *opt = ARGS_OF(c);
 	struct runner_arm arm;
 	char err[512];
 	int rc;
 
-	if (command_metric(c, &c->args.r.metric, err, sizeof(err)) != 0)
+	if (command_metric(c, &opt->metric, err, sizeof(err)) != 0)
 		return command_bad("%s", err);
-	if (strcmp(c->args.r.metric, COUNT_FIELD) != 0 &&
-	    strcmp(c->args.r.metric, RF(cpu_us_per_dispatch)) != 0)
+	if (strcmp(opt->metric, COUNT_FIELD) != 0 &&
+	    strcmp(opt->metric, RF(cpu_us_per_dispatch)) != 0)
 		return command_bad("--metric %s: run measures "
 		    "cpu_us_per_dispatch (timed) or instructions (counted)",
-		    c->args.r.metric);
+		    opt->metric);
 	run_reps_judged(c);
 	rc = command_sweep_self(c, &arm);
 	/* With --quiet and a format, stdout holds the export alone. */

@@ -14,36 +14,56 @@
 #include "compare.h"
 #include "results.h"
 
-/* ab's take the first nine; compare's, from the fourth on. */
-static const struct param verdict_opts[] = {
-	{ .flag = "--a", .kind = PARAM_TEXT, ARG(v.a),
+/* What the options of this file's commands fill (commands.h). */
+struct verdict_args {			/* compare and ab */
+	const char *a, *b;
+	double budget_s;
+	double threshold_pct, alpha;
+	int format;
+	const char *metric, *plot;
+	int allow_other_machine;
+	int beside;
+	int accept_undecided;		/* undecided exits 0, not 3 */
+};
+#define COMMAND_ARGS	struct verdict_args
+
+/* What a verdict is reached by, ab's or compare's. */
+#define VERDICT_OPTS							\
+	{ .flag = "--threshold", .kind = PARAM_NUMBER, .flags = P_POSITIVE, \
+	    .hi = 99, .dflt = "5", ARG(threshold_pct), .metavar = "PCT", \
+	    .help = "the smallest change worth a verdict" },		\
+	{ .flag = "--alpha", .kind = PARAM_NUMBER, .flags = P_POSITIVE,	\
+	    .hi = 0.5, .dflt = "0.05", ARG(alpha), .metavar = "A",	\
+	    .help = "false alarms allowed over the whole comparison (Holm)" }, \
+	{ .flag = "--format", .kind = PARAM_FORMAT, .dflt = "table",	\
+	    ARG(format), .metavar = "F", .help = "the verdicts' format" }, \
+	OPT_METRIC(metric, "the run field compared"),			\
+	{ .flag = "--plot", .kind = PARAM_PATH, ARG(plot), .metavar = "DIR", \
+	    .help = "draw the ratios there (ratio.png, ratio.svg)" },	\
+	{ .flag = "--accept-undecided", .kind = PARAM_SWITCH,		\
+	    ARG(accept_undecided), .help = "exit 0, not 3, when a cell has " \
+	    "no answer and none regressed (missing, too few runs)" }
+
+static const struct param verdict_ab_opts[] = {
+	{ .flag = "--a", .kind = PARAM_TEXT, ARG(a),
 	    .metavar = "'BIN [OPTS]'",
 	    .help = "the base build, with options of its own" },
-	{ .flag = "--b", .kind = PARAM_TEXT, ARG(v.b),
+	{ .flag = "--b", .kind = PARAM_TEXT, ARG(b),
 	    .metavar = "'BIN [OPTS]'",
 	    .help = "the new build, with options of its own" },
 	{ .flag = "--budget", .kind = PARAM_DURATION, .lo = 1, .hi = 7 * 86400,
-	    ARG(v.budget_s), .metavar = "DURATION",
+	    ARG(budget_s), .metavar = "DURATION",
 	    .help = "add A B B A rounds to undecided cells for this long (90s, "
 	    "2m, 1h; default: the --reps alone)" },
-	{ .flag = "--threshold", .kind = PARAM_NUMBER, .flags = P_POSITIVE,
-	    .hi = 99, .dflt = "5", ARG(v.threshold_pct), .metavar = "PCT",
-	    .help = "the smallest change worth a verdict" },
-	{ .flag = "--alpha", .kind = PARAM_NUMBER, .flags = P_POSITIVE,
-	    .hi = 0.5, .dflt = "0.05", ARG(v.alpha), .metavar = "A",
-	    .help = "false alarms allowed over the whole comparison (Holm)" },
-	{ .flag = "--format", .kind = PARAM_FORMAT, .dflt = "table",
-	    ARG(v.format), .metavar = "F", .help = "the verdicts' format" },
-	OPT_METRIC(v.metric, "the run field compared"),
-	{ .flag = "--plot", .kind = PARAM_PATH, ARG(v.plot), .metavar = "DIR",
-	    .help = "draw the ratios there (ratio.png, ratio.svg)" },
-	{ .flag = "--accept-undecided", .kind = PARAM_SWITCH,
-	    ARG(v.accept_undecided), .help = "exit 0, not 3, when a cell has "
-	    "no answer and none regressed (missing, too few runs)" },
+	VERDICT_OPTS,
+};
+
+static const struct param verdict_compare_opts[] = {
+	VERDICT_OPTS,
 	{ .flag = "--allow-other-machine", .kind = PARAM_SWITCH,
-	    ARG(v.allow_other_machine),
+	    ARG(allow_other_machine),
 	    .help = "compare results of two machines" },
-	{ .flag = "--beside", .kind = PARAM_SWITCH, ARG(v.beside),
+	{ .flag = "--beside", .kind = PARAM_SWITCH, ARG(beside),
 	    .help = "each real runtime's cells of NEW against its models' in "
 	    "BASE (BASE may be NEW: `compare R.json R.json --beside`)" },
 };
@@ -84,13 +104,14 @@ verdict_status(int cmp, const char *err, const struct verdict_args *v)
 static int
 cmd_compare(struct call *c)
 {
+	struct verdict_args *opt = ARGS_OF(c);
 	struct compare_opts o;
 	cJSON *docs[2] = { NULL, NULL };
 	char err[1024];
 	int i, cmp = COMPARE_BAD_INPUT;
 
-	if (command_metric(c, &c->args.v.metric, err, sizeof(err)) != 0 ||
-	    verdict_opts_apply(&c->args.v, &o, err, sizeof(err)) != 0)
+	if (command_metric(c, &opt->metric, err, sizeof(err)) != 0 ||
+	    verdict_opts_apply(opt, &o, err, sizeof(err)) != 0)
 		return command_bad("%s", err);
 	o.threshold_given = cli_named(c->argv, c->argc, "--threshold");
 	for (i = 0; i < 2; i++)
@@ -102,7 +123,7 @@ cmd_compare(struct call *c)
 out:
 	cJSON_Delete(docs[0]);
 	cJSON_Delete(docs[1]);
-	return verdict_status(cmp, err, &c->args.v);
+	return verdict_status(cmp, err, opt);
 }
 
 /*
@@ -114,7 +135,8 @@ out:
 static int
 verdict_plan(const struct call *c, char *err, size_t errlen)
 {
-	double level = c->args.v.alpha / (double)c->ncells;
+	struct verdict_args *opt = ARGS_OF(c);
+	double level = opt->alpha / (double)c->ncells;
 	size_t reps = c->sweep.reps, need = compare_min_runs(level);
 
 	/* A cell stopped early in one arm would leave its runs unpaired. */
@@ -127,11 +149,11 @@ verdict_plan(const struct call *c, char *err, size_t errlen)
 	if (c->sweep.cell.count > 0 && reps < 2)
 		return snprintf(err, errlen, "--reps %zu: a counted cell needs 2 "
 		    "runs a side to show whether its count is exact", reps), -1;
-	if (c->args.v.budget_s > 0 || reps >= need || c->sweep.cell.count > 0)
+	if (opt->budget_s > 0 || reps >= need || c->sweep.cell.count > 0)
 		return 0;
 	snprintf(err, errlen, "--reps %zu: no p of %zu runs a side can go below "
 	    "%.2g (alpha %g over %zu cell%s, Holm): give --reps %zu or more, or "
-	    "--budget", reps, reps, level, c->args.v.alpha, c->ncells,
+	    "--budget", reps, reps, level, opt->alpha, c->ncells,
 	    c->ncells > 1 ? "s" : "", need);
 	return -1;
 }
@@ -140,7 +162,8 @@ verdict_plan(const struct call *c, char *err, size_t errlen)
 static int
 cmd_ab(struct call *c)
 {
-	const char *const given[2] = { c->args.v.a, c->args.v.b };
+	struct verdict_args *opt = ARGS_OF(c);
+	const char *const given[2] = { opt->a, opt->b };
 	struct runner_arm arms[2];
 	struct compare_opts co;
 	double *levels = NULL;
@@ -148,8 +171,8 @@ cmd_ab(struct call *c)
 	int rc, cmp;
 
 	memset(arms, 0, sizeof(arms));
-	if (command_metric(c, &c->args.v.metric, err, sizeof(err)) != 0 ||
-	    verdict_opts_apply(&c->args.v, &co, err, sizeof(err)) != 0 ||
+	if (command_metric(c, &opt->metric, err, sizeof(err)) != 0 ||
+	    verdict_opts_apply(opt, &co, err, sizeof(err)) != 0 ||
 	    ab_arms(&c->sweep, c->ncells, given, arms, outs, err,
 	    sizeof(err)) != 0 || verdict_plan(c, err, sizeof(err)) != 0) {
 		rc = command_bad("%s", err);
@@ -162,10 +185,10 @@ cmd_ab(struct call *c)
 	c->sweep.format = co.format;
 	if ((levels = calloc(c->ncells, sizeof(*levels))) == NULL)
 		abort();
-	rc = c->args.v.budget_s > 0 ? ab_sequential(&c->sweep, c->ncells, arms,
-	    &co, c->args.v.budget_s, levels, c->argc, c->argv) :
+	rc = opt->budget_s > 0 ? ab_sequential(&c->sweep, c->ncells, arms,
+	    &co, opt->budget_s, levels, c->argc, c->argv) :
 	    runner_sweep(&c->sweep, c->ncells, arms, 2, c->argc, c->argv);
-	co.levels = c->args.v.budget_s > 0 ? levels : NULL;
+	co.levels = opt->budget_s > 0 ? levels : NULL;
 	co.sides[0] = ab_side(&arms[0], sides[0], sizeof(sides[0]));
 	co.sides[1] = ab_side(&arms[1], sides[1], sizeof(sides[1]));
 	if (rc < RUNNER_INTERRUPTED) {
@@ -174,7 +197,7 @@ cmd_ab(struct call *c)
 		    sizeof(err));
 		rc = cmp == COMPARE_REGRESSED || (rc == RUNNER_RUN_FAILED &&
 		    cmp != COMPARE_BAD_INPUT) ? 1 : verdict_status(cmp, err,
-		    &c->args.v);
+		    opt);
 	}
 out:
 	cJSON_Delete(arms[0].doc);
@@ -189,8 +212,7 @@ const struct command command_ab = {
 	.name = "ab",
 	.args = "--a 'BIN [OPTS]' --b 'BIN [OPTS]' [options]",
 	.summary = "run two builds interleaved A B B A, then compare them",
-	.opts = verdict_opts,
-	.nopts = 9,
+	OPTS(verdict_ab_opts),
 	.sweep = command_run_sweep,
 	.run = cmd_ab,
 };
@@ -199,8 +221,7 @@ const struct command command_compare = {
 	.args = "BASE.json NEW.json [options]",
 	.summary = "NEW against BASE, cell by cell, with a verdict (exit 1: "
 	    "worse, 3: undecided)",
-	.opts = verdict_opts + 3,
-	.nopts = 8,
+	OPTS(verdict_compare_opts),
 	.minwords = 2,
 	.maxwords = 2,
 	.run = cmd_compare,

@@ -13,15 +13,21 @@
 #include "commands.h"
 #include "verify.h"
 
+/* What the options of this file's commands fill (commands.h). */
+struct verify_args {
+	unsigned int items, producers, consumers;
+};
+#define COMMAND_ARGS	struct verify_args
+
 static const struct param verify_opts[] = {
 	{ .flag = "--items", .kind = PARAM_COUNT, .lo = 1, .hi = 1u << 30,
-	    .dflt = "1200000", ARG(y.items), .metavar = "N",
+	    .dflt = "1200000", ARG(items), .metavar = "N",
 	    .help = "queue: tagged items through the stress" },
 	{ .flag = "--producers", .kind = PARAM_COUNT, .lo = 1, .hi = 1024,
-	    .dflt = "2", ARG(y.producers), .metavar = "N",
+	    .dflt = "2", ARG(producers), .metavar = "N",
 	    .help = "queue: producer threads of the stress" },
 	{ .flag = "--consumers", .kind = PARAM_COUNT, .lo = 1, .hi = 1024,
-	    .dflt = "4", ARG(y.consumers), .metavar = "N",
+	    .dflt = "4", ARG(consumers), .metavar = "N",
 	    .help = "queue: consumer threads of the stress" },
 };
 
@@ -72,6 +78,7 @@ verify_queues(const struct call *c, const struct verify_sizes *sz,
 static int
 cmd_verify(struct call *c)
 {
+	struct verify_args *opt = ARGS_OF(c);
 	bool queue = cli_named(c->rest, c->nrest, "--queue");
 	struct verify_sizes sz;
 	struct verify_result r;
@@ -89,9 +96,9 @@ cmd_verify(struct call *c)
 		    verify_queue_refused(c->cells[i].cfg.queue, err, sizeof(err)))
 			return command_bad("verify: %s", err);
 	verify_sizes_default(&sz);
-	sz.items = c->args.y.items;
-	sz.producers = c->args.y.producers;
-	sz.consumers = c->args.y.consumers;
+	sz.items = opt->items;
+	sz.producers = opt->producers;
+	sz.consumers = opt->consumers;
 	if (queue)
 		verify_queues(c, &sz, &t);
 	for (i = 0; i < c->ncells; i++) {
