@@ -18,17 +18,6 @@
 /* Runs every cell gets before it may stop early (--precision). */
 #define CLI_REPS_MIN	3
 
-int
-cli_error(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-	return -1;
-}
-
 static size_t
 cli_index(const struct param *p)
 {
@@ -59,11 +48,11 @@ cli_add(struct sweep *s, const struct param *p, const union param_value *v,
 
 	for (i = 0; i < *n; i++)
 		if (value_same(p, &s->lists[k].v[i], v))
-			return cli_error(err, errlen, "%s: '%s' twice: its "
+			return param_error(err, errlen, "%s: '%s' twice: its "
 			    "cells would be made twice", p->flag,
 			    value_format(p, v, buf, sizeof(buf)));
 	if (*n == SWEEP_MAX_LIST)
-		return cli_error(err, errlen, "%s: more than %d values", p->flag,
+		return param_error(err, errlen, "%s: more than %d values", p->flag,
 		    SWEEP_MAX_LIST);
 	s->lists[k].v[(*n)++] = *v;
 	return 0;
@@ -94,7 +83,7 @@ cli_item(struct sweep *s, const struct param *p, char *item, bool check,
 		    value_parse(p, dots + 2, &b, check, err, errlen) != 0)
 			return -1;
 		if (b.u < a.u || a.u == 0)
-			return cli_error(err, errlen, "%s: %s..%s is empty",
+			return param_error(err, errlen, "%s: %s..%s is empty",
 			    p->flag, item, dots + 2);
 		for (; a.u <= b.u; a.u *= 2)
 			if (cli_add(s, p, &a, err, errlen) != 0)
@@ -123,7 +112,7 @@ cli_set(struct sweep *s, const struct param *p, const char *text, bool check,
 	}
 	if (len == 0 || len >= sizeof(buf) || text[0] == ',' ||
 	    text[len - 1] == ',' || strstr(text, ",,") != NULL)
-		return cli_error(err, errlen, "%s: '%s' is not a comma-separated "
+		return param_error(err, errlen, "%s: '%s' is not a comma-separated "
 		    "list", p->flag, text);
 	memcpy(buf, text, len + 1);
 	s->lists[cli_index(p)].n = 0;
@@ -235,17 +224,17 @@ cli_parse(struct sweep *s, int argc, char **argv, char *err, size_t errlen)
 
 	for (i = 0; i < argc; i++) {
 		if (strncmp(argv[i], "--", 2) != 0)
-			return cli_error(err, errlen, "unexpected argument '%s'",
+			return param_error(err, errlen, "unexpected argument '%s'",
 			    argv[i]);
 		if ((p = params_find(argv[i])) == NULL)
-			return cli_error(err, errlen, "unknown option '%s'",
+			return param_error(err, errlen, "unknown option '%s'",
 			    argv[i]);
 		if (p->kind == PARAM_SWITCH) {
 			cli_set(s, p, "", true, err, errlen);
 			continue;
 		}
 		if (i + 1 == argc)
-			return cli_error(err, errlen, "%s needs a value", argv[i]);
+			return param_error(err, errlen, "%s needs a value", argv[i]);
 		if (cli_set(s, p, argv[++i], true, err, errlen) != 0)
 			return -1;
 		s->given |= (uint64_t)1 << (p - params);
@@ -282,7 +271,7 @@ cli_options(const struct param *opts, size_t nopts, void *base, int argc,
 		if (p == NULL && argv[i][0] == '-' && out->rest != NULL) {
 			/* A sweep's option goes with its value. */
 			if ((p = params_find(argv[i])) == NULL)
-				return cli_error(err, errlen,
+				return param_error(err, errlen,
 				    "unknown option '%s'", argv[i]);
 			out->rest[out->nrest++] = argv[i];
 			if (p->kind != PARAM_SWITCH && i + 1 < argc)
@@ -294,10 +283,10 @@ cli_options(const struct param *opts, size_t nopts, void *base, int argc,
 			continue;
 		}
 		if (p == NULL)
-			return cli_error(err, errlen, "unexpected argument '%s'",
+			return param_error(err, errlen, "unexpected argument '%s'",
 			    argv[i]);
 		if (p->kind != PARAM_SWITCH && i + 1 == argc)
-			return cli_error(err, errlen, "%s needs a value", argv[i]);
+			return param_error(err, errlen, "%s needs a value", argv[i]);
 		if (value_parse(p, p->kind == PARAM_SWITCH ? "" : argv[++i], &v, true,
 		    err, errlen) != 0)
 			return -1;
@@ -545,7 +534,7 @@ cli_cells(const struct sweep *s, size_t *ncells, char *err, size_t errlen)
 	for (i = 0; i < k; i++)
 		max += cli_design_count(s, d[i].p);
 	if (max > CLI_MAX_CELLS) {
-		cli_error(err, errlen, "the sweep makes more than %d cells: "
+		param_error(err, errlen, "the sweep makes more than %d cells: "
 		    "shorten its lists", CLI_MAX_CELLS);
 		return NULL;
 	}
@@ -555,12 +544,12 @@ cli_cells(const struct sweep *s, size_t *ncells, char *err, size_t errlen)
 		n += cli_design_cells(s, d[i].p, cells + n, why, sizeof(why));
 	if (n == 0 && why[0] != '\0') {
 		free(cells);
-		cli_error(err, errlen, "%s", why);
+		param_error(err, errlen, "%s", why);
 		return NULL;
 	}
 	if (n == 0) {
 		free(cells);
-		cli_error(err, errlen, "no cell to run: 'inf' workers is only "
+		param_error(err, errlen, "no cell to run: 'inf' workers is only "
 		    "for a design that grows (rendezvous), and a real runtime "
 		    "takes no --spins or --wake");
 		return NULL;

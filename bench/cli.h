@@ -1,6 +1,6 @@
 /*
  * cli.h - the command line of a sweep, through the parameter table
- * (params.h): options parsed and range-checked into a struct sweep, the
+ * (param.h): options parsed and range-checked into a struct sweep, the
  * sweep expanded into cells, a cell as a child's command line and as the
  * JSON of a results file, and the options' usage. A bad option is one
  * line in err and -1. Nothing here exits; it prints only the usage it is
@@ -19,33 +19,8 @@
 
 #include "cell.h"
 #include "params.h"
+#include "sweep.h"
 #include "value.h"
-
-#define SWEEP_MAX_LIST	64
-
-
-/*
- * A sweep: every option's value. A list's values are in lists[] by the
- * index of its entry, and cell holds the rest; the odometer (cli.c) turns
- * it into cells.
- */
-struct sweep {
-	struct cell cell;
-	struct {
-		union param_value v[SWEEP_MAX_LIST];
-		size_t n;
-	} lists[PARAMS_MAX];
-	struct cell_window win;
-	unsigned int reps;		/* the most runs of a cell */
-	unsigned int reps_judged;	/* the fewest compare can judge; 0: any */
-	double precision_pct;		/* a cell may stop early (runner.h) */
-	uint64_t given;			/* bit i: params[i] on the command line */
-	const char *out;
-	double deadline_s;		/* per run; 0: cell_deadline + grace */
-	int format;			/* enum table_format */
-	int quiet;
-	int host_quiet;			/* wait for an idle machine */
-};
 
 /*
  * Words of a child's command line, at most: its two, two for each option
@@ -55,10 +30,6 @@ struct sweep {
 #define CLI_WORD	64	/* bytes of a formatted value */
 /* Cells of one sweep, at most: each run of each is a process of its own. */
 #define CLI_MAX_CELLS	100000
-
-/* Writes one line into err; returns -1, a bad option's status. */
-int cli_error(char *err, size_t errlen, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
 
 /*
  * Every option at its default: the default sweep. Its results file is

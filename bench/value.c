@@ -8,7 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
 #include "designs.h"
 #include "plugin.h"
 #include "table.h"
@@ -55,22 +54,22 @@ value_number(const struct param *p, const char *text, bool check, double *x,
 		*x *= *end == 'h' ? 3600 : *end == 'm' ? 60 : 1, end++;
 	if ((p->flags & P_POSITIVE) && !(end != text && *end == '\0' &&
 	    *x > 0 && isfinite(*x)))
-		return cli_error(err, errlen, "%s: '%s' is not a positive "
+		return param_error(err, errlen, "%s: '%s' is not a positive "
 		    "number", p->flag, text);
 	if (end == text || *end != '\0' || errno != 0 || !isfinite(*x) ||
 	    (!value_real(p) && (*text == '-' ? check : false)) ||
 	    (!value_real(p) && *x != floor(*x)))
-		return cli_error(err, errlen, "%s: '%s' is not a %s", p->flag,
+		return param_error(err, errlen, "%s: '%s' is not a %s", p->flag,
 		    text, p->kind == PARAM_SECONDS ? "number of seconds" :
 		    p->kind == PARAM_DURATION ? "duration (90s, 2m, 1h)" :
 		    "number");
 	if (check && (*x < p->lo || *x > p->hi))
-		return cli_error(err, errlen, value_real(p) ? "%s: %s is out of "
+		return param_error(err, errlen, value_real(p) ? "%s: %s is out of "
 		    "range %g..%g" : "%s: %s is out of range %.0f..%.0f", p->flag,
 		    text, p->lo, p->hi);
 	if (check && (p->flags & P_POW2) && *x != 0 &&
 	    ((unsigned long)*x & ((unsigned long)*x - 1)) != 0)
-		return cli_error(err, errlen, "%s: %s is not 0 or a power of "
+		return param_error(err, errlen, "%s: %s is not 0 or a power of "
 		    "two", p->flag, text);
 	return 0;
 }
@@ -112,12 +111,12 @@ value_parse_design(const struct param *p, const char *text,
 
 	if (plugin_is_program(text) && (v->p = plugin_program(text, why,
 	    sizeof(why))) == NULL)
-		return cli_error(err, errlen, "%s: %s", p->flag, why);
+		return param_error(err, errlen, "%s: %s", p->flag, why);
 	if (v->p == NULL && plugin_is_spec(text) &&
 	    (v->p = plugin_design(text, why, sizeof(why))) == NULL)
-		return cli_error(err, errlen, "%s: %s", p->flag, why);
+		return param_error(err, errlen, "%s: %s", p->flag, why);
 	if (v->p == NULL && (v->p = disp_find(text)) == NULL)
-		return cli_error(err, errlen, "%s: unknown dispatcher '%s' "
+		return param_error(err, errlen, "%s: unknown dispatcher '%s' "
 		    "(see `dispatchbench list`)", p->flag, text);
 	return 0;
 }
@@ -130,15 +129,15 @@ value_parse_queue(const struct param *p, const char *text,
 
 	if (plugin_is_spec(text) && (v->p = plugin_queue(text, why,
 	    sizeof(why))) == NULL)
-		return cli_error(err, errlen, "%s: %s", p->flag, why);
+		return param_error(err, errlen, "%s: %s", p->flag, why);
 	if (v->p == NULL)
 		v->p = strcmp(text, "first") == 0 ? queue_at(0) :
 		    queue_find(text);
 	if (v->p == NULL)
-		return cli_error(err, errlen, "%s: unknown queue '%s' (see "
+		return param_error(err, errlen, "%s: unknown queue '%s' (see "
 		    "`dispatchbench list`)", p->flag, text);
 	if (((const struct db_queue_ops *)v->p)->flags & DB_Q_ONE_CONSUMER)
-		return cli_error(err, errlen, "%s: queue '%s' has one "
+		return param_error(err, errlen, "%s: queue '%s' has one "
 		    "consumer; shared and limited poll theirs from every worker",
 		    p->flag, text);
 	return 0;
@@ -168,7 +167,7 @@ value_parse_choice(const struct param *p, const char *text,
 	for (k = 0; p->names[k] != NULL; k++)
 		if (strcmp(text, p->names[k]) == 0)
 			return v->i = k, 0;
-	return cli_error(err, errlen, "%s: '%s' is not %s", p->flag, text,
+	return param_error(err, errlen, "%s: '%s' is not %s", p->flag, text,
 	    value_choices(p, names, sizeof(names)));
 }
 
@@ -178,7 +177,7 @@ value_parse_text(const struct param *p, const char *text,
 {
 
 	if (*text == '\0')
-		return cli_error(err, errlen, "%s: empty%s", p->flag,
+		return param_error(err, errlen, "%s: empty%s", p->flag,
 		    p->kind == PARAM_PATH ? " file name" : "");
 	v->p = text;
 	return 0;
@@ -198,7 +197,7 @@ value_parse_format(const struct param *p, const char *text,
 {
 
 	if ((v->i = table_format_parse(text)) < 0)
-		return cli_error(err, errlen, "%s: '%s' is not %s", p->flag,
+		return param_error(err, errlen, "%s: '%s' is not %s", p->flag,
 		    text, table_format_list());
 	return 0;
 }

@@ -1,5 +1,5 @@
 /*
- * value.h - a parameter's value (params.h), by its kind: one table of
+ * value.h - a parameter's value (param.h), by its kind: one table of
  * kinds says how many bytes a value takes, how its text is read and
  * checked, how it is written back (a child's command line, a cell's key)
  * and whether a results file records it as a number.
@@ -12,19 +12,8 @@
 
 #include <cjson/cJSON.h>
 
-#include "params.h"
-#include "workload.h"
-
-/* A P_AUTO count left to the workload kind. */
-#define VALUE_AUTO	(~0u)
-
-union param_value {
-	unsigned int u;
-	int i;
-	double d;
-	const void *p;			/* a design, a queue, a text */
-	struct workload_profile profile;
-};
+#include "param.h"
+#include "sweep.h"
 
 /*
  * Reads text as p's value into v: range-checked when check (a default

@@ -4,7 +4,7 @@
 # then their number. A header is found by its name, which is one file's
 # in the tree. The layers, lowest first:
 #   include (the installed interface), queues, dispatchers, runtimes,
-#   bench/fields, bench/measure, bench/schema, bench/analyse, bench/history and
+#   bench/fields, bench/measure, bench/param, bench/analyse, bench/history and
 #   bench/fleet, bench (the tool: cli, runner, value, ...), bench/commands,
 #   bench/main.c
 #
@@ -21,7 +21,7 @@ layer() {
 	runtimes/*) echo 3 ;;
 	bench/fields/*) echo 4 ;;
 	bench/measure/*) echo 5 ;;
-	bench/schema/*) echo 6 ;;
+	bench/param/*) echo 6 ;;
 	bench/analyse/*) echo 7 ;;
 	bench/history/* | bench/fleet/*) echo 8 ;;
 	bench/commands/*) echo 10 ;;

@@ -41,7 +41,7 @@ metric_positive(const char *metric)
 
 /*
  * The fields a verdict is asked of, in words (results/README.md), and
- * perf's counters, named by their list (schema/counters.c) with a unit.
+ * perf's counters, named by their list (param/counter_fields.c) with a unit.
  */
 static const struct metric metric_table[] = {
 	METRIC_FIELD(cpu_us_per_dispatch, "CPU µs per dispatch", "spends",

@@ -9,17 +9,6 @@
 #include "params.h"
 #include "results.h"
 
-const struct param *
-params_find(const char *flag)
-{
-	size_t i;
-
-	for (i = 0; i < nparams; i++)
-		if (strcmp(params[i].flag, flag) == 0)
-			return &params[i];
-	return NULL;
-}
-
 /*
  * A cell's value of p as text, or NULL when p does not apply to it: a
  * design's own knob is recorded only for the designs it applies to, and

@@ -730,7 +730,7 @@ results_check_run(const struct results_check *ck, const cJSON *run,
 	return 0;
 }
 
-/* A cell's parameters: a count a number, a name a string (params.h). */
+/* A cell's parameters: a count a number, a name a string (param.h). */
 static int
 results_check_params(const struct results_check *ck, const cJSON *cell)
 {

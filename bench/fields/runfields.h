@@ -6,7 +6,7 @@
  * compile error for a key not listed here; results/README.md's table of
  * a run's fields is checked against this list (tests/test_docs.c). A
  * design's and perf's counters are the other fields of a run, named by
- * their own lists (schema/counters.c).
+ * their own lists (param/counter_fields.c).
  */
 #ifndef BENCH_RUNFIELDS_H
 #define BENCH_RUNFIELDS_H

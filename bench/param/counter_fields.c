@@ -1,6 +1,6 @@
 /*
- * counters.c - the counters a run may record, as the fields of a results
- * cell that hold them (params.h): the designs' (DB_DISP_COUNTERS) and
+ * counter_fields.c - the counters a run may record, as the fields of a
+ * results cell that hold them (param.h): the designs' (DB_DISP_COUNTERS) and
  * perf's (measure/counters.h), named here from their lists so the results'
  * side never includes the layers that count them.
  */
@@ -10,7 +10,7 @@
 #include <dispatchbench/dispatcher.h>
 
 #include "counters.h"
-#include "params.h"
+#include "param.h"
 
 #define COUNTER_FIELD(n, what)		#n "_per_dispatch",
 #define PERF_FIELD(n, type, config)	"perf_" #n "_per_dispatch",

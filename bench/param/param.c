@@ -1,15 +1,18 @@
 /*
- * params.c - the parameter table (params.h): every option of a sweep, its
+ * param.c - the parameter table (param.h): every option of a sweep, its
  * key in a results file, and where the tool keeps its value (struct cell,
  * dispatchers/knobs.h, struct sweep). The results' side reads its names and
  * defaults; only this file needs the layouts the offsets come from.
  */
+#include <stdarg.h>
 #include <stddef.h>
+#include <stdio.h>
+#include <string.h>
 
-#include "cli.h"
 #include "count.h"
-#include "params.h"
+#include "param.h"
 #include "runfields.h"
+#include "sweep.h"
 
 /* A choice is stored in an int; the design's config holds enums. */
 _Static_assert(sizeof(enum disp_wake) == sizeof(int), "wake is an int");
@@ -234,3 +237,25 @@ const size_t nparams = sizeof(params) / sizeof(params[0]);
 _Static_assert(sizeof(params) / sizeof(params[0]) <= PARAMS_MAX,
     "struct sweep has room for PARAMS_MAX lists");
 
+
+const struct param *
+params_find(const char *flag)
+{
+	size_t i;
+
+	for (i = 0; i < nparams; i++)
+		if (strcmp(params[i].flag, flag) == 0)
+			return &params[i];
+	return NULL;
+}
+
+int
+param_error(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+	return -1;
+}
