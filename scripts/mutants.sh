@@ -57,6 +57,7 @@ advise-placement-unread | bench/analyse/advise.c | s/\t\tadvise_placed\(r, cell\
 run-field-unlisted | bench/measure/cell.c | s/RF\(cpus_busy\)/"cpus_busy_now"/ | test_cli | cli/a_run_writes_only_the_fields_the_list_names
 run-field-type-unchecked | bench/analyse/results.c | s/results_rf_type\(rf->type\)\) != 0/0xff) != 0/ | test_cli | cli/bad_input
 schema-field-unnamed | results/README.md | s/, .errors_after. \x7c/ \x7c/ | test_docs | docs/the_schema_lists_every_run_field_and_no_other
+format-row-stale | docs/options.md | s/the plan's format: table, csv, markdown, json, html or gbench/the plan's format: table, csv, markdown, json or html/ | test_docs | docs/every_format_option_lists_every_format
 eventloop-outside-ignored | dispatchers/eventloop.c | s/if \(home == el_current && e->k.from == DISP_FROM_HOME\)/if (home == el_current)/ | test_workload | workload/loop_paths_show_in_counters
 glib-invoke-outside-ignored | runtimes/glib_invoke.c | s/if \(g->k.from == DISP_FROM_OUTSIDE\) \{/if (0) {/ | test_workload | workload/loop_paths_show_in_counters
 uv-outside-ignored | runtimes/uv.c | s/if \(home == uvd_self && u->k.from == DISP_FROM_HOME\)/if (home == uvd_self)/ | test_workload | workload/loop_paths_show_in_counters

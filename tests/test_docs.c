@@ -4,10 +4,12 @@
  * COMMAND` lists, and every option it lists is documented there; every
  * command the README's recipes call exists, prints its --help and takes
  * the options the recipe gives it; every script, build target and built
- * file a recipe names exists; the schema's table of a run's fields is
- * the list the suite names them by. A user copies these lines: a renamed
- * option or command must fail here, not in the user's shell.
+ * file a recipe names exists; every `--format` row names every format;
+ * the schema's table of a run's fields is the list the suite names them
+ * by. A user copies these lines: a renamed option or command must fail
+ * here, not in the user's shell.
  */
+#define _GNU_SOURCE	/* memmem */
 #include <ctype.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -22,6 +24,7 @@
 #include "binary.h"
 #include "params.h"
 #include "runfields.h"
+#include "table.h"
 
 /* The source tree, from the tests' data folder: the docs are read there. */
 #define DOCS_TOP	DB_TEST_DATA "/../.."
@@ -615,5 +618,33 @@ Test(docs, the_schema_lists_every_run_field_and_no_other)
 		    strcmp(p, "perf_NAME_per_dispatch") != 0)
 			why_add(&why, "results/README.md names `%s`, which "
 			    "bench/fields/runfields.h does not list\n", p);
+	cr_assert_eq(why.n, 0, "%s", why.text);
+}
+
+/*
+ * Every `--format F` row of docs/options.md names the formats the tool
+ * takes, as table_format_list() says them: a format added to the tool and
+ * not to a command's row fails here, with the row.
+ */
+Test(docs, every_format_option_lists_every_format)
+{
+	static char doc[TEXT_MAX];
+	struct why why = { 0 };
+	const char *row = doc, *end;
+	int rows = 0;
+
+	read_doc("docs/options.md", doc, sizeof(doc));
+	while ((row = strstr(row, "\n| `--format F` |")) != NULL) {
+		end = strchr(row + 1, '\n');
+		end = end != NULL ? end : row + strlen(row);
+		rows++;
+		if (memmem(row, (size_t)(end - row), table_format_list(),
+		    strlen(table_format_list())) == NULL)
+			why_add(&why, "docs/options.md:%.*s\n  does not list "
+			    "%s\n", (int)(end - row - 1), row + 1,
+			    table_format_list());
+		row = end;
+	}
+	cr_assert_gt(rows, 0, "docs/options.md has no `--format F` row");
 	cr_assert_eq(why.n, 0, "%s", why.text);
 }
