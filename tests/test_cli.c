@@ -1993,3 +1993,28 @@ Test(cli, a_run_writes_only_the_fields_the_list_names)
 		cJSON_Delete(run);
 	}
 }
+
+/*
+ * fields prints the list the suite reads and writes a run by: every field
+ * once, with its type, unit and better side.
+ */
+Test(cli, fields_prints_every_run_field_with_its_unit_and_side)
+{
+	static char out[1 << 16];
+	char line[256];
+	size_t i;
+
+	cr_assert_eq(output_of("fields --format csv", out, sizeof(out)), 0,
+	    "%s", out);
+	cr_assert_eq(strncmp(out, "key,type,unit,better,from\n", 26), 0, "%s",
+	    out);
+	cr_assert_not_null(strstr(out, "\ncpu_us_per_dispatch,a number,µs,"
+	    "lower,"), "%s", out);
+	cr_assert_not_null(strstr(out, "\nops_per_s,a number,ops/s,higher,"),
+	    "%s", out);
+	for (i = 0; i < RF_NFIELDS; i++) {
+		snprintf(line, sizeof(line), "\n%s,%s,", rf_fields[i].key,
+		    rf_type_name(rf_fields[i].type));
+		cr_assert_not_null(strstr(out, line), "no row %s", line + 1);
+	}
+}

@@ -22,6 +22,8 @@ struct advise_args {
 };
 #define COMMAND_ARGS	struct advise_args
 
+extern const struct command command_advise;	/* defined below */
+
 static const struct param advise_opts[] = {
 	{ .flag = "--blocking", .kind = PARAM_TEXT, ARG(blocking),
 	    .metavar = "[sleep:|spin:]MS:SHARE", .help = "the load the pool "

@@ -27,6 +27,8 @@ struct bisect_args {
 };
 #define COMMAND_ARGS	struct bisect_args
 
+extern const struct command command_bisect;	/* defined below */
+
 static const struct param bisect_opts[] = {
 	{ .flag = "--db", .kind = PARAM_PATH, .dflt = "results/history.db",
 	    ARG(db), .metavar = "FILE", .help = "the store that keeps every "

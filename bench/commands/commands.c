@@ -22,13 +22,30 @@ static const struct command command_help = {
 };
 
 /* In the order of the usage. */
+/* Each command's file defines it; a new one is a line here and its file. */
+extern const struct command command_run, command_cell,
+    command_list;				/* run.c */
+extern const struct command command_topo, command_plan,
+    command_matrix;				/* machine.c */
+extern const struct command command_ab, command_compare;	/* verdict.c */
+extern const struct command command_advise;		/* advise.c */
+extern const struct command command_plot, command_report,
+    command_export;				/* files.c */
+extern const struct command command_verify;		/* verify.c */
+extern const struct command command_pair;		/* pair.c */
+extern const struct command command_store,
+    command_history;				/* history.c */
+extern const struct command command_bisect;		/* bisect.c */
+extern const struct command command_merge, command_fleet;	/* fleet.c */
+extern const struct command command_fields;		/* fields.c */
+
 static const struct command *const commands[] = {
 	&command_run, &command_ab, &command_pair, &command_compare,
 	&command_advise,
 	&command_plot, &command_report, &command_export, &command_list,
 	&command_topo, &command_plan, &command_matrix, &command_verify,
 	&command_store, &command_history, &command_bisect, &command_merge,
-	&command_fleet,
+	&command_fleet, &command_fields,
 	&command_cell, &command_help,
 };
 

@@ -80,27 +80,12 @@ struct command {
 /* run's sweep: its defaults alone. */
 extern const char *const command_run_sweep[];
 
-extern const struct command command_run, command_cell,
-    command_list;				/* run.c */
-extern const struct command command_topo, command_plan,
-    command_matrix;				/* machine.c */
-extern const struct command command_ab, command_compare;	/* verdict.c */
-extern const struct command command_advise;		/* advise.c */
-
 /*
  * The advice of the advise file at path, as `advise --from path --format
  * html` alone prints it, into out (report's page opens with it); its exit
  * status, its errors on stderr.
  */
 int advise_page(const char *path, FILE *out);
-extern const struct command command_plot, command_report,
-    command_export;				/* files.c */
-extern const struct command command_verify;		/* verify.c */
-extern const struct command command_pair;		/* pair.c */
-extern const struct command command_store,
-    command_history;				/* history.c */
-extern const struct command command_bisect;		/* bisect.c */
-extern const struct command command_merge, command_fleet;	/* fleet.c */
 
 /* What main does: the command a command line names, run; its status. */
 int commands_main(int argc, char **argv);

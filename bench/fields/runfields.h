@@ -3,10 +3,10 @@
  * one's key, JSON type, unit, better side and where it comes from. The
  * writer (measure/), the readers and the validator (analyse/), export's
  * columns and the verdicts' words name a field as RF(key), which is a
- * compile error for a key not listed here; results/README.md's table of
- * a run's fields is checked against this list (tests/test_docs.c). A
- * design's and perf's counters are the other fields of a run, named by
- * their own lists (param/counter_fields.c).
+ * compile error for a key not listed here; `dispatchbench fields` prints
+ * it, and results/README.md's table of a run's fields is checked against
+ * it (tests/test_docs.c). A design's and perf's counters are the other
+ * fields of a run, named by their own lists (param/counter_fields.c).
  */
 #ifndef BENCH_RUNFIELDS_H
 #define BENCH_RUNFIELDS_H
