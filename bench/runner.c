@@ -22,6 +22,7 @@
 #include "count.h"
 #include "counters.h"
 #include "measure.h"
+#include "params.h"
 #include "probe.h"
 #include "probes.h"
 #include "results.h"
@@ -189,7 +190,7 @@ runner_print_run(const struct sweep *o, size_t i, size_t total,
 	FILE *out = runner_talk(o);
 	char name[160], at[32];
 
-	cli_cell_name(c, name, sizeof(name));
+	runner_cell_name(c, name, sizeof(name));
 	snprintf(at, sizeof(at), total > 0 ? "%3zu/%zu" : "%3zu", i, total);
 	fprintf(out, "[%s] %s%-30s ", at, arm->label == NULL ? "" :
 	    arm->label[0] == 'a' ? "A " : "B ", name);
@@ -361,7 +362,7 @@ runner_progress(const struct sweep *o, const struct cell *c, size_t i,
 
 	if (!runner_tty(o))
 		return;
-	cli_cell_name(c, name, sizeof(name));
+	runner_cell_name(c, name, sizeof(name));
 	fprintf(stderr, "\r\033[K[%zu/%zu] %s  %s elapsed, about %s left", i,
 	    total, name, runner_clock(done, el, sizeof(el)),
 	    runner_clock(per * (double)(total - i + 1), left, sizeof(left)));
@@ -787,4 +788,18 @@ runner_sweep(const struct sweep *o, size_t n, struct runner_arm *arms,
 
 	runner_start(o, n, arms, narms, argc, argv);
 	return runner_finish(o, arms, narms, runner_reps(o, n, arms, narms));
+}
+
+void
+runner_cell_name(const struct cell *c, char *buf, size_t len)
+{
+	cJSON *json = cli_cell_json(c);
+	size_t used;
+
+	params_series(json, buf, len);
+	used = strlen(buf);
+	if (!(c->disp->flags & DB_DISP_NO_WIDTH) && c->cfg.workers != CELL_UNBOUNDED)
+		snprintf(buf + used, len - used, " w=%u", c->cfg.workers);
+	cJSON_Delete(json);
+	return;
 }

@@ -109,4 +109,7 @@ bool runner_stopped(void);
 /* Where a sweep's progress and tables go: stderr under a machine format. */
 FILE *runner_talk(const struct sweep *o);
 
+/* A cell's name for people: its series (params_series) and its width. */
+void runner_cell_name(const struct cell *c, char *buf, size_t len);
+
 #endif /* BENCH_RUNNER_H */

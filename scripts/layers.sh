@@ -4,7 +4,7 @@
 # then their number. A header is found by its name, which is one file's
 # in the tree. The layers, lowest first:
 #   include (the installed interface), queues, dispatchers, runtimes,
-#   bench/fields, bench/measure, bench/param, bench/analyse, bench/history and
+#   bench/fields and bench/table, bench/measure, bench/param, bench/analyse, bench/history and
 #   bench/fleet, bench (the tool: cli, runner, value, ...), bench/commands,
 #   bench/main.c
 #
@@ -19,7 +19,7 @@ layer() {
 	queues/*) echo 1 ;;
 	dispatchers/*) echo 2 ;;
 	runtimes/*) echo 3 ;;
-	bench/fields/*) echo 4 ;;
+	bench/fields/* | bench/table/*) echo 4 ;;
 	bench/measure/*) echo 5 ;;
 	bench/param/*) echo 6 ;;
 	bench/analyse/*) echo 7 ;;

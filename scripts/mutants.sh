@@ -95,7 +95,7 @@ summary-busy-uncounted | bench/analyse/results.c | s/busy \+= cJSON_IsTrue/busy 
 summary-stalls-uncounted | bench/analyse/results.c | s/stalled \+= cJSON_IsString/stalled -= 0 * cJSON_IsString/ | test_workload | workload/a_window_with_no_dispatch_is_stalled
 stall-fails-sweep | bench/runner.c | s/\t    strcmp\(results_str\(run, "status", "\?"\), "stalled"\) != 0;/\t    1;/ | test_cli | cli/a_stalled_window_is_said_not_failed
 export-no-reference | bench/analyse/export.c | s/\tif \(table_for_people\(f\)\)\n\t\texport_each_machine\(doc, export_reference, rows\);\n// | test_cli | cli/export_states_the_harness_cost_beside_the_designs
-words-unbounded | bench/cli.c | s/ && out->nwords < out->maxwords\)/)/ | test_cli | cli/every_command_refuses_a_word_more_than_a_call_holds
+words-unbounded | bench/param/cli.c | s/ && out->nwords < out->maxwords\)/)/ | test_cli | cli/every_command_refuses_a_word_more_than_a_call_holds
 summary-unchecked | bench/analyse/results.c | s/\t\treturn 0;\n\tfor \(i = 0; names\[i\].type != want; i\+\+\)/\t\treturn 0;\n\treturn 0;\n\tfor (i = 0; names[i].type != want; i++)/ | test_cli | cli/a_summary_without_its_median_is_named_by_every_reader
 cost-sweep-vetoes | bench/analyse/advise.c | s/return r->starving == 0 && r->failed == 0;/return r->starving + r->cost_starving == 0 \&\& r->failed == 0;/ | test_advise | advise/starving_in_the_cost_sweep_is_a_caution_not_a_veto
 advise-from-any-load | bench/analyse/advise.c | s/\tif \(load == NULL && held\[0\] != '\\0'\)/\tif (0)/ | test_cli | cli/advise_from_refuses_a_load_the_file_does_not_hold
@@ -123,8 +123,8 @@ report-busy-as-stalled | bench/analyse/findings.c | s/findings_cells\(out, cells
 report-grid-last | bench/analyse/report.c | s/\treport_grid\(out, \&d\);\n//; s/\treport_summary\(out, doc\);\n/\treport_summary(out, doc);\n\treport_grid(out, \&d);\n/ | test_report | report/the_grid_comes_before_the_long_table
 report-headline-by-name | bench/analyse/report.c | s/return ha != hb \? hb - ha : alphasort\(a, b\);/return alphasort(a, b);/ | test_report | report/the_headline_figure_comes_first
 report-context-blank | bench/analyse/report.c | s/\t\tfputs\("none", out\);/\t\t(void)0;/ | test_report | report/no_context_field_renders_empty
-scaled-in-us | bench/analyse/table.c | s/double a = fabs\(v\) \* \(time \? 1000 : 1\);/double a = fabs(v);/ | test_report | report/figures_are_scaled_for_reading
-scaled-no-prefix | bench/analyse/table.c | s/for \(; i < top \&\& a >= 999.5; i\+\+\)/for (; 0; i++)/ | test_report | report/figures_are_scaled_for_reading
+scaled-in-us | bench/table/table.c | s/double a = fabs\(v\) \* \(time \? 1000 : 1\);/double a = fabs(v);/ | test_report | report/figures_are_scaled_for_reading
+scaled-no-prefix | bench/table/table.c | s/for \(; i < top \&\& a >= 999.5; i\+\+\)/for (; 0; i++)/ | test_report | report/figures_are_scaled_for_reading
 export-regimes | bench/analyse/export.c | s/"runs in two groups: /"two regimes: / | test_report | report/the_page_speaks_of_groups_not_regimes
 report-old-file-quiet | bench/analyse/findings.c | s/if \(!findings_any\(cells, findings_watched\)\) \{/if (0) {/ | test_report | report/a_file_before_the_busy_mark_does_not_call_the_machine_quiet
 labels-whole-key | bench/analyse/compare.c | s/\t\tif \(i == n\)\n\t\t\tcompare_cat\(shared,/\t\tif (0)\n\t\t\tcompare_cat(shared,/ | test_compare | compare/rows_name_only_what_varies
@@ -149,12 +149,12 @@ log-axis-foot-unlabelled | bench/analyse/plot.c | s/t\[0\] \* \(1 - 1e-6\), t\[n
 precision-never-met | bench/runner.c | s/sp->lo \* f >= sp->median &&\n\t    sp->hi <= sp->median \* f;/0;/ | test_sweep | sweep/a_cell_stops_once_its_runs_agree
 precision-as-plus-minus | bench/runner.c | s/sp->lo \* f >= sp->median &&/sp->lo >= sp->median * (2 - f) \&\&/ | test_sweep | sweep/a_cell_stops_once_its_runs_agree
 starved-cell-stops | bench/runner.c | s/sp->ok == sp->runs && sp->starved == 0 &&/sp->ok == sp->runs \&\&/ | test_sweep | sweep/a_cell_stops_once_its_runs_agree
-reps-given-ignored | bench/cli.c | s/\(cli_given\(s, "--reps"\) &&/(0 \&\&/ | test_sweep | sweep/a_cell_stops_once_its_runs_agree
+reps-given-ignored | bench/param/cli.c | s/\(cli_given\(s, "--reps"\) &&/(0 \&\&/ | test_sweep | sweep/a_cell_stops_once_its_runs_agree
 stopped-cell-runs-on | bench/runner.c | s/\t\t\tif \(adapts && cJSON_GetObjectItem\(runner_cell\(&arms\[0\],\n\t\t\t    ci\), "stop"\) != NULL\)\n\t\t\t\tcontinue;\n// | test_cli | cli/a_cell_stops_once_its_median_is_known_within_the_precision
 interval-always-range | bench/analyse/stats.c | s/\twhile \(k < \(n \+ 1\) \/ 2\) \{/\twhile (0) {/ | test_cli | cli/a_cell_stops_once_its_median_is_known_within_the_precision
 ab-arms-stop-early | bench/runner.c | s/return narms == 1 && cli_reps_min\(o\) < o->reps;/return cli_reps_min(o) < o->reps;/ | test_cli | cli/default_outputs_land_in_the_current_folder
-default-out-in-source | bench/cli.c | s/\tif \(!cli_in_source\(\)\)\n\t\treturn rel;\n/\treturn rel;\n/ | test_sweep | sweep/a_default_output_never_lands_in_the_source_tree
-default-out-everywhere | bench/cli.c | s/\tif \(!cli_in_source\(\)\)\n/\tif (0)\n/ | test_sweep | sweep/a_default_output_never_lands_in_the_source_tree
+default-out-in-source | bench/param/cli.c | s/\tif \(!cli_in_source\(\)\)\n\t\treturn rel;\n/\treturn rel;\n/ | test_sweep | sweep/a_default_output_never_lands_in_the_source_tree
+default-out-everywhere | bench/param/cli.c | s/\tif \(!cli_in_source\(\)\)\n/\tif (0)\n/ | test_sweep | sweep/a_default_output_never_lands_in_the_source_tree
 advise-out-under-build | bench/commands/advise.c | s/c->sweep.out = cli_out_default\(c->sweep.out, out, sizeof\(out\)\);/c->sweep.out = "build\/results\/advise.json";/ | test_cli | cli/default_outputs_land_in_the_current_folder
 mkdir-one-level | bench/runner.c | s/\tfor \(slash = strchr\(dir \+ 1, '\/'\); slash != NULL;\n\t    slash = strchr\(slash \+ 1, '\/'\)\) \{/\tfor (slash = strrchr(dir, '\/'); slash != NULL; slash = NULL) {/ | test_cli | cli/a_results_file_gets_every_folder_it_needs
 pair-writes-default | bench/commands/pair.c | s/if \(cli_given\(&c->sweep, "--out"\) &&/if (1 &&/ | test_cli | cli/pair_and_ab_keep_to_their_own_files
@@ -306,7 +306,7 @@ override-unsaid | bench/commands/advise.c | s/if \(given > 0 && given != recorde
 override-ignored | bench/commands/advise.c | s/g->target.rate = g->target.rate > 0 \? g->target.rate : rec.rate;/g->target.rate = rec.rate;/ | test_cli | cli/advise_live_and_from_its_file_agree
 new-rate-old-cells | bench/commands/advise.c | s/g->at_target != advise_in_flight\(/0 \&\& g->at_target != advise_in_flight(/ | test_cli | cli/advise_live_and_from_its_file_agree
 share-range-unsaid | bench/commands/advise.c | s/workload_block_range\(ms, share, why, sizeof\(why\)\) != 0\)/0)/ | test_cli | cli/bad_input
-range-as-real | bench/value.c | s/value_real\(p\) \? "%s: %s is out of "/1 ? "%s: %s is out of "/ | test_cli | cli/bad_input
+range-as-real | bench/param/value.c | s/value_real\(p\) \? "%s: %s is out of "/1 ? "%s: %s is out of "/ | test_cli | cli/bad_input
 at-target-unmeasured | bench/pool.c | s/if \(at_target > 0 && pool_load/if (0 \&\& pool_load/ | test_cli | cli/advise_live_and_from_its_file_agree
 at-target-unrecorded | bench/analyse/advise.c | s/\tif \(at_target > 0\)\n\t\tcJSON_AddNumberToObject\(a, "at_target_coroutines", at_target\);\n// | test_cli | cli/advise_live_and_from_its_file_agree
 at-target-flat-out-unused | bench/analyse/advise.c | s/\t\t    s->at_target == s->coroutines\)/\t\t    0)/ | test_advise | advise/a_target_that_keeps_every_coroutine_busy_is_the_load_itself
@@ -344,10 +344,10 @@ area() {
 	    bench/commands/verdict.c) echo verdicts ;;
 	bench/analyse/report.c | bench/analyse/findings.c | \
 	    bench/analyse/portrait.c | bench/analyse/series.c | \
-	    bench/analyse/table.c) echo report ;;
+	    bench/table/table.c) echo report ;;
 	bench/analyse/plot.c | bench/analyse/figure.c | bench/analyse/beside.c | \
 	    bench/analyse/ratio.c | bench/analyse/sizing.c) echo pictures ;;
-	bench/runner.c | bench/cli.c) echo sweep ;;
+	bench/runner.c | bench/param/cli.c) echo sweep ;;
 	bench/analyse/results.c) echo "results files" ;;
 	queues/* | dispatchers/* | runtimes/*) echo designs ;;
 	docs/* | README.md) echo docs ;;

@@ -104,7 +104,7 @@ cmd_verify(struct call *c)
 	for (i = 0; i < c->ncells; i++) {
 		if (queue && !(c->cells[i].disp->flags & DB_DISP_USES_QUEUE))
 			continue;
-		cli_cell_name(&c->cells[i], name, sizeof(name));
+		runner_cell_name(&c->cells[i], name, sizeof(name));
 		verify_cell(&c->cells[i], name, &c->sweep.win, &r);
 		verify_count(&t, &r);
 	}

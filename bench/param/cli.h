@@ -18,7 +18,7 @@
 #include <cjson/cJSON.h>
 
 #include "cell.h"
-#include "params.h"
+#include "param.h"
 #include "sweep.h"
 #include "value.h"
 
@@ -92,9 +92,6 @@ int cli_argv(const struct sweep *s, const struct cell *c,
 
 /* c's parameters as a cell of a results file. */
 cJSON *cli_cell_json(const struct cell *c);
-
-/* A cell's name for people: its series (params_series) and its width. */
-void cli_cell_name(const struct cell *c, char *buf, size_t len);
 
 /* Sets each option of opts (a table like params[]) to its default. */
 void cli_option_defaults(const struct param *opts, size_t nopts, void *base);

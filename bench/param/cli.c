@@ -708,17 +708,3 @@ cli_usage(FILE *out, const struct param *table, size_t n)
 	}
 	return;
 }
-
-void
-cli_cell_name(const struct cell *c, char *buf, size_t len)
-{
-	cJSON *json = cli_cell_json(c);
-	size_t used;
-
-	params_series(json, buf, len);
-	used = strlen(buf);
-	if (!(c->disp->flags & DB_DISP_NO_WIDTH) && c->cfg.workers != CELL_UNBOUNDED)
-		snprintf(buf + used, len - used, " w=%u", c->cfg.workers);
-	cJSON_Delete(json);
-	return;
-}
