@@ -121,7 +121,7 @@ static const struct table_col export_counted[] = {
 	{ "workload", "workload" },
 	{ "instructions_shown", "instructions/dispatch" },
 	{ "instructions_range", "min–max" }, { "exact", "exact" },
-	{ "threads", "threads" }, { "ok_runs", "ok runs" },
+	{ RF(threads), "threads" }, { "ok_runs", "ok runs" },
 	{ "real", "real library" }, { "note", "" },
 };
 
