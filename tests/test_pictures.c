@@ -1044,3 +1044,27 @@ Test(pictures, report_figures_render_inside_their_boxes, .timeout = 300)
 		cJSON_Delete(facts);
 	}
 }
+
+/*
+ * Where a runtime's runs and its model's fell on two placements of the
+ * CPUs (the host's, not theirs), beside.png draws a line for each
+ * placement both ran on, never a ratio of medians taken across both.
+ */
+Test(pictures, beside_draws_each_placement_of_the_cpus_apart, .timeout = 60)
+{
+	const char *dir = plotted(RESULTS "12-07-epyc-2cpu-programs-placed.json",
+	    "placed");
+	char path[512];
+	char *svg;
+	size_t len;
+
+	snprintf(path, sizeof(path), "%s/beside.svg", dir);
+	cr_assert_not_null(svg = slurp(path, &len), "no %s", path);
+	cr_assert_not_null(strstr(svg, ">go-gosched / stealing --yield go, "
+	    "CPUs near<"), "no near line");
+	cr_assert_not_null(strstr(svg, ">go-gosched / stealing --yield go, "
+	    "CPUs far<"), "no far line");
+	cr_assert_null(strstr(svg, ">go-gosched / stealing --yield go<"),
+	    "a ratio across both placements");
+	free(svg);
+}

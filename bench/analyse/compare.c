@@ -291,13 +291,8 @@ compare_pairs_alone(const cJSON *from, const cJSON *other, bool in_new,
 static size_t
 compare_runs_on(const cJSON *cell, const struct judge_place *place)
 {
-	const cJSON *run;
-	size_t n = 0;
 
-	cJSON_ArrayForEach(run, results_arr(cell, "runs"))
-		n += results_ok(run) && results_side(run, place->boundary) ==
-		    place->side;
-	return n;
+	return results_on(cell, place->boundary, place->side, NULL, NULL);
 }
 
 /* One pair of --beside: real against model, on place unless NULL. */

@@ -7,6 +7,7 @@
 #include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -18,6 +19,7 @@
 #include "runfields.h"
 #include "series.h"
 #include "sizing.h"
+#include "stats.h"
 
 /* One figure: a summary field of every cell against workers. */
 struct figure {
@@ -242,36 +244,95 @@ figure_pair_style(struct figure_pairs *pp, const cJSON *real,
 	return;
 }
 
-static void
-figure_pair_add(const cJSON *real, const cJSON *model, const char *name,
-    void *arg)
+/*
+ * Of cell's ok runs, or of those on one placement of the CPUs (side of
+ * boundary; side -1: all): CPU per dispatch's median, min and max. False
+ * with fewer than two, or one at 0 or without it.
+ */
+static bool
+figure_figures(const cJSON *cell, double boundary, int side, double st[3])
 {
-	struct figure_pairs *pp = arg;
 	const char *metric = RF(cpu_us_per_dispatch);
+	struct stats_summary s;
+	size_t n, i;
+	double *v;
+
+	if (side < 0) {
+		st[0] = results_stat(cell, metric, "median");
+		st[1] = results_stat(cell, metric, "min");
+		st[2] = results_stat(cell, metric, "max");
+		return st[0] > 0 && st[1] > 0 && st[2] > 0;
+	}
+	n = results_on(cell, boundary, side, NULL, NULL);
+	if ((v = malloc((n + 1) * sizeof(*v))) == NULL)
+		abort();
+	results_on(cell, boundary, side, metric, v);
+	for (i = 0; i < n && v[i] > 0; i++)
+		continue;
+	if (i == n && n >= 2) {
+		stats_summarize(v, n, &s);
+		st[0] = s.median;
+		st[1] = s.min;
+		st[2] = s.max;
+	}
+	free(v);
+	return i == n && n >= 2;
+}
+
+/* One point: real's figures over model's, on side (-1: all runs). */
+static void
+figure_pair_put(struct figure_pairs *pp, const cJSON *real,
+    const cJSON *model, const char *name, int side, const double r[3],
+    const double m[3])
+{
+	static const char *const where[] = { ", CPUs near", ", CPUs far" };
 	struct figure_pair *p;
 	char series[SERIES_NAME];
 
-	static const char *const stats[] = { "median", "min", "max" };
-	size_t i;
-
-	/* All six positive: not NaN (a cell without the figure), not 0. */
-	for (i = 0; i < 3; i++)
-		if (!(results_stat(real, metric, stats[i]) > 0) ||
-		    !(results_stat(model, metric, stats[i]) > 0))
-			return;
 	if (pp->n == pp->max)
 		return;
 	p = &pp->p[pp->n++];
 	params_series(real, series, sizeof(series));
-	snprintf(p->series, sizeof(p->series), "%s / %s", series, name);
+	snprintf(p->series, sizeof(p->series), "%s / %s%s", series, name,
+	    side < 0 ? "" : where[side]);
 	p->workers = results_num(real, "workers");
-	p->ratio = results_stat(real, metric, "median") /
-	    results_stat(model, metric, "median");
-	p->lo = results_stat(real, metric, "min") /
-	    results_stat(model, metric, "max");
-	p->hi = results_stat(real, metric, "max") /
-	    results_stat(model, metric, "min");
+	p->ratio = r[0] / m[0];
+	p->lo = r[1] / m[2];
+	p->hi = r[2] / m[1];
 	figure_pair_style(pp, real, model, p);
+	/* The far placement's line another dash than the near one's. */
+	if (side == RESULTS_FAR)
+		p->dash = p->dash % 5 + 1;
+	return;
+}
+
+/*
+ * A real runtime's cell over its model's: where their runs were probed on
+ * two placements of the CPUs, a point on each placement both ran on twice
+ * or more (a ratio across placements would be the host's, not theirs);
+ * else one of all runs.
+ */
+static void
+figure_pair_add(const cJSON *real, const cJSON *model, const char *name,
+    void *arg)
+{
+	const cJSON *runs[2] = { results_arr(real, "runs"),
+	    results_arr(model, "runs") };
+	struct figure_pairs *pp = arg;
+	double r[3], m[3], boundary = 0;
+	int side, put = 0;
+
+	if (results_placements(runs, 2, &boundary))
+		for (side = RESULTS_NEAR; side <= RESULTS_FAR; side++)
+			if (figure_figures(real, boundary, side, r) &&
+			    figure_figures(model, boundary, side, m)) {
+				figure_pair_put(pp, real, model, name, side, r,
+				    m);
+				put++;
+			}
+	if (put == 0 && figure_figures(real, boundary, -1, r) &&
+	    figure_figures(model, boundary, -1, m))
+		figure_pair_put(pp, real, model, name, -1, r, m);
 	return;
 }
 
@@ -341,7 +402,8 @@ figure_beside(const cJSON *doc, const struct plot_styles *st,
 	plot_ratio_axis(sp.ymin, sp.ymax, yaxis, sizeof(yaxis));
 	return plot_draw(dir, "beside", size, err, errlen,
 	    "set title \"each real runtime over its model: CPU µs per dispatch"
-	    "\\nmedian over median, bars min/max over max/min; %s\"\n"
+	    "\\nmedian over median on each placement of the CPUs, bars "
+	    "min/max over max/min; %s\"\n"
 	    "dat = '%s'\n%s%sset xlabel 'workers'\n"
 	    "set ylabel 'real / model (above 1: the real one costs more)'\n"
 	    "set grid\n%splot 1 with lines dt 2 lc 'black' notitle%s\n",

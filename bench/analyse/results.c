@@ -43,6 +43,23 @@ results_side(const cJSON *run, double boundary)
 	    results_num(run, RF(line_round_trip_ns_after)), boundary);
 }
 
+size_t
+results_on(const cJSON *cell, double boundary, int side, const char *metric,
+    double *v)
+{
+	const cJSON *run;
+	size_t n = 0;
+
+	cJSON_ArrayForEach(run, results_arr(cell, "runs")) {
+		if (!results_ok(run) || results_side(run, boundary) != side)
+			continue;
+		if (v != NULL)
+			v[n] = results_num(run, metric);
+		n++;
+	}
+	return n;
+}
+
 /* One placement's runs, the median of their figure and of their probes. */
 static void
 results_side_add(cJSON *pl, const char *side, double *fig, double *line,

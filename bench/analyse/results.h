@@ -61,11 +61,6 @@ double results_stat(const cJSON *cell, const char *field, const char *stat);
 unsigned int results_runs_above_zero(const cJSON *cell, const char *field);
 
 /*
- * Of every numeric field of the ok runs: {"median", "min", "max", "q1",
- * "q3", "cv"}, and "bimodal" {"boundary", "runs_above", "share_above"}
- * when the runs fall into two separated groups.
- */
-/*
  * A run's placement of the CPUs by its two line probes (cell_run): both
  * under boundary, both over it, or one each, moved in between; -1 for a
  * run without them.
@@ -87,6 +82,13 @@ bool results_placements(const cJSON *const *runs, size_t n,
 bool results_probes_split(const double *line, size_t m, double *boundary);
 
 /*
+ * The ok runs of cell on one placement (their side of boundary): their
+ * number, and with v, each one's metric into v (NaN where it has none).
+ */
+size_t results_on(const cJSON *cell, double boundary, int side,
+    const char *metric, double *v);
+
+/*
  * A figure's placement object (results_placement) when its two groups
  * are both there and their medians RESULTS_PLACED_APART or more apart:
  * the placement moved the figure. NULL otherwise, where a median of all
@@ -95,6 +97,11 @@ bool results_probes_split(const double *line, size_t m, double *boundary);
 #define RESULTS_PLACED_APART	1.25
 const cJSON *results_placed(const cJSON *figure);
 
+/*
+ * Of every numeric field of the ok runs: {"median", "min", "max", "q1",
+ * "q3", "cv"}, and "bimodal" {"boundary", "runs_above", "share_above"}
+ * when the runs fall into two separated groups.
+ */
 cJSON *results_summary(const cJSON *runs);
 
 /*
