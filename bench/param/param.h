@@ -5,12 +5,13 @@
  * whether it tells two cells apart and how it shows in a name. The parser,
  * the sweep's expansion into cells, a child run's argv, a cell's JSON, its
  * key, the names of designs and series, and the usage text are loops over
- * it (value.c and cli.c on the tool's side, analyse/params.c on the
- * results'). The table and the counters' names are data: param.c, below
- * the layers that read them, includes nothing of theirs.
+ * it (value.c and cli.c beside it, analyse/params.c on the results' side).
+ * The table and the counters' names are data: param.c, below the layers
+ * that read them, includes nothing of theirs.
  *
- * A new knob of a design is an entry here, a field of struct disp_knobs
- * and the design's use of it.
+ * A new knob of a design is an entry of the table (param.c), a field of
+ * struct disp_knobs, the design's use of it and its row in
+ * docs/options.md.
  */
 #ifndef BENCH_PARAM_H
 #define BENCH_PARAM_H
