@@ -70,7 +70,7 @@ struct param {
 	const char *const *suffix;	/* PARAM_CHOICE: added to a design's name */
 	const char *dflt;		/* the default, as on the command line */
 	size_t off;			/* in the tool's struct cell; P_SWEEP:
-					   its struct sweep (cli.h) */
+					   its struct sweep (sweep.h) */
 	const char *metavar;
 	const char *help;
 };
