@@ -44,7 +44,7 @@ placement-unsaid | bench/analyse/findings.c | s/pl = findings_placed\(cell\);/pl
 placement-unchecked | bench/analyse/results.c | s/if \(pl != NULL && results_check_placement\(&inp, pl\) != 0\)/if (0)/ | test_cli | cli/bad_input
 export-placement-unnoted | bench/analyse/export.c | s/if \(pl != NULL\)\n\t\tsnprintf\(buf, sizeof\(buf\), "two placements/if (0)\n\t\tsnprintf(buf, sizeof(buf), "two placements/ | test_report | report/the_page_speaks_of_groups_not_regimes
 placement-apart-ignored | bench/analyse/results.c | s/return near > 0 && far > 0 && fmax\(near, far\) >= RESULTS_PLACED_APART \*\n\t    fmin\(near, far\) \? pl : NULL;/return near > 0 \&\& far > 0 ? pl : NULL;/ | test_report | report/starved_split_busy_and_stalled_cells_are_named
-beside-placement-ignored | bench/analyse/compare.c | s/if \(results_placements\(runs, 2, &place.boundary\)\)/if (0)/ | test_compare | compare/beside_compares_each_placement_of_the_cpus_on_its_own
+beside-placement-ignored | bench/analyse/compare.c | s/if \(both & \(1u << place.side\)\)/if (0)/ | test_compare | compare/beside_compares_each_placement_of_the_cpus_on_its_own
 judge-place-unfiltered | bench/analyse/judge.c | s/if \(place != NULL && strcmp\(st, "ok"\) == 0 &&/if (0 \&\&/ | test_compare | compare/beside_compares_each_placement_of_the_cpus_on_its_own
 export-placement-figures-dropped | bench/analyse/export.c | s/if \(strcmp\(stat, "near"\) != 0 && strcmp\(stat, "far"\) != 0\)/if (1)/ | test_report | report/export_gives_each_placement_its_figure
 strata-pooled | bench/analyse/rank_strata.c | s/s->a\[sa\[i\]\]\[s->na\[sa\[i\]\]\+\+\] = a\[i\];/s->a[0][s->na[0]++] = a[i];/ | test_stats | stats/the_test_within_strata_counts_every_assignment
@@ -58,7 +58,7 @@ run-field-unlisted | bench/measure/cell.c | s/RF\(cpus_busy\)/"cpus_busy_now"/ |
 run-field-type-unchecked | bench/analyse/results.c | s/results_rf_type\(rf->type\)\) != 0/0xff) != 0/ | test_cli | cli/bad_input
 schema-field-unnamed | results/README.md | s/, .errors_after. \x7c/ \x7c/ | test_docs | docs/the_schema_lists_every_run_field_and_no_other
 format-row-stale | docs/options.md | s/the plan's format: table, csv, markdown, json, html or gbench/the plan's format: table, csv, markdown, json or html/ | test_docs | docs/every_format_option_lists_every_format
-beside-plot-pooled | bench/analyse/figure.c | s/if \(results_placements\(runs, 2, &boundary\)\)/if (0)/ | test_pictures | pictures/beside_draws_each_placement_of_the_cpus_apart
+beside-plot-pooled | bench/analyse/figure.c | s/if \(\(both & \(1u << side\)\) && /if (0 \&\& / | test_pictures | pictures/beside_draws_each_placement_of_the_cpus_apart
 eventloop-outside-ignored | dispatchers/eventloop.c | s/if \(home == el_current && e->k.from == DISP_FROM_HOME\)/if (home == el_current)/ | test_workload | workload/loop_paths_show_in_counters
 glib-invoke-outside-ignored | runtimes/glib_invoke.c | s/if \(g->k.from == DISP_FROM_OUTSIDE\) \{/if (0) {/ | test_workload | workload/loop_paths_show_in_counters
 uv-outside-ignored | runtimes/uv.c | s/if \(home == uvd_self && u->k.from == DISP_FROM_HOME\)/if (home == uvd_self)/ | test_workload | workload/loop_paths_show_in_counters

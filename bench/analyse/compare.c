@@ -287,14 +287,6 @@ compare_pairs_alone(const cJSON *from, const cJSON *other, bool in_new,
 	return;
 }
 
-/* The ok runs of cell on place: those an arm read there would take. */
-static size_t
-compare_runs_on(const cJSON *cell, const struct judge_place *place)
-{
-
-	return results_on(cell, place->boundary, place->side, NULL, NULL);
-}
-
 /* One pair of --beside: real against model, on place unless NULL. */
 static void
 compare_pair_add(struct compare_pairs *pp, const cJSON *real,
@@ -331,18 +323,15 @@ static void
 compare_pair_beside(const cJSON *real, const cJSON *model, const char *name,
     void *arg)
 {
-	const cJSON *runs[2] = { results_arr(real, "runs"),
-	    results_arr(model, "runs") };
 	struct compare_pairs *pp = arg;
 	struct judge_place place;
+	unsigned int both = results_shared_placements(real, model,
+	    &place.boundary);
 	size_t before = pp->n;
 
-	if (results_placements(runs, 2, &place.boundary))
-		for (place.side = RESULTS_NEAR; place.side <= RESULTS_FAR;
-		    place.side++)
-			if (compare_runs_on(real, &place) >= 2 &&
-			    compare_runs_on(model, &place) >= 2)
-				compare_pair_add(pp, real, model, name, &place);
+	for (place.side = RESULTS_NEAR; place.side <= RESULTS_FAR; place.side++)
+		if (both & (1u << place.side))
+			compare_pair_add(pp, real, model, name, &place);
 	if (pp->n == before)
 		compare_pair_add(pp, real, model, name, NULL);
 	return;

@@ -316,20 +316,17 @@ static void
 figure_pair_add(const cJSON *real, const cJSON *model, const char *name,
     void *arg)
 {
-	const cJSON *runs[2] = { results_arr(real, "runs"),
-	    results_arr(model, "runs") };
 	struct figure_pairs *pp = arg;
 	double r[3], m[3], boundary = 0;
+	unsigned int both = results_shared_placements(real, model, &boundary);
 	int side, put = 0;
 
-	if (results_placements(runs, 2, &boundary))
-		for (side = RESULTS_NEAR; side <= RESULTS_FAR; side++)
-			if (figure_figures(real, boundary, side, r) &&
-			    figure_figures(model, boundary, side, m)) {
-				figure_pair_put(pp, real, model, name, side, r,
-				    m);
-				put++;
-			}
+	for (side = RESULTS_NEAR; side <= RESULTS_FAR; side++)
+		if ((both & (1u << side)) && figure_figures(real, boundary,
+		    side, r) && figure_figures(model, boundary, side, m)) {
+			figure_pair_put(pp, real, model, name, side, r, m);
+			put++;
+		}
 	if (put == 0 && figure_figures(real, boundary, -1, r) &&
 	    figure_figures(model, boundary, -1, m))
 		figure_pair_put(pp, real, model, name, -1, r, m);

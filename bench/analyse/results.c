@@ -60,6 +60,23 @@ results_on(const cJSON *cell, double boundary, int side, const char *metric,
 	return n;
 }
 
+unsigned int
+results_shared_placements(const cJSON *a, const cJSON *b, double *boundary)
+{
+	const cJSON *runs[2] = { results_arr(a, "runs"),
+	    results_arr(b, "runs") };
+	unsigned int both = 0;
+	int side;
+
+	if (!results_placements(runs, 2, boundary))
+		return 0;
+	for (side = RESULTS_NEAR; side <= RESULTS_FAR; side++)
+		if (results_on(a, *boundary, side, NULL, NULL) >= 2 &&
+		    results_on(b, *boundary, side, NULL, NULL) >= 2)
+			both |= 1u << side;
+	return both;
+}
+
 /* One placement's runs, the median of their figure and of their probes. */
 static void
 results_side_add(cJSON *pl, const char *side, double *fig, double *line,

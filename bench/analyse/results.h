@@ -89,6 +89,15 @@ size_t results_on(const cJSON *cell, double boundary, int side,
     const char *metric, double *v);
 
 /*
+ * The placements both cells a and b ran on twice or more, as bits 1 <<
+ * RESULTS_NEAR and 1 << RESULTS_FAR, where their runs were probed on two
+ * (*boundary between them); 0 otherwise. A real runtime against its model
+ * is read on each of these apart: across them it is the host's, not theirs.
+ */
+unsigned int results_shared_placements(const cJSON *a, const cJSON *b,
+    double *boundary);
+
+/*
  * A figure's placement object (results_placement) when its two groups
  * are both there and their medians RESULTS_PLACED_APART or more apart:
  * the placement moved the figure. NULL otherwise, where a median of all
