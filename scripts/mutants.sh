@@ -59,6 +59,7 @@ run-field-type-unchecked | bench/analyse/results.c | s/results_rf_type\(rf->type
 schema-field-unnamed | results/README.md | s/, .errors_after. \x7c/ \x7c/ | test_docs | docs/the_schema_lists_every_run_field_and_no_other
 format-row-stale | docs/options.md | s/the plan's format: table, csv, markdown, json, html or gbench/the plan's format: table, csv, markdown, json or html/ | test_docs | docs/every_format_option_lists_every_format
 beside-plot-pooled | bench/analyse/figure.c | s/if \(\(both & \(1u << side\)\) && /if (0 \&\& / | test_pictures | pictures/beside_draws_each_placement_of_the_cpus_apart
+ab-builds-unsaid | bench/analyse/compare.c | s/\t\tcompare_builds\(base, new, w.machines, sizeof\(w.machines\)\);/\t\tw.machines[0] = 0;/ | test_identity | identity/ab_compares_two_builds_of_one_machine
 eventloop-outside-ignored | dispatchers/eventloop.c | s/if \(home == el_current && e->k.from == DISP_FROM_HOME\)/if (home == el_current)/ | test_workload | workload/loop_paths_show_in_counters
 glib-invoke-outside-ignored | runtimes/glib_invoke.c | s/if \(g->k.from == DISP_FROM_OUTSIDE\) \{/if (0) {/ | test_workload | workload/loop_paths_show_in_counters
 uv-outside-ignored | runtimes/uv.c | s/if \(home == uvd_self && u->k.from == DISP_FROM_HOME\)/if (home == uvd_self)/ | test_workload | workload/loop_paths_show_in_counters

@@ -272,8 +272,9 @@ Test(identity, a_merged_machine_of_the_same_name_is_judged_by_identity)
 
 /*
  * ab's arms are two builds run interleaved here: one machine whatever
- * their build types, which are what it compares. The B arm is the same
- * binary behind a script whose --version says a Debug build.
+ * their build types, which are what it compares, and it says when they
+ * were built apart. The B arm is the same binary behind a script whose
+ * --version says a Debug build.
  */
 Test(identity, ab_compares_two_builds_of_one_machine, .timeout = 120)
 {
@@ -293,6 +294,10 @@ Test(identity, ab_compares_two_builds_of_one_machine, .timeout = 120)
 	    tmp("ab.json"));
 	cr_assert_neq(shell_output(cmd, out, sizeof(out)), 2, "%s", out);
 	cr_assert_null(strstr(out, "different machines"), "%s", out);
+	/* Not one way of building: every change is said to be partly that. */
+	cr_assert_not_null(strstr(out, "the arms were built apart (build type "
+	    "'"), "%s", out);
+	cr_assert_not_null(strstr(out, "' against 'Debug'"), "%s", out);
 	/* B's results do say Debug: their contexts are not one machine's. */
 	snprintf(cmd, sizeof(cmd), "grep -c '\"build_type\":[[:space:]]*"
 	    "\"Debug\"' %s", tmp("ab-b.json"));

@@ -145,18 +145,20 @@ compare_match(const cJSON *base, const cJSON *cb, int i,
 	return ca;
 }
 
+#define COMPARE_MACHINES	"the files come from different machines"
+#define COMPARE_BUILDS		"the arms were built apart"
+
 /*
  * One machine: every field of identity.h alike. Else -1, and why names
- * each field that differs (which: the merged machine, or "").
+ * each field that differs after lead (which: the merged machine, or "").
  */
 static int
-compare_contexts(const cJSON *ca, const cJSON *cb, const char *which,
-    char *why, size_t len)
+compare_contexts(const cJSON *ca, const cJSON *cb, const char *lead,
+    const char *which, char *why, size_t len)
 {
 	size_t at;
 
-	snprintf(why, len, "the files come from different machines (%.300s",
-	    which);
+	snprintf(why, len, "%s (%.300s", lead, which);
 	at = strlen(why);
 	/* Room kept for the parenthesis that closes it. */
 	if (identity_diff(ca, cb, why + at, len - at - 1) == 0)
@@ -187,7 +189,7 @@ compare_fleets(const cJSON *a, const cJSON *b, char *why, size_t len)
 			    name), -1;
 		snprintf(which, sizeof(which), "%s: ", name);
 		if (compare_contexts(results_obj(ma, "context"), results_obj(mb,
-		    "context"), which, why, len) != 0)
+		    "context"), COMPARE_MACHINES, which, why, len) != 0)
 			return -1;
 	}
 	return 0;
@@ -213,7 +215,21 @@ compare_machine(const cJSON *a, const cJSON *b, char *why, size_t len)
 		    results_num(cb, "schema"));
 		return -1;
 	}
-	return compare_contexts(ca, cb, "", why, len);
+	return compare_contexts(ca, cb, COMPARE_MACHINES, "", why, len);
+}
+
+/*
+ * ab's arms: one machine, two binaries, which may have been built apart
+ * (a build type, a compiler, its flags): why says how, "" when alike.
+ */
+static void
+compare_builds(const cJSON *a, const cJSON *b, char *why, size_t len)
+{
+
+	if (compare_contexts(results_obj(a, "context"), results_obj(b,
+	    "context"), COMPARE_BUILDS, "", why, len) == 0)
+		why[0] = '\0';
+	return;
 }
 
 /*
@@ -707,7 +723,9 @@ compare_docs(const cJSON *base, const cJSON *new, const struct compare_opts *o,
 	    errlen) != 0 || compare_unique(new, "NEW", o->sides[1], err,
 	    errlen) != 0))
 		return cJSON_Delete(json), COMPARE_BAD_INPUT;
-	if (o->one_machine || compare_machine(base, new, w.machines,
+	if (o->one_machine)
+		compare_builds(base, new, w.machines, sizeof(w.machines));
+	else if (compare_machine(base, new, w.machines,
 	    sizeof(w.machines)) == 0)
 		w.machines[0] = '\0';
 	else if (!o->allow_other_machine && !counted_metric(o->metric))

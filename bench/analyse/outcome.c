@@ -406,8 +406,9 @@ outcome_header(FILE *out, const struct compare_opts *o,
 	    "context"));
 	if (w->machines[0] != '\0')
 		fprintf(out, "%s%s%s%s: %s\n", lead, md ? "**" : "",
-		    w->machines, md ? "**" : "", counted_metric(o->metric) ?
-		    "a count does "
+		    w->machines, md ? "**" : "", o->one_machine ? "each change "
+		    "below is the way of building as much as the code's" :
+		    counted_metric(o->metric) ? "a count does "
 		    "not move with a machine's speed, but a CPU's flags can "
 		    "pick other code" : "each change below is the machines' as "
 		    "much as the builds' (--allow-other-machine)");

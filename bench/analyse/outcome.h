@@ -24,7 +24,8 @@ struct outcome_what {
 	char shared[800];		/* the words of every row's key */
 	size_t family;			/* the cells of Holm's family */
 	char machines[1024];		/* how BASE's and NEW's machines
-					   differ (--allow-other-machine) */
+					   differ (--allow-other-machine),
+					   or ab's builds */
 };
 
 /* A row as programs read it: every figure, then what it judged. */
