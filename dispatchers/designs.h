@@ -22,7 +22,8 @@ extern const char *const disp_counter_names[DB_DISP_NCOUNTERS];
  * The words of a task (dispatchbench/dispatcher.h) the suite's designs
  * keep: the loop it belongs to (eventloop and the runtimes' loops), a
  * runtime's state word (stealing, scheduler) and when it was submitted
- * (scheduler), in ns.
+ * (scheduler), in ns. stealing's goroutines keep their g in both words
+ * (gstack.h).
  */
 #define DISP_TASK_HOME(t)	((t)->word[0].ptr)
 #define DISP_TASK_STATE(t)	((t)->word[0].u64)

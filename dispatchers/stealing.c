@@ -80,9 +80,14 @@
  * wait, by the worker that wins the driver's try-lock. on: a runtime
  * built with rt and rt-multi-thread alone, whose driver is a ParkThread:
  * a poll is a CAS on its state, no syscall. io: a runtime with an I/O
- * driver (enable_io), whose poll is an epoll_wait(0). Go: casgstatus's
- * CASes on the goroutine's status word around Gosched and execute. off:
- * the queues and the wake-ups alone.
+ * driver (enable_io), whose poll is an epoll_wait(0). Go: each task runs
+ * on a goroutine of its own (gstack.h): execute's casgstatus on the g's
+ * status word and gogo onto the g's stack, the poll there, Gosched's
+ * mcall back to the worker's stack and casgstatus again. So a resumption
+ * brings the g and its stack to the worker that runs it, beside the
+ * coroutine's own record, as Go's does. The workload's coroutine takes
+ * turns between two tasks, so it has two g's, one of them brought by
+ * each resumption. off: the queues and the wake-ups alone.
  *
  * Knobs: cfg->lifo off sends every local dispatch to the run queue (Tokio's
  * disable_lifo_slot); cfg->searchers DISP_SEARCH_ALL lets every idle worker
@@ -91,7 +96,8 @@
  * Counters: pushes to the injection queue, steals and tasks stolen, LIFO
  * slot runs, deferred tasks, driver polls and the epoll_waits among them,
  * unparks; under --yield go what sched.lock did: acquisitions that spun,
- * the CPU yields and futex sleeps of lock2, the futex wakes of unlock2.
+ * the CPU yields and futex sleeps of lock2, the futex wakes of unlock2,
+ * and the switches between a worker's stack and a g's (two a poll).
  *
  * Not modelled: the timers and the I/O a Tokio driver poll would find, the
  * self-tuned global queue interval (Tokio 1.24 fixes it at 61, as Go),
@@ -106,13 +112,17 @@
  */
 #include <errno.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/epoll.h>
 #include <unistd.h>
 
+#include <ck_pr.h>
+
 #include "knobs.h"
 #include "golock.h"
+#include "gstack.h"
 #include "parker.h"
 #include "runq.h"
 #include "taskfifo.h"
@@ -133,6 +143,7 @@ extern const struct db_disp_ops disp_stealing;	/* defined below */
 #define ST_REF_ONE		(1u << 6)
 #define ST_G_RUNNABLE		1u	/* _Grunnable */
 #define ST_G_RUNNING		2u	/* _Grunning */
+#define ST_G_WAITING		4u	/* _Gwaiting */
 
 /* A ParkThread's states (runtime/park.rs:27-29). */
 #define ST_PARK_EMPTY		0u
@@ -165,6 +176,8 @@ struct stealing {
 
 	pthread_mutex_t lock;			/* the one lock (st_lock) */
 	struct golock golock;			/* ... under --yield go */
+	bool gs;				/* tasks run on their g's stacks */
+	struct gstack_set allgs;		/* ... those g's */
 	struct taskfifo inject;
 	unsigned int *sleepers;			/* a stack of worker indices */
 	unsigned int nsleepers;
@@ -268,23 +281,33 @@ st_inject_put_locked(struct stealing *s, struct db_task *t)
 }
 
 /*
- * A task's state word, as the runtime's fetch_update: its bits in clear
- * off, set on, refs references added (Tokio), or a status (Go). The
+ * A state word, as the runtime's fetch_update: its bits in clear off, set
+ * on, refs references added (Tokio's task), or a status (Go's g). The
  * worker that holds the task is its only writer; the CAS is the cost.
  */
 static inline void
-st_task_update(struct stealing *s, struct db_task *t, uint64_t clear,
+st_state_update(struct stealing *s, uint64_t *word, uint64_t clear,
     uint64_t set, int refs)
 {
 	uint64_t cur, next;
 
 	if (s->k.floor == DISP_FLOOR_OFF)
 		return;
-	cur = __atomic_load_n(&DISP_TASK_STATE(t), __ATOMIC_RELAXED);
+	cur = __atomic_load_n(word, __ATOMIC_RELAXED);
 	do
 		next = ((cur & ~clear) | set) + (uint64_t)refs * ST_REF_ONE;
-	while (!__atomic_compare_exchange_n(&DISP_TASK_STATE(t), &cur, next,
-	    true, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE));
+	while (!__atomic_compare_exchange_n(word, &cur, next, true,
+	    __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE));
+	return;
+}
+
+/* Tokio's task state: in the task's header, here its first word. */
+static inline void
+st_task_update(struct stealing *s, struct db_task *t, uint64_t clear,
+    uint64_t set, int refs)
+{
+
+	st_state_update(s, &DISP_TASK_STATE(t), clear, set, refs);
 	return;
 }
 
@@ -567,16 +590,20 @@ st_notify_if_pending(struct stealing *s)
  * from casgstatus(_Grunning, _Grunnable) on (proc.go:3372-3376).
  */
 static void
-st_after_poll(struct st_worker *w, struct db_task *t, struct db_task *next)
+st_after_poll(struct st_worker *w, struct db_task *t, struct gstack *gp,
+    struct db_task *next)
 {
 	struct stealing *s = w->pool;
 	enum disp_yield path = s->k.yield_path;
 
 	if (path == DISP_YIELD_GO) {
+		/* Off its stack: runnable, or parked (gopark) if no yield. */
+		if (gp != NULL)
+			st_state_update(s, &gp->status, ST_G_RUNNING,
+			    next != NULL ? ST_G_RUNNABLE : ST_G_WAITING, 0);
 		if (next == NULL)
 			return;
 		/* goschedImpl, Go 1.19: no wakep after the unlock. */
-		st_task_update(s, t, ST_G_RUNNING, ST_G_RUNNABLE, 0);
 		st_lock(s);
 		st_inject_put_locked(s, next);
 		st_unlock(s);
@@ -599,24 +626,68 @@ st_after_poll(struct st_worker *w, struct db_task *t, struct db_task *next)
 	return;
 }
 
+/*
+ * casgstatus(gp, _Grunnable or _Gwaiting, _Grunning). A g still on a
+ * worker's stack (its task dispatched again inside its own poll, which
+ * the interface allows) is waited for: Go never readies a running g.
+ */
+static void
+st_g_take(struct gstack *gp)
+{
+	uint64_t cur = __atomic_load_n(&gp->status, __ATOMIC_RELAXED);
+
+	for (;;) {
+		if (cur == ST_G_RUNNING) {
+			ck_pr_stall();
+			cur = __atomic_load_n(&gp->status, __ATOMIC_RELAXED);
+		} else if (__atomic_compare_exchange_n(&gp->status, &cur,
+		    ST_G_RUNNING, true, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+			return;
+	}
+}
+
+/*
+ * Go's execute and Gosched for t: casgstatus(_Grunnable, _Grunning) and
+ * gogo onto t's g's stack (proc.go:2517-2554), the poll there, then
+ * mcall back (proc.go:316-318). The g is made on t's first run; out of
+ * memory, Go throws as well.
+ */
+static __attribute__((noinline)) struct gstack *
+st_poll_on_g(struct st_worker *w, struct db_task *t)
+{
+	struct gstack *gp = gstack_of(&w->pool->allgs, t);
+
+	if (gp == NULL) {
+		fprintf(stderr, "stealing: no memory for a goroutine's "
+		    "stack\n");
+		abort();
+	}
+	st_g_take(gp);
+	gstack_gogo(gp);
+	w->count[DB_DISP_C_g_switches] += 2;
+	return gp;
+}
+
 /* One poll (Tokio's harness, Go's execute), then where its yield goes. */
 static void
 st_poll(struct st_worker *w, struct db_task *t)
 {
 	struct stealing *s = w->pool;
+	struct gstack *gp = NULL;
 	struct db_task *next;
 
-	if (s->k.yield_path == DISP_YIELD_GO)
-		st_task_update(s, t, ST_G_RUNNABLE, ST_G_RUNNING, 0);
-	else
+	if (s->k.yield_path != DISP_YIELD_GO)
 		st_task_update(s, t, ST_NOTIFIED, ST_RUNNING, 0);
 	w->running = t;
 	w->ran++;
-	t->fn(t);
+	if (s->gs)
+		gp = st_poll_on_g(w, t);
+	else
+		t->fn(t);
 	w->running = NULL;
 	next = w->next;
 	w->next = NULL;
-	st_after_poll(w, t, next);
+	st_after_poll(w, t, gp, next);
 	return;
 }
 
@@ -814,6 +885,11 @@ stealing_create(struct db_dispatcher **dp, const struct db_disp_config *cfg)
 	}
 	atomic_init(&s->driver, false);
 	atomic_init(&s->park_state, ST_PARK_EMPTY);
+	/* Go's floor: casgstatus and the g's own stack. */
+	s->gs = s->k.yield_path == DISP_YIELD_GO &&
+	    s->k.floor != DISP_FLOOR_OFF;
+	if (s->gs && (error = gstack_set_init(&s->allgs)) != 0)
+		goto out_epoll;
 	pthread_mutex_init(&s->lock, NULL);
 	golock_init(&s->golock);
 	for (i = 0; i < s->nworkers; i++)
@@ -830,6 +906,9 @@ out_join:
 	s->nworkers = i;
 	db_shutdown(&s->base, NULL);
 	return error;
+out_epoll:
+	if (s->epfd >= 0)
+		close(s->epfd);
 out_workers:
 	free(s->workers);
 out_sleepers:
@@ -872,6 +951,8 @@ stealing_shutdown(struct db_dispatcher *d, struct db_disp_stats *st)
 	}
 	if (s->epfd >= 0)
 		close(s->epfd);
+	if (s->gs)
+		gstack_set_destroy(&s->allgs);
 	pthread_mutex_destroy(&s->lock);
 	free(s->sleepers);
 	free(s->workers);
@@ -888,7 +969,7 @@ const struct db_disp_ops disp_stealing = {
 	    DB_DISP_COUNT(driver_polls) | DB_DISP_COUNT(epoll_waits) |
 	    DB_DISP_COUNT(unparks) | DB_DISP_COUNT(lock_spins) |
 	    DB_DISP_COUNT(lock_yields) | DB_DISP_COUNT(lock_sleeps) |
-	    DB_DISP_COUNT(lock_wakes),
+	    DB_DISP_COUNT(lock_wakes) | DB_DISP_COUNT(g_switches),
 	.create = stealing_create,
 	.dispatch = stealing_dispatch,
 	.yield = stealing_yield,

@@ -10,7 +10,7 @@
 # the gbench export, and headless Chromium loads the HTML report.
 set -eu
 
-need="cmake make gcc g++ pkg-config git libck-dev libhwloc-dev libcjson-dev libsqlite3-dev libpfm4-dev libcriterion-dev gnuplot-nox gdb libglib2.0-dev libuv1-dev liburcu-dev valgrind"
+need="cmake make gcc g++ pkg-config git libck-dev libhwloc-dev libcjson-dev libsqlite3-dev libpfm4-dev libcriterion-dev gnuplot-nox gdb libglib2.0-dev libuv1-dev liburcu-dev libboost-context-dev valgrind"
 # The real runtimes of other languages, each a program of its own
 # (docs/external.md): Go, Tokio (built offline from Debian's crates), and
 # kotlinx.coroutines and Netty on the JVM (kotlin for its stdlib jar).

@@ -11,6 +11,7 @@
  * go; a driver poll makes an epoll_wait only with --floor io; the Tokio
  * paths take the injection queue one task at a time.
  */
+#define _GNU_SOURCE	/* pthread_getattr_np */
 #include <dirent.h>
 #include <pthread.h>
 #include <sched.h>
@@ -874,6 +875,157 @@ Test(dispatcher, stealing_go_gosched_wakes_no_parked_worker, .timeout = 120)
 	yielders_finish(yielders_start(&cfg, 1, 200000), &st);
 	cr_assert(st.count[DB_DISP_C_unparks] < 50, "%lu parked workers woken in "
 	    "200000 Gosched calls", (unsigned long)st.count[DB_DISP_C_unparks]);
+}
+
+/*
+ * A goroutine of --yield go: where each run of its task found itself.
+ * self_dispatch: its poll dispatches it again (not a yield), then goes
+ * on a while, so that another worker may take it before it returns.
+ */
+struct gtask {
+	struct db_task task;
+	struct db_dispatcher *d;
+	int left;
+	bool self_dispatch;
+	_Atomic int inside;		/* runs under way: never above 1 */
+	uintptr_t first_sp;
+	bool thread_stack, other_stack, overlapped;
+	pthread_t first_thread;
+	bool moved;			/* a run on another worker */
+};
+
+/* Whether sp is on the calling thread's own stack. */
+static bool
+on_thread_stack(uintptr_t sp)
+{
+	pthread_attr_t a;
+	void *lo;
+	size_t size;
+
+	cr_assert_eq(pthread_getattr_np(pthread_self(), &a), 0);
+	cr_assert_eq(pthread_attr_getstack(&a, &lo, &size), 0);
+	pthread_attr_destroy(&a);
+	return sp >= (uintptr_t)lo && sp < (uintptr_t)lo + size;
+}
+
+static void
+gtask_run(struct db_task *t)
+{
+	struct gtask *g = (struct gtask *)t;
+	volatile char here = 0;
+	uintptr_t sp = (uintptr_t)&here;
+	int i;
+
+	g->overlapped |= atomic_fetch_add(&g->inside, 1) != 0;
+	g->thread_stack |= on_thread_stack(sp);
+	if (g->first_sp == 0) {
+		g->first_sp = sp;
+		g->first_thread = pthread_self();
+	}
+	g->other_stack |= (sp > g->first_sp ? sp - g->first_sp :
+	    g->first_sp - sp) > 4096;
+	g->moved |= !pthread_equal(g->first_thread, pthread_self());
+	if (--g->left == 0) {
+		atomic_fetch_sub(&g->inside, 1);
+		atomic_fetch_add(&done, 1);
+		return;
+	}
+	if (!g->self_dispatch) {
+		atomic_fetch_sub(&g->inside, 1);
+		db_yield(g->d, &g->task);
+		return;
+	}
+	/* Leaves the count before the dispatch: the next run may begin. */
+	atomic_fetch_sub(&g->inside, 1);
+	db_dispatch(g->d, &g->task);
+	for (i = 0; i < 2000; i++)
+		here = (char)(here + 1);
+	return;
+}
+
+/* n goroutines of runs each on a stealing pool of cfg, to their end. */
+static struct gtask *
+gtasks_run(const struct db_disp_config *cfg, int n, int runs,
+    bool self_dispatch, struct db_disp_stats *st)
+{
+	struct gtask *g = calloc((size_t)n, sizeof(*g));
+	struct db_dispatcher *d;
+	int i;
+
+	cr_assert_not_null(g);
+	cr_assert_eq(disp_stealing.create(&d, cfg), 0);
+	atomic_store(&done, 0);
+	for (i = 0; i < n; i++) {
+		g[i] = (struct gtask){ .task = DB_TASK_INIT(gtask_run),
+		    .d = d, .left = runs, .self_dispatch = self_dispatch };
+		db_dispatch(d, &g[i].task);
+	}
+	wait_for(&done, (uint64_t)n);
+	db_shutdown(d, st);
+	cr_assert_eq(st->ran, (uint64_t)n * (uint64_t)runs);
+	return g;
+}
+
+/*
+ * --yield go runs each task on a goroutine's stack of its own, as Go's
+ * execute and Gosched switch to a g's stack and back: never the worker's,
+ * the same one on every run whichever worker runs it, two switches a
+ * run. --floor off runs it on the worker's stack, with no switch.
+ */
+Test(dispatcher, stealing_go_runs_each_task_on_a_stack_of_its_own,
+    .timeout = 120)
+{
+	struct db_disp_config cfg = config(4, "lfseg");
+	struct db_disp_stats st;
+	struct gtask *g;
+	int i, moved = 0;
+
+	knobs.yield_path = DISP_YIELD_GO;
+	g = gtasks_run(&cfg, 16, 2000, false, &st);
+	cr_assert_eq(st.count[DB_DISP_C_g_switches], 2 * st.ran, "%lu "
+	    "switches for %lu runs", (unsigned long)st.count[DB_DISP_C_g_switches],
+	    (unsigned long)st.ran);
+	for (i = 0; i < 16; i++) {
+		cr_assert(!g[i].thread_stack, "task %d ran on its worker's "
+		    "stack", i);
+		cr_assert(!g[i].other_stack, "task %d ran on two stacks", i);
+		moved += g[i].moved;
+	}
+	cr_assert(moved > 0, "no task ran on two workers: the stack's "
+	    "sameness shows nothing");
+	free(g);
+	knobs.floor = DISP_FLOOR_OFF;
+	g = gtasks_run(&cfg, 16, 200, false, &st);
+	cr_assert_eq(st.count[DB_DISP_C_g_switches], 0);
+	for (i = 0; i < 16; i++)
+		cr_assert(g[i].thread_stack, "--floor off: task %d ran off its "
+		    "worker's stack", i);
+	free(g);
+}
+
+/*
+ * A task dispatched again inside its own poll (the interface allows it)
+ * may be taken by another worker before the poll returns: that worker
+ * waits until the g is off the first one's stack, as Go never readies a
+ * running g. Its runs never overlap, and each happens once. With the LIFO
+ * slot off, the dispatch goes to a run queue others steal from.
+ */
+Test(dispatcher, stealing_go_never_runs_a_g_on_two_workers, .timeout = 120)
+{
+	struct db_disp_config cfg = config(4, "lfseg");
+	struct db_disp_stats st;
+	struct gtask *g;
+	int i, moved = 0;
+
+	knobs.yield_path = DISP_YIELD_GO;
+	knobs.lifo = DISP_LIFO_OFF;
+	g = gtasks_run(&cfg, 8, 5000, true, &st);
+	for (i = 0; i < 8; i++) {
+		cr_assert(!g[i].overlapped, "two runs of task %d at once", i);
+		moved += g[i].moved;
+	}
+	cr_assert(moved > 0, "no task ran on two workers");
+	free(g);
 }
 
 /* The epoll instances the process holds (a driver's), from /proc. */

@@ -434,6 +434,10 @@ struct yield_case {
 static struct yield_case yield_cases[] = {
 	{ "--yield go --spawn outside", "injected", 0.99, 1.01 },
 	{ "--yield go --spawn inside", "injected", 0.99, 1.01 },
+	/* Go's floor: to the g's stack and back, two switches a run. */
+	{ "--yield go", "g_switches", 2, 2 },
+	{ "--yield go --floor off", "g_switches", 0, 0 },
+	{ "--yield tokio", "g_switches", 0, 0 },
 	{ "--yield tokio --spawn outside", "deferred", 0.99, 1.01 },
 	{ "--yield tokio --spawn inside", "driver_polls", 1e-6, 1 },
 	{ "--yield tokio --floor off", "driver_polls", 0, 0 },

@@ -1,6 +1,6 @@
 /*
  * dispatchbench/dispatcher.h - the dispatcher interface of dispatchbench,
- * version 8 (2 added real and beside; 3 passes thread_start the thread's
+ * version 9 (2 added real and beside; 3 passes thread_start the thread's
  * index; 4 adds the lock counters and epoll_waits, so struct db_disp_stats
  * grows; 5 puts db_ before every name and keeps the suite's own designs'
  * knobs behind db_disp_config.knobs; 6 adds slot_stall_ns; 7 keeps the
@@ -8,7 +8,7 @@
  * counters for DB_DISP_COUNTER_MAX, leaves the counters' names to the
  * suite, and reads as C++; 8 no longer includes queue.h, which a design
  * that uses its queue includes itself: no layout moved, and a design of
- * 7 loads).
+ * 7 loads; 9 appends the counter g_switches).
  *
  * A dispatcher is a long-lived handle; a dispatch is a request to run one
  * task on one of its threads. A design is a const struct db_disp_ops: the
@@ -34,7 +34,7 @@
 extern "C" {
 #endif
 
-#define DB_DISP_ABI_VERSION	8
+#define DB_DISP_ABI_VERSION	9
 #define DB_DISP_ABI_OLDEST	7	/* the oldest whose layouts are these */
 #define DB_DISP_OPS_HEAD						\
 	.abi = DB_DISP_ABI_VERSION, .size = sizeof(struct db_disp_ops)
@@ -113,7 +113,9 @@ struct db_disp_config {
 	X(lock_spins,	"runtime lock acquisitions that spun (Go lock2)")	\
 	X(lock_yields,	"CPU yields (osyield) in runtime lock acquisitions")	\
 	X(lock_sleeps,	"futex sleeps on the runtime lock")		\
-	X(lock_wakes,	"futex wakes in runtime lock releases (Go unlock2)")
+	X(lock_wakes,	"futex wakes in runtime lock releases (Go unlock2)")	\
+	X(g_switches,	"switches between a worker's stack and a goroutine's "	\
+	    "(Go gogo and mcall)")
 
 #define DB_DISP_COUNTER_ENUM(n, what)	DB_DISP_C_##n,
 enum db_disp_counter {
