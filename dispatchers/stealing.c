@@ -75,7 +75,9 @@
  * its queues. Tokio (runtime/task/state.rs): a task's state word, CASed
  * to RUNNING before a poll and to idle after it, CASed to NOTIFIED with a
  * reference added by a wake, its reference count dropped after the poll,
- * and in yield_now a reference for the cloned waker; and its driver
+ * and in yield_now a reference for the cloned waker; the thread
+ * context's coop budget, given by run_task to a task and the LIFO slot's
+ * after it, and its current task id, set around each poll; and its driver
  * polled (park_timeout(0)) every 61 ticks and whenever deferred tasks
  * wait, by the worker that wins the driver's try-lock. on: a runtime
  * built with rt and rt-multi-thread alone, whose driver is a ParkThread:
@@ -97,13 +99,15 @@
  * slot runs, deferred tasks, driver polls and the epoll_waits among them,
  * unparks; under --yield go what sched.lock did: acquisitions that spun,
  * the CPU yields and futex sleeps of lock2, the futex wakes of unlock2,
- * and the switches between a worker's stack and a g's (two a poll).
+ * and the switches between a worker's stack and a g's (two a poll);
+ * the coop budgets given (one a run_task).
  *
  * Not modelled: the timers and the I/O a Tokio driver poll would find, the
  * self-tuned global queue interval (Tokio 1.24 fixes it at 61, as Go),
  * Go's runnext steal on the last pass after usleep(3) (Tokio's LIFO slot
  * is never stolen, nor is this one), Go's netpoll in findRunnable,
- * Tokio's coop budget of 128 polls (the LIFO loop stops at 3, above), a
+ * the coop budget's spending (no yield_now spends it; the LIFO loop
+ * stops at 3, above), run_task's assert_owner (worker.rs:452, 486), a
  * worker parked in the driver (Tokio parks one idle worker on the driver
  * itself; here each parks on its own parker, so the driver's ParkThread
  * is never notified and a poll's CAS finds nothing), and Tokio 1.24.2's
@@ -145,6 +149,10 @@ extern const struct db_disp_ops disp_stealing;	/* defined below */
 #define ST_G_RUNNING		2u	/* _Grunning */
 #define ST_G_WAITING		4u	/* _Gwaiting */
 
+/* coop::Budget (runtime/coop.rs): Budget::initial(), unconstrained. */
+#define ST_BUDGET_INITIAL	128
+#define ST_BUDGET_UNCONSTRAINED	(-1)
+
 /* A ParkThread's states (runtime/park.rs:27-29). */
 #define ST_PARK_EMPTY		0u
 #define ST_PARK_NOTIFIED	2u
@@ -178,6 +186,7 @@ struct stealing {
 	struct golock golock;			/* ... under --yield go */
 	bool gs;				/* tasks run on their g's stacks */
 	struct gstack_set allgs;		/* ... those g's */
+	bool ctx;				/* Tokio's budget and task id */
 	struct taskfifo inject;
 	unsigned int *sleepers;			/* a stack of worker indices */
 	unsigned int nsleepers;
@@ -197,6 +206,15 @@ struct stealing {
 };
 
 static _Thread_local struct st_worker *st_current;
+
+/*
+ * Tokio's thread context around a poll (runtime/context.rs:17-48): the
+ * coop budget of the task being run, and its id (Option<Id>, 0 for None).
+ */
+static _Thread_local struct {
+	int budget;
+	uintptr_t task_id;
+} st_ctx = { ST_BUDGET_UNCONSTRAINED, 0 };
 
 /* A thread outside the pool adds what sched.lock did to the shared counts. */
 static void
@@ -668,6 +686,22 @@ st_poll_on_g(struct st_worker *w, struct db_task *t)
 	return gp;
 }
 
+/*
+ * Core::poll's TaskIdGuard (task/core.rs:178-194, 222): the task's
+ * id is the thread's current one while its future is polled, and the one
+ * before is put back after. A task's id here is its address.
+ */
+static void
+st_poll_with_id(struct db_task *t)
+{
+	uintptr_t prev = st_ctx.task_id;
+
+	st_ctx.task_id = (uintptr_t)t;
+	t->fn(t);
+	st_ctx.task_id = prev;
+	return;
+}
+
 /* One poll (Tokio's harness, Go's execute), then where its yield goes. */
 static void
 st_poll(struct st_worker *w, struct db_task *t)
@@ -682,6 +716,8 @@ st_poll(struct st_worker *w, struct db_task *t)
 	w->ran++;
 	if (s->gs)
 		gp = st_poll_on_g(w, t);
+	else if (s->ctx)
+		st_poll_with_id(t);
 	else
 		t->fn(t);
 	w->running = NULL;
@@ -691,16 +727,29 @@ st_poll(struct st_worker *w, struct db_task *t)
 	return;
 }
 
-/* run_task: the task, then the LIFO slot up to ST_LIFO_POLLS times. */
+/*
+ * run_task (worker.rs:451-497): the task, then the LIFO slot's up to
+ * ST_LIFO_POLLS times. On Tokio's floor they run under one coop budget:
+ * coop::budget sets Budget::initial() and puts the thread's budget before
+ * back after (worker.rs:463, coop.rs:67-103). A yield_now spends none of
+ * it (task/yield_now.rs), so the LIFO loop's has_budget_remaining()
+ * (worker.rs:482) would always pass: the cap stands in its place.
+ */
 static void
 st_run(struct st_worker *w, struct db_task *t)
 {
-	int polls;
+	bool ctx = w->pool->ctx;
+	int polls, budget = ST_BUDGET_UNCONSTRAINED;
 
 	if (w->searching) {
 		w->searching = false;
 		if ((atomic_fetch_sub(&w->pool->idle, 1) & ST_SEARCH_MASK) == 1)
 			st_notify(w->pool);
+	}
+	if (ctx) {
+		budget = st_ctx.budget;
+		st_ctx.budget = ST_BUDGET_INITIAL;
+		w->count[DB_DISP_C_budgets]++;
 	}
 	st_poll(w, t);
 	for (polls = 0; (t = w->lifo) != NULL; ) {
@@ -710,6 +759,8 @@ st_run(struct st_worker *w, struct db_task *t)
 		w->count[DB_DISP_C_lifo_hits]++;
 		st_poll(w, t);
 	}
+	if (ctx)
+		st_ctx.budget = budget;
 	w->lifo_enabled = w->pool->k.lifo == DISP_LIFO_ON;
 	return;
 }
@@ -890,6 +941,9 @@ stealing_create(struct db_dispatcher **dp, const struct db_disp_config *cfg)
 	    s->k.floor != DISP_FLOOR_OFF;
 	if (s->gs && (error = gstack_set_init(&s->allgs)) != 0)
 		goto out_epoll;
+	/* Tokio's floor: the context's budget and task id around a poll. */
+	s->ctx = s->k.yield_path != DISP_YIELD_GO &&
+	    s->k.floor != DISP_FLOOR_OFF;
 	pthread_mutex_init(&s->lock, NULL);
 	golock_init(&s->golock);
 	for (i = 0; i < s->nworkers; i++)
@@ -969,7 +1023,8 @@ const struct db_disp_ops disp_stealing = {
 	    DB_DISP_COUNT(driver_polls) | DB_DISP_COUNT(epoll_waits) |
 	    DB_DISP_COUNT(unparks) | DB_DISP_COUNT(lock_spins) |
 	    DB_DISP_COUNT(lock_yields) | DB_DISP_COUNT(lock_sleeps) |
-	    DB_DISP_COUNT(lock_wakes) | DB_DISP_COUNT(g_switches),
+	    DB_DISP_COUNT(lock_wakes) | DB_DISP_COUNT(g_switches) |
+	    DB_DISP_COUNT(budgets),
 	.create = stealing_create,
 	.dispatch = stealing_dispatch,
 	.yield = stealing_yield,

@@ -66,6 +66,8 @@ uv-outside-ignored | runtimes/uv.c | s/if \(home == uvd_self && u->k.from == DIS
 stealing-yield-ignored | dispatchers/stealing.c | s/\tw->next = t;\n\tif \(s->k.yield_path == DISP_YIELD_SELF_WAKE\)/\tstealing_dispatch(d, t);\n\treturn;\n\tif (s->k.yield_path == DISP_YIELD_SELF_WAKE)/ | test_workload | workload/stealing_paths_show_in_counters
 go-g-stack-skipped | dispatchers/stealing.c | s/\tgstack_gogo\(gp\);/\tt->fn(t);/ | test_dispatcher | dispatcher/stealing_go_runs_each_task_on_a_stack_of_its_own
 go-running-g-taken | dispatchers/stealing.c | s/if \(cur == ST_G_RUNNING\) \{/if (0) {/ | test_dispatcher | dispatcher/stealing_go_never_runs_a_g_on_two_workers
+tokio-no-budget | dispatchers/stealing.c | s/\tif \(ctx\) \{\n\t\tbudget = st_ctx.budget;/\tif (0) {\n\t\tbudget = st_ctx.budget;/ | test_dispatcher | dispatcher/stealing_tokio_gives_a_budget_to_each_run_task
+tokio-budget-per-poll | dispatchers/stealing.c | s/\t\tw->count\[DB_DISP_C_budgets\]\+\+;\n//; s/(\tw->running = t;\n\tw->ran\+\+;\n)/$1\tif (s->ctx)\n\t\tw->count[DB_DISP_C_budgets]++;\n/ | test_dispatcher | dispatcher/stealing_tokio_gives_a_budget_to_each_run_task
 payload-not-run | bench/measure/workload.c | s/workload_burn\(w->payload_iters\);\n\tif \(workload_blocks_some/(void)0;\n\tif (workload_blocks_some/ | test_workload | workload/a_known_payload_costs_its_cpu
 lost-not-counted | bench/measure/workload.c | s/c->lost \+= issued - runs;/(void)0;/ | test_workload | */*
 limited-above-k | dispatchers/limited.c | s/< l->parallelism;/< l->parallelism + 1;/; s/>= l->parallelism\)/>= l->parallelism + 1)/ | test_dispatcher | dispatcher/limited_never_exceeds_k

@@ -1004,6 +1004,47 @@ Test(dispatcher, stealing_go_runs_each_task_on_a_stack_of_its_own,
 }
 
 /*
+ * On Tokio's paths each run_task gives one coop budget, to a task and the
+ * LIFO slot's tasks it runs after it. A yield_now's or a self-wake's task
+ * is scheduled outside any run_task, so each of its runs is a run_task of
+ * its own; a task woken by another runs from the LIFO slot under the
+ * waker's budget. --floor off gives none, nor does Go's path.
+ */
+Test(dispatcher, stealing_tokio_gives_a_budget_to_each_run_task,
+    .timeout = 120)
+{
+	static const struct {
+		enum disp_yield path;
+		bool shared;		/* LIFO runs share their waker's */
+	} paths[] = { { DISP_YIELD_TOKIO, false },
+	    { DISP_YIELD_SELF_WAKE, false }, { DISP_YIELD_WAKE_OTHER, true } };
+	struct db_disp_config cfg;
+	struct db_disp_stats st;
+	uint64_t budgets;
+	unsigned int i;
+
+	for (i = 0; i < sizeof(paths) / sizeof(paths[0]); i++) {
+		cfg = config(4, "lfseg");
+		knobs.yield_path = paths[i].path;
+		free(gtasks_run(&cfg, 16, 2000, false, &st));
+		budgets = st.count[DB_DISP_C_budgets];
+		cr_assert(paths[i].shared ? budgets < st.ran &&
+		    budgets + st.count[DB_DISP_C_lifo_hits] >= st.ran :
+		    budgets == st.ran, "path %u: %lu budgets, %lu LIFO runs, "
+		    "%lu runs", i, (unsigned long)budgets,
+		    (unsigned long)st.count[DB_DISP_C_lifo_hits],
+		    (unsigned long)st.ran);
+		knobs.floor = DISP_FLOOR_OFF;
+		free(gtasks_run(&cfg, 16, 200, false, &st));
+		cr_assert_eq(st.count[DB_DISP_C_budgets], 0, "path %u", i);
+	}
+	cfg = config(4, "lfseg");
+	knobs.yield_path = DISP_YIELD_GO;
+	free(gtasks_run(&cfg, 16, 200, false, &st));
+	cr_assert_eq(st.count[DB_DISP_C_budgets], 0);
+}
+
+/*
  * A task dispatched again inside its own poll (the interface allows it)
  * may be taken by another worker before the poll returns: that worker
  * waits until the g is off the first one's stack, as Go never readies a

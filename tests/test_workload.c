@@ -438,6 +438,10 @@ static struct yield_case yield_cases[] = {
 	{ "--yield go", "g_switches", 2, 2 },
 	{ "--yield go --floor off", "g_switches", 0, 0 },
 	{ "--yield tokio", "g_switches", 0, 0 },
+	/* Tokio's floor: a coop budget a run_task. */
+	{ "--yield tokio", "budgets", 0.5, 1 },
+	{ "--yield tokio --floor off", "budgets", 0, 0 },
+	{ "--yield go", "budgets", 0, 0 },
 	{ "--yield tokio --spawn outside", "deferred", 0.99, 1.01 },
 	{ "--yield tokio --spawn inside", "driver_polls", 1e-6, 1 },
 	{ "--yield tokio --floor off", "driver_polls", 0, 0 },

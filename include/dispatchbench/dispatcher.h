@@ -8,7 +8,7 @@
  * counters for DB_DISP_COUNTER_MAX, leaves the counters' names to the
  * suite, and reads as C++; 8 no longer includes queue.h, which a design
  * that uses its queue includes itself: no layout moved, and a design of
- * 7 loads; 9 appends the counter g_switches).
+ * 7 loads; 9 appends the counter g_switches; 10 the counter budgets).
  *
  * A dispatcher is a long-lived handle; a dispatch is a request to run one
  * task on one of its threads. A design is a const struct db_disp_ops: the
@@ -34,7 +34,7 @@
 extern "C" {
 #endif
 
-#define DB_DISP_ABI_VERSION	9
+#define DB_DISP_ABI_VERSION	10
 #define DB_DISP_ABI_OLDEST	7	/* the oldest whose layouts are these */
 #define DB_DISP_OPS_HEAD						\
 	.abi = DB_DISP_ABI_VERSION, .size = sizeof(struct db_disp_ops)
@@ -115,7 +115,9 @@ struct db_disp_config {
 	X(lock_sleeps,	"futex sleeps on the runtime lock")		\
 	X(lock_wakes,	"futex wakes in runtime lock releases (Go unlock2)")	\
 	X(g_switches,	"switches between a worker's stack and a goroutine's "	\
-	    "(Go gogo and mcall)")
+	    "(Go gogo and mcall)")					\
+	X(budgets,	"coop budgets a worker gave, each to a task and the LIFO " \
+	    "slot's tasks run after it (Tokio's coop::budget)")
 
 #define DB_DISP_COUNTER_ENUM(n, what)	DB_DISP_C_##n,
 enum db_disp_counter {
