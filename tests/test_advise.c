@@ -717,6 +717,72 @@ Test(advise, a_file_of_two_designs_asks_which)
 }
 
 /*
+ * The rows of shared's cells in doc, against a load of 5 ms blocking in
+ * one resumption in ten.
+ */
+static void
+shared_rows(const cJSON *doc, struct advise_rows *r)
+{
+	const struct advise_load load = { "sleep:5:0.1", 0.002, false };
+	struct advise_sel sel = { .dispatcher = "shared" };
+	char err[256];
+
+	cr_assert_eq(advise_select(doc, "f.json", &sel, err, sizeof(err)), 0,
+	    "%s", err);
+	cr_assert_eq(advise_rows(doc, &sel, &load, r, err, sizeof(err)), 0,
+	    "%s", err);
+	return;
+}
+
+/*
+ * A width whose runs fell into two groups (3.5 µs in 4 of 7, 10.7 in 3)
+ * is told with each group's cost and share; one whose groups the host's
+ * placements explain is told by placement alone, and one of one group
+ * not at all.
+ */
+Test(advise, a_cost_in_two_groups_is_told_by_each)
+{
+	cJSON *doc = cJSON_Parse("{\"cells\": [{\"dispatcher\": \"shared\", "
+	    "\"queue\": \"lfseg\", \"workers\": 64, \"coroutines\": 64, "
+	    "\"workload\": \"resume\", \"summary\": {\"cpu_us_per_dispatch\": {"
+	    "\"median\": 4, \"bimodal\": {\"boundary\": 6, \"runs_above\": 3, "
+	    "\"share_above\": 0.43, \"below\": {\"runs\": 4, \"median\": 3.5}, "
+	    "\"above\": {\"runs\": 3, \"median\": 10.7}}}}}, {\"dispatcher\": "
+	    "\"shared\", \"queue\": \"lfseg\", \"workers\": 32, \"coroutines\": "
+	    "64, \"workload\": \"resume\", \"summary\": {\"cpu_us_per_dispatch\": "
+	    "{\"median\": 0.5, \"bimodal\": {\"boundary\": 0.8, \"runs_above\": "
+	    "2, \"share_above\": 0.33, \"below\": {\"runs\": 4, \"median\": "
+	    "0.3}, \"above\": {\"runs\": 2, \"median\": 1.2}}, \"placement\": {"
+	    "\"boundary_ns\": 120, \"near\": {\"runs\": 4, \"median\": 0.3}, "
+	    "\"far\": {\"runs\": 2, \"median\": 1.2}, \"moved\": 0}}}}, {"
+	    "\"dispatcher\": \"shared\", \"queue\": \"lfseg\", \"workers\": 8, "
+	    "\"coroutines\": 64, \"workload\": \"resume\", \"summary\": {"
+	    "\"cpu_us_per_dispatch\": {\"median\": 0.5}}}, {\"dispatcher\": "
+	    "\"shared\", \"queue\": \"lfseg\", \"workers\": 64, \"coroutines\": "
+	    "64, \"workload\": \"sleep:5:0.1\", \"summary\": {\"ops_per_s\": {"
+	    "\"median\": 3900}}}]}");
+	static struct advise_rows r;
+	char buf[2048];
+
+	shared_rows(doc, &r);
+	cr_assert_eq(r.n, 3);
+	cr_assert_float_eq(r.single[2].cpu_us_below, 3.5, 1e-12);
+	cr_assert_float_eq(r.single[2].cpu_us_above, 10.7, 1e-12);
+	cr_assert_eq(r.single[2].runs_above, 3);
+	cr_assert_eq(r.single[1].runs_above, 0, "the placements explain them");
+	cr_assert_eq(r.single[1].runs_near, 4);
+	cr_assert(isnan(r.single[0].cpu_us_above), "one group");
+	advise_group_words(r.single, r.n, buf, sizeof(buf));
+	cr_assert_not_null(strstr(buf, "N=64 3.5 (4 of 7 runs) and 10.7 (3 of "
+	    "7)"), "%s", buf);
+	cr_assert_null(strstr(buf, "N=8"), "%s", buf);
+	cr_assert_null(strstr(buf, "N=32"), "%s", buf);
+	advise_group_words(r.single, 2, buf, sizeof(buf));
+	cr_assert_str_eq(buf, "", "no width in two groups");
+	cJSON_Delete(doc);
+}
+
+/*
  * A width whose cost the host's two placements of the CPUs moved (1.2 µs
  * far against 0.3 near) is told on each, with its runs; one they moved
  * by less than RESULTS_PLACED_APART is not.
@@ -737,15 +803,10 @@ Test(advise, a_cost_two_placements_moved_is_told_on_each)
 	    "\"lfseg\", \"workers\": 64, \"coroutines\": 64, \"workload\": "
 	    "\"sleep:5:0.1\", \"summary\": {\"ops_per_s\": {\"median\": "
 	    "3900}}}]}");
-	const struct advise_load load = { "sleep:5:0.1", 0.002, false };
-	struct advise_sel sel = { .dispatcher = "shared" };
 	static struct advise_rows r;
-	char err[256], buf[2048];
+	char buf[2048];
 
-	cr_assert_eq(advise_select(doc, "f.json", &sel, err, sizeof(err)), 0,
-	    "%s", err);
-	cr_assert_eq(advise_rows(doc, &sel, &load, &r, err, sizeof(err)), 0,
-	    "%s", err);
+	shared_rows(doc, &r);
 	cr_assert_eq(r.n, 2);
 	cr_assert_float_eq(r.single[1].cpu_us_far, 1.2, 1e-12);
 	cr_assert_eq(r.single[1].runs_near, 4);

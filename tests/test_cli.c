@@ -170,6 +170,8 @@ static struct bad_case bad_cases[] = {
 	    "is a string, not a number" },
 	{ "report @PLACED", "PLACED.json: cells[0].summary.cpu_us_per_dispatch."
 	    "placement.far.median is missing (a number)" },
+	{ "advise --from @GROUPED", "GROUPED.json: cells[0].summary."
+	    "cpu_us_per_dispatch.bimodal.above is a number, not an object" },
 	{ "export @RUNTYPE", "RUNTYPE.json: cells[0].runs[1].status is "
 	    "missing (a string)" },
 	{ "export @RUNFIELD", "RUNFIELD.json: cells[0].runs[0].host_busy is "
@@ -347,6 +349,14 @@ static const struct {
 	    "{\"boundary_ns\": 150, \"moved\": 0, \"near\": {\"runs\": 3, "
 	    "\"median\": 1, \"line_round_trip_ns\": 60}, \"far\": {\"runs\": "
 	    "2, \"line_round_trip_ns\": 370}}}}}]}", NULL, 0 },
+	/* Two groups of runs, the slower one's figure not an object. */
+	{ "GROUPED", "{\"context\": {\"schema\": 1}, \"cells\": [{"
+	    "\"dispatcher\": \"shared\", \"queue\": \"lfseg\", \"workers\": 2, "
+	    "\"coroutines\": 64, \"summary\": {\"cpu_us_per_dispatch\": "
+	    "{\"median\": 1, \"min\": 1, \"max\": 9, \"bimodal\": "
+	    "{\"boundary\": 3, \"runs_above\": 2, \"share_above\": 0.4, "
+	    "\"below\": {\"runs\": 3, \"median\": 1}, \"above\": 9}}}}]}",
+	    NULL, 0 },
 	{ "RUNTYPE", "{\"context\": {\"schema\": 1}, \"cells\": [{"
 	    "\"dispatcher\": \"shared\", \"queue\": \"lfseg\", \"workers\": 2, "
 	    "\"coroutines\": 64, \"summary\": {}, \"runs\": [{\"status\": "

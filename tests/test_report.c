@@ -531,7 +531,7 @@ Test(report, the_page_speaks_of_groups_not_regimes)
 	const char *html = page();
 
 	cr_assert_null(strstr(html, "regime"), "%s", strstr(html, "regime"));
-	HAS(html, "<td>runs in two groups: 3 of 6 above 212 ns</td>");
+	HAS(html, "<td>runs in two groups: 50 ns in 3 runs, 900 ns in 3</td>");
 	HAS(html, "<td>two placements of the CPUs: 300 ns in 3 runs, 1.2 µs "
 	    "in 2, 1 moved</td>");
 }
@@ -560,6 +560,52 @@ Test(report, a_file_before_the_busy_mark_does_not_call_the_machine_quiet)
 	HAS(html, "<li id=\"host\">These runs predate the host_busy and "
 	    "stalled marks: whether other load shared the machine, or a "
 	    "window made no progress, was not recorded.</li>");
+}
+
+/*
+ * Export's rows carry each of two groups of runs as a figure of its own
+ * (glib-pool's at 2 workers: 0.05 µs in 3 runs, 0.9 in 3), read from the
+ * summary or, in a file from before it kept them, from the runs; and
+ * none for a cell whose runs are one group.
+ */
+Test(report, export_gives_each_group_its_figure)
+{
+	cJSON *doc = crafted(), *rows, *row, *cell, *bi;
+	const cJSON *below, *above;
+	int grouped, pass;
+
+	for (pass = 0; pass < 2; pass++) {
+		rows = export_rows(doc);
+		grouped = 0;
+		cJSON_ArrayForEach(row, rows) {
+			below = cJSON_GetObjectItem(row,
+			    "cpu_us_per_dispatch_below");
+			above = cJSON_GetObjectItem(row,
+			    "cpu_us_per_dispatch_above");
+			if (strcmp(cJSON_GetObjectItem(row, "dispatcher")->
+			    valuestring, "glib-pool") != 0 || strcmp(
+			    cJSON_GetObjectItem(row, "workers")->valuestring,
+			    "2") != 0) {
+				cr_assert(cJSON_IsNull(below) &&
+				    cJSON_IsNull(above));
+				continue;
+			}
+			grouped++;
+			cr_assert_float_eq(below->valuedouble, 0.05, 1e-9);
+			cr_assert_float_eq(above->valuedouble, 0.9, 1e-9);
+		}
+		cr_assert_eq(grouped, 1, "pass %d", pass);
+		cJSON_Delete(rows);
+		/* The second pass: the summary as files before 2026-12-07. */
+		cJSON_ArrayForEach(cell, cJSON_GetObjectItem(doc, "cells")) {
+			bi = cJSON_GetObjectItem(cJSON_GetObjectItem(
+			    cJSON_GetObjectItem(cell, "summary"),
+			    "cpu_us_per_dispatch"), "bimodal");
+			cJSON_DeleteItemFromObject(bi, "below");
+			cJSON_DeleteItemFromObject(bi, "above");
+		}
+	}
+	cJSON_Delete(doc);
 }
 
 /*

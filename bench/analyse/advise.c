@@ -1043,7 +1043,8 @@ advise_row_of(struct advise_row *rows, size_t *n, unsigned int w,
 		return NULL;
 	rows[*n] = (struct advise_row){ .workers = w, .view = v, .cpu_us = NAN,
 	    .cpu_us_min = NAN, .cpu_us_max = NAN, .ops_per_s = NAN,
-	    .cpu_us_near = NAN, .cpu_us_far = NAN,
+	    .cpu_us_near = NAN, .cpu_us_far = NAN, .cpu_us_below = NAN,
+	    .cpu_us_above = NAN,
 	    .capacity = NAN, .p99_us = NAN, .load_cpu_us_op = NAN,
 	    .target_cpu_us_op = NAN, .target_ops_per_s = NAN,
 	    .target_ctxsw = NAN, .hops_per_s = NAN };
@@ -1102,15 +1103,30 @@ advise_cost(struct advise_row *r, const struct advise_row *from)
 	r->cpu_us_far = from->cpu_us_far;
 	r->runs_near = from->runs_near;
 	r->runs_far = from->runs_far;
+	r->cpu_us_below = from->cpu_us_below;
+	r->cpu_us_above = from->cpu_us_above;
+	r->runs_below = from->runs_below;
+	r->runs_above = from->runs_above;
 	return;
 }
 
-/* The cost on each placement of the CPUs, where the host's moved it. */
+/*
+ * The cost on each placement of the CPUs, where the host's moved it; else
+ * on each of two groups of runs, where they fell into two.
+ */
 static void
 advise_placed(struct advise_row *r, const cJSON *cell)
 {
 	const cJSON *pl = results_placed(results_obj(results_obj(cell,
 	    "summary"), RF(cpu_us_per_dispatch)));
+	struct results_groups g;
+
+	if (pl == NULL && results_groups(cell, RF(cpu_us_per_dispatch), &g)) {
+		r->cpu_us_below = g.median[0];
+		r->cpu_us_above = g.median[1];
+		r->runs_below = g.runs[0];
+		r->runs_above = g.runs[1];
+	}
 
 	r->cpu_us_near = results_num(results_obj(pl, "near"), "median");
 	r->cpu_us_far = results_num(results_obj(pl, "far"), "median");
@@ -1441,6 +1457,10 @@ advise_row_json(const struct advise_row *r, const char *part, bool people)
 	cJSON_AddNumberToObject(o, "cpu_us_per_dispatch_max", r->cpu_us_max);
 	cJSON_AddNumberToObject(o, "cpu_us_per_dispatch_near", r->cpu_us_near);
 	cJSON_AddNumberToObject(o, "cpu_us_per_dispatch_far", r->cpu_us_far);
+	cJSON_AddNumberToObject(o, "cpu_us_per_dispatch_below",
+	    r->cpu_us_below);
+	cJSON_AddNumberToObject(o, "cpu_us_per_dispatch_above",
+	    r->cpu_us_above);
 	cJSON_AddNumberToObject(o, RF(cpu_us_per_op), r->cpu_us *
 	    ADVISE_RESUMES_PER_OP);
 	cJSON_AddNumberToObject(o, RF(ops_per_s), r->ops_per_s);
@@ -1508,6 +1528,8 @@ static const struct {
 	{ { "cpu_us_per_dispatch_max", "max" }, ADVISE_PROGRAM },
 	{ { "cpu_us_per_dispatch_near", "near" }, ADVISE_PROGRAM },
 	{ { "cpu_us_per_dispatch_far", "far" }, ADVISE_PROGRAM },
+	{ { "cpu_us_per_dispatch_below", "below" }, ADVISE_PROGRAM },
+	{ { "cpu_us_per_dispatch_above", "above" }, ADVISE_PROGRAM },
 	{ { RF(cpu_us_per_op), "CPU µs/op" }, 0 },
 	{ { RF(ops_per_s), "ops/s" }, ADVISE_PROGRAM },
 	{ { "capacity_ops_per_s", "capacity ops/s" }, 0 },
@@ -1588,6 +1610,34 @@ advise_placement_words(const struct advise_row *rows, size_t n, char *buf,
 	return;
 }
 
+void
+advise_group_words(const struct advise_row *rows, size_t n, char *buf,
+    size_t len)
+{
+	char list[1536], w[16];
+	size_t i, used = 0;
+	unsigned int all;
+
+	list[0] = buf[0] = '\0';
+	for (i = 0; i < n && used < sizeof(list); i++) {
+		all = rows[i].runs_below + rows[i].runs_above;
+		if (rows[i].runs_above > 0)
+			used += (size_t)snprintf(list + used, sizeof(list) - used,
+			    "%sN=%s %.3g (%u of %u runs) and %.3g (%u of %u)",
+			    used ? "; " : "", advise_width(rows[i].workers, w,
+			    sizeof(w)), rows[i].cpu_us_below, rows[i].runs_below,
+			    all, rows[i].cpu_us_above, rows[i].runs_above, all);
+	}
+	if (used > 0)
+		snprintf(buf, len, "two groups: at these widths the runs fell "
+		    "into two groups that no placement of the CPUs explains, "
+		    "each a cost of its own, in µs a dispatch: %s. The table's "
+		    "cost is the median of all runs, which is neither group's; "
+		    "the slower group's share of the runs is how often a run "
+		    "here landed in it.", list);
+	return;
+}
+
 /* The advice's words, a paragraph each, in the order a person reads them. */
 static cJSON *
 advise_words(const struct advise_rows *r, const struct advise_target *t,
@@ -1621,6 +1671,9 @@ advise_words(const struct advise_rows *r, const struct advise_target *t,
 	if (buf[0] != '\0')
 		cJSON_AddItemToArray(words, cJSON_CreateString(buf));
 	advise_placement_words(r->single, r->n, buf, sizeof(buf));
+	if (buf[0] != '\0')
+		cJSON_AddItemToArray(words, cJSON_CreateString(buf));
+	advise_group_words(r->single, r->n, buf, sizeof(buf));
 	if (buf[0] != '\0')
 		cJSON_AddItemToArray(words, cJSON_CreateString(buf));
 	advise_little(t, load, s, p->row >= 0 ? &r->single[p->row] : NULL,

@@ -35,6 +35,12 @@ struct advise_row {
 	 */
 	double cpu_us_near, cpu_us_far;
 	unsigned int runs_near, runs_far;
+	/*
+	 * Else the cost of each of two groups its runs fell into
+	 * (results_groups) and their runs: NAN and 0 for one group.
+	 */
+	double cpu_us_below, cpu_us_above;
+	unsigned int runs_below, runs_above;
 	double capacity;		/* ops/s under the load */
 	double ceiling;			/* Little's law for it; 0: none */
 	double p99_us;			/* dispatch latency under it; NAN: none */
@@ -183,6 +189,8 @@ void advise_split_words(const struct advise_rows *r,
  * median of all runs lies between two figures and is neither. Empty when
  * no width's was.
  */
+void advise_group_words(const struct advise_row *rows, size_t n,
+    char *buf, size_t len);
 void advise_placement_words(const struct advise_row *rows, size_t n,
     char *buf, size_t len);
 

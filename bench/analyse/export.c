@@ -38,6 +38,8 @@ static const struct {
 	{ "cpu_us_per_dispatch_cv", RF(cpu_us_per_dispatch), "cv" },
 	{ "cpu_us_per_dispatch_near", RF(cpu_us_per_dispatch), "near" },
 	{ "cpu_us_per_dispatch_far", RF(cpu_us_per_dispatch), "far" },
+	{ "cpu_us_per_dispatch_below", RF(cpu_us_per_dispatch), "below" },
+	{ "cpu_us_per_dispatch_above", RF(cpu_us_per_dispatch), "above" },
 	EXPORT_MEDIAN(ops_per_s),
 	EXPORT_MEDIAN(ctx_switches_per_dispatch),
 	EXPORT_MEDIAN(threads_peak),
@@ -138,14 +140,19 @@ export_width(const cJSON *cell, char *buf, size_t len)
 }
 
 /*
- * A figure of the summary: one of its statistics, or the median of the
- * runs on one placement of the CPUs ("near", "far"; NAN: one placement).
+ * A figure of the summary: one of its statistics, the median of the runs
+ * on one placement of the CPUs ("near", "far"; NAN: one placement), or of
+ * one of two groups of runs ("below", "above"; NAN: one group).
  */
 static double
 export_stat(const cJSON *cell, const char *field, const char *stat)
 {
+	struct results_groups g;
 	const cJSON *pl;
+	bool above = strcmp(stat, "above") == 0;
 
+	if (above || strcmp(stat, "below") == 0)
+		return results_groups(cell, field, &g) ? g.median[above] : NAN;
 	if (strcmp(stat, "near") != 0 && strcmp(stat, "far") != 0)
 		return results_stat(cell, field, stat);
 	pl = results_obj(results_obj(results_obj(cell, "summary"), field),
@@ -192,12 +199,13 @@ export_counts(cJSON *row, const cJSON *cell)
 /*
  * A cell's note: its runs on two placements of the CPUs, each with its
  * figure ("two placements of the CPUs: 300 ns in 3 runs, 1.2 µs in 2, 1
- * moved"), else its runs in two groups; "" for neither.
+ * moved"), else its runs in two groups, each with its figure ("runs in
+ * two groups: 50 ns in 3 runs, 900 ns in 3"); "" for neither.
  */
 static void
-export_note(cJSON *row, const cJSON *fig, double runs_ok)
+export_note(cJSON *row, const cJSON *cell, const cJSON *fig)
 {
-	const cJSON *bi = results_obj(fig, "bimodal");
+	struct results_groups g;
 	const cJSON *pl = results_placed(fig);
 	const cJSON *near = results_obj(pl, "near"), *far = results_obj(pl,
 	    "far");
@@ -211,11 +219,11 @@ export_note(cJSON *row, const cJSON *fig, double runs_ok)
 		    results_num(near, "runs"), table_scaled(results_num(far,
 		    "median"), "µs", b, sizeof(b)), results_num(far, "runs"),
 		    results_num(pl, "moved"));
-	else if (bi != NULL)
-		snprintf(buf, sizeof(buf), "runs in two groups: %.0f of %.0f "
-		    "above %s", results_num(bi, "runs_above"), runs_ok,
-		    table_scaled(results_num(bi, "boundary"), "µs", a,
-		    sizeof(a)));
+	else if (results_groups(cell, RF(cpu_us_per_dispatch), &g))
+		snprintf(buf, sizeof(buf), "runs in two groups: %s in %u runs, "
+		    "%s in %u", table_scaled(g.median[0], "µs", a, sizeof(a)),
+		    g.runs[0], table_scaled(g.median[1], "µs", b, sizeof(b)),
+		    g.runs[1]);
 	cJSON_AddStringToObject(row, "note", buf);
 	return;
 }
@@ -267,8 +275,7 @@ export_row(const cJSON *doc, const cJSON *cell)
 	snprintf(buf, sizeof(buf), "%.0f/%.0f", results_num(s, "runs_ok"),
 	    results_num(s, "runs"));
 	cJSON_AddStringToObject(row, "ok_runs", buf);
-	export_note(row, results_obj(s, RF(cpu_us_per_dispatch)), results_num(s,
-	    "runs_ok"));
+	export_note(row, cell, results_obj(s, RF(cpu_us_per_dispatch)));
 	return row;
 }
 

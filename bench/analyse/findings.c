@@ -422,38 +422,6 @@ findings_split(const cJSON *cell)
 	    RF(cpu_us_per_dispatch)), "bimodal");
 }
 
-/* The medians of a cell's ok runs below and above its groups' boundary. */
-static void
-findings_groups_of(const cJSON *cell, double boundary, double *lo, double *hi)
-{
-	const cJSON *runs = results_arr(cell, "runs"), *run;
-	size_t size = (size_t)cJSON_GetArraySize(runs) + 1, n[2] = { 0, 0 };
-	double *v[2] = { malloc(size * sizeof(double)),
-	    malloc(size * sizeof(double)) }, x;
-	struct stats_summary sum;
-	int g;
-
-	*lo = *hi = NAN;
-	if (v[0] == NULL || v[1] == NULL)
-		abort();
-	cJSON_ArrayForEach(run, runs) {
-		x = results_num(run, RF(cpu_us_per_dispatch));
-		if (!results_ok(run) ||
-		    !isfinite(x))
-			continue;
-		g = x > boundary;
-		v[g][n[g]++] = x;
-	}
-	for (g = 0; g < 2; g++)
-		if (n[g] > 0) {
-			stats_summarize(v[g], n[g], &sum);
-			*(g ? hi : lo) = sum.median;
-		}
-	free(v[0]);
-	free(v[1]);
-	return;
-}
-
 /* A cell whose two placements of the CPUs moved its cost, or NULL. */
 static const cJSON *
 findings_placed(const cJSON *cell)
@@ -508,7 +476,7 @@ static void
 findings_groups(FILE *out, const struct series_set *d)
 {
 	const cJSON *cell, *bi, *pl;
-	double lo, hi;
+	struct results_groups g;
 	size_t n = 0;
 
 	cJSON_ArrayForEach(cell, results_arr(d->doc, "cells")) {
@@ -520,14 +488,13 @@ findings_groups(FILE *out, const struct series_set *d)
 			findings_placement(out, cell, pl);
 			continue;
 		}
-		findings_groups_of(cell, results_num(bi, "boundary"), &lo, &hi);
+		results_groups(cell, RF(cpu_us_per_dispatch), &g);
 		fputs("<li class=\"groups\">", out);
 		findings_cell_name(out, cell);
 		fputs(": runs fell into two groups, ", out);
-		findings_two(out, lo, hi, " and ");
-		fprintf(out, " (%.0f of %.0f runs in the slower); the median "
-		    "hides both.</li>\n", results_num(bi, "runs_above"),
-		    results_num(results_obj(cell, "summary"), "runs_ok"));
+		findings_two(out, g.median[0], g.median[1], " and ");
+		fprintf(out, " (%u of %u runs in the slower); the median "
+		    "hides both.</li>\n", g.runs[1], g.runs[0] + g.runs[1]);
 	}
 	if (n > FINDINGS_LISTED)
 		fprintf(out, "<li class=\"groups\">%zu cells more whose runs "

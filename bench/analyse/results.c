@@ -185,19 +185,13 @@ results_placement(const cJSON *runs, const char *name)
 	return pl;
 }
 
-/*
- * The summary of one field over the ok runs, or NULL if none has it; the
- * headline figure's by placement too, where the runs ran on two.
- */
-static cJSON *
-results_field(const cJSON *runs, const char *name)
+/* The numbers name holds in the ok runs, into *vp (the caller frees it). */
+static size_t
+results_values(const cJSON *runs, const char *name, double **vp)
 {
 	double *v = malloc(sizeof(*v) * (size_t)(cJSON_GetArraySize(runs) + 1));
 	const cJSON *run, *f;
-	struct stats_summary st;
-	cJSON *s = NULL, *b;
-	double boundary;
-	size_t n = 0, i, slow = 0;
+	size_t n = 0;
 
 	if (v == NULL)
 		abort();
@@ -209,6 +203,63 @@ results_field(const cJSON *runs, const char *name)
 		if (cJSON_IsNumber(f))
 			v[n++] = f->valuedouble;
 	}
+	*vp = v;
+	return n;
+}
+
+/* v's values at or below boundary and above it: each group's runs, median. */
+static void
+results_split(const double *v, size_t n, double boundary,
+    struct results_groups *g)
+{
+	double *part = malloc((n + 1) * sizeof(*part));
+	struct stats_summary st;
+	size_t i, k;
+	int side;
+
+	if (part == NULL)
+		abort();
+	g->boundary = boundary;
+	for (side = 0; side < 2; side++) {
+		for (i = k = 0; i < n; i++)
+			if ((v[i] > boundary) == side)
+				part[k++] = v[i];
+		g->runs[side] = (unsigned int)k;
+		g->median[side] = NAN;
+		if (k > 0) {
+			stats_summarize(part, k, &st);
+			g->median[side] = st.median;
+		}
+	}
+	free(part);
+	return;
+}
+
+static void
+results_group_add(cJSON *bimodal, const char *side, unsigned int runs,
+    double median)
+{
+	cJSON *o = cJSON_AddObjectToObject(bimodal, side);
+
+	cJSON_AddNumberToObject(o, "runs", runs);
+	if (runs > 0)
+		cJSON_AddNumberToObject(o, "median", median);
+	return;
+}
+
+/*
+ * The summary of one field over the ok runs, or NULL if none has it; the
+ * headline figure's by placement too, where the runs ran on two.
+ */
+static cJSON *
+results_field(const cJSON *runs, const char *name)
+{
+	struct stats_summary st;
+	struct results_groups g;
+	cJSON *s = NULL, *b;
+	double boundary, *v;
+	size_t n = results_values(runs, name, &v);
+
 	if (n > 0) {
 		stats_summarize(v, n, &st);
 		s = cJSON_CreateObject();
@@ -219,14 +270,15 @@ results_field(const cJSON *runs, const char *name)
 		cJSON_AddNumberToObject(s, "q3", st.q3);
 		cJSON_AddNumberToObject(s, "cv", st.cv);
 	}
-	/* Two regimes: a median would describe neither, so say so. */
+	/* Two regimes: a median would describe neither, so give each. */
 	if (n > 0 && st.min > 0 && stats_bimodal(v, n, &boundary)) {
-		for (i = 0; i < n; i++)
-			slow += v[i] > boundary;
+		results_split(v, n, boundary, &g);
 		b = cJSON_AddObjectToObject(s, "bimodal");
 		cJSON_AddNumberToObject(b, "boundary", boundary);
-		cJSON_AddNumberToObject(b, "runs_above", (double)slow);
-		cJSON_AddNumberToObject(b, "share_above", (double)slow / n);
+		cJSON_AddNumberToObject(b, "runs_above", g.runs[1]);
+		cJSON_AddNumberToObject(b, "share_above", (double)g.runs[1] / n);
+		results_group_add(b, "below", g.runs[0], g.median[0]);
+		results_group_add(b, "above", g.runs[1], g.median[1]);
 	}
 	if (n > 0 && strcmp(name, RF(cpu_us_per_dispatch)) == 0 &&
 	    (b = results_placement(runs, name)) != NULL)
@@ -244,6 +296,32 @@ results_placed(const cJSON *figure)
 
 	return near > 0 && far > 0 && fmax(near, far) >= RESULTS_PLACED_APART *
 	    fmin(near, far) ? pl : NULL;
+}
+
+bool
+results_groups(const cJSON *cell, const char *field, struct results_groups *g)
+{
+	const cJSON *bi = results_obj(results_obj(results_obj(cell, "summary"),
+	    field), "bimodal"), *below, *above;
+	double *v;
+	size_t n;
+
+	if (bi == NULL)
+		return false;
+	below = results_obj(bi, "below");
+	above = results_obj(bi, "above");
+	if (below != NULL && above != NULL) {
+		g->boundary = results_num(bi, "boundary");
+		g->runs[0] = (unsigned int)results_num(below, "runs");
+		g->runs[1] = (unsigned int)results_num(above, "runs");
+		g->median[0] = results_num(below, "median");
+		g->median[1] = results_num(above, "median");
+		return true;
+	}
+	n = results_values(results_arr(cell, "runs"), field, &v);
+	results_split(v, n, results_num(bi, "boundary"), g);
+	free(v);
+	return true;
 }
 
 cJSON *
@@ -637,39 +715,47 @@ results_count(const struct results_check *ck, const cJSON *cell,
 }
 
 /*
- * A summary's statistic, as results_summary writes it: median, min and
- * max (every version wrote them), q1, q3 and cv (older files lack them),
- * "bimodal" when the runs fall in two groups, and "placement" when they
- * ran on two placements of the CPUs: its boundary, the runs that moved,
- * and each placement's runs with, where it has any, their median and
- * their probes' median.
+ * A group of a summary's runs (a placement's side, one of two groups):
+ * its runs and, where it has any, their median and, on a placement, their
+ * probes' median.
  */
 static int
-results_check_placement(const struct results_check *ck, const cJSON *pl)
+results_check_group(const struct results_check *ck, const cJSON *parent,
+    const char *name, bool probed)
 {
-	static const char *const side[] = { "near", "far" };
-	struct results_check in;
-	const cJSON *g;
-	size_t i;
+	struct results_check in = results_in(ck, name, -1);
+	const cJSON *g = results_get(parent, name);
 
-	if (results_is(ck, pl, cJSON_Object) != 0 ||
-	    results_has(ck, pl, "boundary_ns", cJSON_Number, true) != 0 ||
-	    results_has(ck, pl, "moved", cJSON_Number, true) != 0)
+	if (results_is(&in, g, cJSON_Object) != 0 ||
+	    results_has(&in, g, "runs", cJSON_Number, true) != 0)
 		return -1;
-	for (i = 0; i < 2; i++) {
-		in = results_in(ck, side[i], -1);
-		g = results_get(pl, side[i]);
-		if (results_is(&in, g, cJSON_Object) != 0 ||
-		    results_has(&in, g, "runs", cJSON_Number, true) != 0)
-			return -1;
-		if (results_num(g, "runs") > 0 && (results_has(&in, g,
-		    "median", cJSON_Number, true) != 0 || results_has(&in, g,
-		    "line_round_trip_ns", cJSON_Number, true) != 0))
-			return -1;
-	}
+	if (results_num(g, "runs") > 0 && (results_has(&in, g, "median",
+	    cJSON_Number, true) != 0 || (probed && results_has(&in, g,
+	    "line_round_trip_ns", cJSON_Number, true) != 0)))
+		return -1;
 	return 0;
 }
 
+static int
+results_check_placement(const struct results_check *ck, const cJSON *pl)
+{
+
+	if (results_is(ck, pl, cJSON_Object) != 0 ||
+	    results_has(ck, pl, "boundary_ns", cJSON_Number, true) != 0 ||
+	    results_has(ck, pl, "moved", cJSON_Number, true) != 0 ||
+	    results_check_group(ck, pl, "near", true) != 0 ||
+	    results_check_group(ck, pl, "far", true) != 0)
+		return -1;
+	return 0;
+}
+
+/*
+ * A summary's statistic, as results_summary writes it: median, min and
+ * max (every version wrote them), q1, q3 and cv (older files lack them),
+ * "bimodal" when the runs fall in two groups (each group's runs since
+ * 2026-12-07), and "placement" when they ran on two placements of the
+ * CPUs: its boundary, the runs that moved, and each placement's runs.
+ */
 static int
 results_check_stat(const struct results_check *ck, const cJSON *st)
 {
@@ -696,6 +782,11 @@ results_check_stat(const struct results_check *ck, const cJSON *st)
 	for (i = 0; i < 3; i++)
 		if (results_has(&in, bi, bimodal[i], cJSON_Number, true) != 0)
 			return -1;
+	/* Each group's figure: files before it have neither. */
+	if ((results_get(bi, "below") != NULL || results_get(bi, "above") !=
+	    NULL) && (results_check_group(&in, bi, "below", false) != 0 ||
+	    results_check_group(&in, bi, "above", false) != 0))
+		return -1;
 	return 0;
 }
 

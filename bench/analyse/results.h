@@ -107,9 +107,26 @@ unsigned int results_shared_placements(const cJSON *a, const cJSON *b,
 const cJSON *results_placed(const cJSON *figure);
 
 /*
+ * A figure's runs in two groups, where its summary says "bimodal": those
+ * at or below the boundary and those above it, each group's runs and
+ * median a figure of its own. Read from the summary's "below" and
+ * "above", or from the runs in a file written before it kept them.
+ */
+struct results_groups {
+	double boundary;
+	unsigned int runs[2];		/* below, above */
+	double median[2];		/* NAN for a group of no run */
+};
+
+/* False when the cell's field is not in two groups. */
+bool results_groups(const cJSON *cell, const char *field,
+    struct results_groups *g);
+
+/*
  * Of every numeric field of the ok runs: {"median", "min", "max", "q1",
- * "q3", "cv"}, and "bimodal" {"boundary", "runs_above", "share_above"}
- * when the runs fall into two separated groups.
+ * "q3", "cv"}, and "bimodal" {"boundary", "runs_above", "share_above",
+ * "below" and "above": {"runs", "median"}} when the runs fall into two
+ * separated groups.
  */
 cJSON *results_summary(const cJSON *runs);
 
