@@ -1632,9 +1632,9 @@ advise_group_words(const struct advise_row *rows, size_t n, char *buf,
 		snprintf(buf, len, "two groups: at these widths the runs fell "
 		    "into two groups that no placement of the CPUs explains, "
 		    "each a cost of its own, in µs a dispatch: %s. The table's "
-		    "cost is the median of all runs, which is neither group's; "
-		    "the slower group's share of the runs is how often a run "
-		    "here landed in it.", list);
+		    "cost is the median of all runs, which lies in the group "
+		    "most of them fell in; the slower group's share of the "
+		    "runs is how often a run here landed in it.", list);
 	return;
 }
 
