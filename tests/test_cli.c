@@ -172,6 +172,8 @@ static struct bad_case bad_cases[] = {
 	    "placement.far.median is missing (a number)" },
 	{ "advise --from @GROUPED", "GROUPED.json: cells[0].summary."
 	    "cpu_us_per_dispatch.bimodal.above is a number, not an object" },
+	{ "export @GROUPRUNS", "GROUPRUNS.json: cells[0].summary."
+	    "cpu_us_per_dispatch.bimodal.below.runs is not a whole number" },
 	{ "export @RUNTYPE", "RUNTYPE.json: cells[0].runs[1].status is "
 	    "missing (a string)" },
 	{ "export @RUNFIELD", "RUNFIELD.json: cells[0].runs[0].host_busy is "
@@ -357,6 +359,14 @@ static const struct {
 	    "{\"boundary\": 3, \"runs_above\": 2, \"share_above\": 0.4, "
 	    "\"below\": {\"runs\": 3, \"median\": 1}, \"above\": 9}}}}]}",
 	    NULL, 0 },
+	/* ... and one group's runs not a count. */
+	{ "GROUPRUNS", "{\"context\": {\"schema\": 1}, \"cells\": [{"
+	    "\"dispatcher\": \"shared\", \"queue\": \"lfseg\", \"workers\": 2, "
+	    "\"coroutines\": 64, \"summary\": {\"cpu_us_per_dispatch\": "
+	    "{\"median\": 1, \"min\": 1, \"max\": 9, \"bimodal\": "
+	    "{\"boundary\": 3, \"runs_above\": 2, \"share_above\": 0.4, "
+	    "\"below\": {\"runs\": 1e300, \"median\": 1}, \"above\": {"
+	    "\"runs\": 2, \"median\": 9}}}}}]}", NULL, 0 },
 	{ "RUNTYPE", "{\"context\": {\"schema\": 1}, \"cells\": [{"
 	    "\"dispatcher\": \"shared\", \"queue\": \"lfseg\", \"workers\": 2, "
 	    "\"coroutines\": 64, \"summary\": {}, \"runs\": [{\"status\": "

@@ -727,7 +727,7 @@ results_check_group(const struct results_check *ck, const cJSON *parent,
 	const cJSON *g = results_get(parent, name);
 
 	if (results_is(&in, g, cJSON_Object) != 0 ||
-	    results_has(&in, g, "runs", cJSON_Number, true) != 0)
+	    results_count(&in, g, "runs", 0) != 0)
 		return -1;
 	if (results_num(g, "runs") > 0 && (results_has(&in, g, "median",
 	    cJSON_Number, true) != 0 || (probed && results_has(&in, g,
