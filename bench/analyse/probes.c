@@ -3,10 +3,14 @@
  */
 #include <math.h>
 #include <stdbool.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "probes.h"
+#include "rank.h"
 #include "results.h"
+#include "runfields.h"
+#include "stats.h"
 
 /* A probe's figure at a precision its size wants: 0.34, 5.9, 143. */
 static const char *
@@ -107,6 +111,66 @@ probes_moved(const cJSON *ctx_a, const cJSON *ctx_b, char *buf, size_t len)
 		moved++;
 	}
 	return moved;
+}
+
+/*
+ * The logs of every run's bare loop in doc, in one array (freed by the
+ * caller, never NULL): the scale a ratio is judged on. A failed run's
+ * too: its loop ran before its window, whatever the window did.
+ */
+static size_t
+probes_bare_logs(const cJSON *doc, double **vp)
+{
+	const cJSON *cell, *run, *f;
+	size_t n = 0;
+
+	cJSON_ArrayForEach(cell, results_arr(doc, "cells"))
+		n += (size_t)cJSON_GetArraySize(results_arr(cell, "runs"));
+	*vp = rank_alloc(n, sizeof(**vp));
+	n = 0;
+	cJSON_ArrayForEach(cell, results_arr(doc, "cells"))
+		cJSON_ArrayForEach(run, results_arr(cell, "runs")) {
+			f = cJSON_GetObjectItemCaseSensitive(run,
+			    RF(bare_loop_us_per_dispatch));
+			if (cJSON_IsNumber(f) && f->valuedouble > 0)
+				(*vp)[n++] = log(f->valuedouble);
+		}
+	return n;
+}
+
+int
+probes_core_moved(const cJSON *a, const cJSON *b, double threshold,
+    double alpha, char *why, size_t len)
+{
+	double *va, *vb, ma, mb;
+	size_t na, nb;
+	struct rank_test t;
+	bool moved = false;
+
+	/* A fleet's runs are its machines' own: pooled, they mix speeds. */
+	if (results_machines(a) > 0 || results_machines(b) > 0)
+		return 0;
+	na = probes_bare_logs(a, &va);
+	nb = probes_bare_logs(b, &vb);
+	if (na > 0 && nb > 0) {
+		rank_compare(va, na, vb, nb, NAN, alpha, &t);
+		moved = t.p < alpha && fabs(expm1(t.shift)) > threshold;
+	}
+	if (moved) {
+		stats_sort(va, na);
+		stats_sort(vb, nb);
+		ma = exp(stats_quantile(va, na, 0.5)) * 1e3;
+		mb = exp(stats_quantile(vb, nb, 0.5)) * 1e3;
+		snprintf(why, len, "the files' cores ran at different speeds "
+		    "(the bare loop each run measures before its window took "
+		    "%.2f ns a dispatch in BASE and %.2f in NEW, medians of %zu "
+		    "and %zu runs: %+.0f %% [%+.0f, %+.0f] at p %.2g, past "
+		    "±%g %%)", ma, mb, na, nb, expm1(t.shift) * 100,
+		    expm1(t.lo) * 100, expm1(t.hi) * 100, t.p, threshold * 100);
+	}
+	free(va);
+	free(vb);
+	return moved ? -1 : 0;
 }
 
 void

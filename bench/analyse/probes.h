@@ -33,6 +33,20 @@ int probes_moved(const cJSON *ctx_a, const cJSON *ctx_b, char *buf,
     size_t len);
 
 /*
+ * Whether the cores of a's sitting and b's ran at different speeds, which
+ * a sitting's probes, taken once before its first cell, can miss: the bare
+ * loop every timed run measures just before its window
+ * (bare_loop_us_per_dispatch), each file's runs pooled, judged as compare
+ * judges a cell: the Hodges-Lehmann shift past threshold at an exact (or,
+ * past RANK_EXACT_MAX runs, normal) rank-sum p below alpha. Then -1, and
+ * why says it as compare's other reasons for another machine do; 0 when
+ * not, or when either file has no run with the figure (counted
+ * windows, older files) or holds several machines.
+ */
+int probes_core_moved(const cJSON *a, const cJSON *b, double threshold,
+    double alpha, char *why, size_t len);
+
+/*
  * One line of a sitting's probes for people: each one's median and unit,
  * or why it has none.
  */
