@@ -7,7 +7,6 @@
 #include <string.h>
 
 #include "probes.h"
-#include "rank.h"
 #include "results.h"
 #include "runfields.h"
 #include "stats.h"
@@ -138,6 +137,19 @@ probes_bare_logs(const cJSON *doc, double **vp)
 	return n;
 }
 
+bool
+probes_core_shift(double *a, size_t na, double *b, size_t nb,
+    double threshold, double alpha, struct rank_test *t)
+{
+
+	if (na == 0 || nb == 0)
+		return false;
+	stats_sort(a, na);
+	stats_sort(b, nb);
+	rank_compare(a, na, b, nb, NAN, alpha, t);
+	return t->p < alpha && fabs(expm1(t->shift)) > threshold;
+}
+
 int
 probes_core_moved(const cJSON *a, const cJSON *b, double threshold,
     double alpha, char *why, size_t len)
@@ -152,13 +164,8 @@ probes_core_moved(const cJSON *a, const cJSON *b, double threshold,
 		return 0;
 	na = probes_bare_logs(a, &va);
 	nb = probes_bare_logs(b, &vb);
-	if (na > 0 && nb > 0) {
-		rank_compare(va, na, vb, nb, NAN, alpha, &t);
-		moved = t.p < alpha && fabs(expm1(t.shift)) > threshold;
-	}
-	if (moved) {
-		stats_sort(va, na);
-		stats_sort(vb, nb);
+	if ((moved = probes_core_shift(va, na, vb, nb, threshold, alpha,
+	    &t))) {
 		ma = exp(stats_quantile(va, na, 0.5)) * 1e3;
 		mb = exp(stats_quantile(vb, nb, 0.5)) * 1e3;
 		snprintf(why, len, "the files' cores ran at different speeds "

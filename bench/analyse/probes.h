@@ -10,10 +10,13 @@
 #ifndef BENCH_PROBES_H
 #define BENCH_PROBES_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 
 #include <cjson/cJSON.h>
+
+#include "rank.h"
 
 /*
  * Writes each probe of ctx_a's "probes" beside ctx_b's: median [min-max]
@@ -31,6 +34,15 @@ int probes_side_by_side(const cJSON *ctx_a, const cJSON *ctx_b, FILE *out);
  */
 int probes_moved(const cJSON *ctx_a, const cJSON *ctx_b, char *buf,
     size_t len);
+
+/*
+ * Whether cores ran at different speeds in the runs of b than in those of
+ * a, by the logs of their bare loop (bare_loop_us_per_dispatch, a[0..na),
+ * b[0..nb), sorted here): the Hodges-Lehmann shift past threshold at a
+ * rank-sum p below alpha, into *t; a side with no runs never moved.
+ */
+bool probes_core_shift(double *a, size_t na, double *b, size_t nb,
+    double threshold, double alpha, struct rank_test *t);
 
 /*
  * Whether the cores of a's sitting and b's ran at different speeds, which

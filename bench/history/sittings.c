@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "probes.h"
+#include "runfields.h"
 #include "sittings.h"
 #include "stats.h"
 
@@ -15,9 +17,18 @@ struct sittings_probe {
 	double median, min, max;
 };
 
+/* One run's bare loop (bare_loop_us_per_dispatch), as a log. */
+struct sittings_run {
+	long long sitting;
+	double bare;
+};
+
 struct sittings {
 	struct sittings_probe *p;
 	size_t n, cap;
+	struct sittings_run *r;
+	size_t nr, rcap;
+	double threshold, alpha;	/* a move of the runs' bare loop */
 };
 
 /* One side of a probe's move: its timings' range and each sitting's median. */
@@ -52,15 +63,37 @@ sittings_add(const struct store_probe *sp, void *arg)
 	return 0;
 }
 
+static int
+sittings_add_run(const struct store_value *v, void *arg)
+{
+	struct sittings *si = arg;
+
+	if (!(v->value > 0))
+		return 0;
+	if (si->nr == si->rcap) {
+		si->rcap = si->rcap ? si->rcap * 2 : 256;
+		if ((si->r = realloc(si->r, si->rcap * sizeof(*si->r))) ==
+		    NULL)
+			abort();
+	}
+	si->r[si->nr].sitting = v->sitting;
+	si->r[si->nr++].bare = log(v->value);
+	return 0;
+}
+
 int
-sittings_load(struct store *s, struct sittings **out, char *err,
-    size_t errlen)
+sittings_load(struct store *s, double threshold, double alpha,
+    struct sittings **out, char *err, size_t errlen)
 {
 	struct sittings *si = calloc(1, sizeof(*si));
 
 	if (si == NULL)
 		abort();
-	if (store_probes(s, sittings_add, si, err, errlen) < 0) {
+	si->threshold = threshold;
+	si->alpha = alpha;
+	if (store_probes(s, sittings_add, si, err, errlen) < 0 ||
+	    store_values(s, RF(bare_loop_us_per_dispatch), sittings_add_run,
+	    si, err, errlen) < 0) {
 		sittings_free(si);
 		return -1;
 	}
@@ -75,6 +108,7 @@ sittings_free(struct sittings *si)
 	if (si == NULL)
 		return;
 	free(si->p);
+	free(si->r);
 	free(si);
 	return;
 }
@@ -139,6 +173,50 @@ sittings_probe_moved(const struct sittings *si,
 	return moved;
 }
 
+/* The runs' bare loop of the sittings ids[0..n) into v; how many. */
+static size_t
+sittings_runs(const struct sittings *si, const long long *ids, size_t n,
+    double *v)
+{
+	size_t i, k = 0;
+
+	for (i = 0; i < si->nr; i++)
+		if (sittings_in(si->r[i].sitting, ids, n))
+			v[k++] = si->r[i].bare;
+	return k;
+}
+
+/*
+ * Whether the runs' bare loop moved the way slower says, as compare
+ * judges two files' (probes_core_moved): a host that gives a core
+ * another speed between runs, which the probes taken once a sitting miss.
+ */
+static bool
+sittings_runs_moved(const struct sittings *si, const long long *before,
+    size_t nb, const long long *after, size_t na, bool slower, char *why,
+    size_t len)
+{
+	double *b = malloc((si->nr + 1) * sizeof(*b));
+	double *a = malloc((si->nr + 1) * sizeof(*a));
+	size_t kb, ka;
+	struct rank_test t;
+	bool moved;
+
+	if (b == NULL || a == NULL)
+		abort();
+	kb = sittings_runs(si, before, nb, b);
+	ka = sittings_runs(si, after, na, a);
+	moved = probes_core_shift(b, kb, a, ka, si->threshold, si->alpha, &t) &&
+	    (t.shift > 0) == slower;
+	if (moved)
+		snprintf(why, len, "the runs' bare loop %.3g -> %.3g ns",
+		    exp(stats_quantile(b, kb, 0.5)) * 1e3,
+		    exp(stats_quantile(a, ka, 0.5)) * 1e3);
+	free(b);
+	free(a);
+	return moved;
+}
+
 bool
 sittings_moved(const struct sittings *si, const long long *before,
     size_t nb, const long long *after, size_t na, bool slower, char *why,
@@ -151,5 +229,6 @@ sittings_moved(const struct sittings *si, const long long *before,
 		    sittings_probe_moved(si, &si->p[i], before, nb, after, na,
 		    slower, why, len))
 			return true;
-	return false;
+	return sittings_runs_moved(si, before, nb, after, na, slower, why,
+	    len);
 }

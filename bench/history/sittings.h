@@ -23,9 +23,13 @@
 
 struct sittings;
 
-/* Every probe of every import of s; 0, or -1 with SQLite's words. */
-int sittings_load(struct store *s, struct sittings **out, char *err,
-    size_t errlen);
+/*
+ * Every probe of every import of s, and every ok run's bare loop; 0, or
+ * -1 with SQLite's words. threshold and alpha: how far the runs' bare
+ * loop must move, and how surely, to be the machine's.
+ */
+int sittings_load(struct store *s, double threshold, double alpha,
+    struct sittings **out, char *err, size_t errlen);
 
 void sittings_free(struct sittings *si);
 
@@ -34,7 +38,9 @@ void sittings_free(struct sittings *si);
  * before[0..nb) to after[0..na), slower (larger) if slower, else faster:
  * the after sittings' timings all above (below) the before sittings'.
  * why then names it and the median of each side's medians ("bare_loop
- * 0.29 -> 0.57 ns"). A probe either side lacks says nothing.
+ * 0.29 -> 0.57 ns"). A probe either side lacks says nothing. Else
+ * whether the runs' bare loop moved that way, judged as compare judges
+ * two files' (probes.h): "the runs' bare loop 1.87 -> 2.89 ns".
  */
 bool sittings_moved(const struct sittings *si, const long long *before,
     size_t nb, const long long *after, size_t na, bool slower, char *why,

@@ -895,7 +895,8 @@ trend_write(struct store *s, const struct trend_opts *o, FILE *out,
 		trend_free(&t);
 		return -1;
 	}
-	if (sittings_load(s, &si, err, errlen) != 0) {
+	if (sittings_load(s, o->cp.threshold, o->cp.alpha, &si, err,
+	    errlen) != 0) {
 		trend_free(&t);
 		return -1;
 	}
