@@ -19,8 +19,10 @@
  * A Worker is allocated per start, as `Worker(task)` is on the JVM, from a
  * list of spent ones: the JVM's collector frees one only when no thief
  * can still read it, and a scheduler's thief may read a task it found in
- * a LIFO slot after that task ran (its submission time). It is
- * dispatched to the scheduler as a blocking task (UnlimitedIoScheduler:
+ * a LIFO slot after that task ran (its submission time). The list is
+ * kept under the allocation lock, a JVM monitor (ksched_monitor_init),
+ * where a JVM allocation takes no lock. A Worker is dispatched to the
+ * scheduler as a blocking task (UnlimitedIoScheduler:
  * dispatchWithContext(BlockingContext, fair = false)), so a re-dispatch
  * from a scheduler thread lands in that thread's LIFO slot, and each
  * running Worker holds a thread without a CPU permit: the scheduler makes
@@ -177,7 +179,7 @@ limited_create(struct db_dispatcher **dp, const struct db_disp_config *cfg)
 		return -ENOMEM;
 	l->base.ops = &disp_limited;
 	l->parallelism = (int)cfg->workers;
-	pthread_mutex_init(&l->lock, NULL);
+	ksched_monitor_init(&l->lock);
 	error = taskq_init(&l->tq, cfg->queue, cfg->queue_capacity);
 	if (error != 0)
 		goto out_free;

@@ -133,13 +133,13 @@ parkstack_unpark_one(struct parkstack *ps)
  * tryPark. The first call only pushes the worker on the stack, so that it
  * scans its queues once more before it sleeps (a dispatch that came
  * between the scan and the push would otherwise find nobody to wake).
- * Then it parks until claimed, popped, or stop; before each sleep,
- * before_sleep(arg) if given (the scheduler gives back its CPU permit).
- * True when a dispatch claimed it.
+ * Then it parks until claimed, popped, or stop: each sleep is sleep(arg)
+ * if given (the scheduler gives back its CPU permit and parks for its
+ * keep-alive), else one untimed park. True when a dispatch claimed it.
  */
 static inline bool
 parkstack_park(struct parkstack *ps, struct parkstack_node *n,
-    _Atomic int *stop, void (*before_sleep)(void *), void *arg)
+    _Atomic int *stop, void (*sleep)(void *), void *arg)
 {
 
 	if (atomic_load(&n->next) == PARKSTACK_OUT) {
@@ -149,9 +149,10 @@ parkstack_park(struct parkstack *ps, struct parkstack_node *n,
 	atomic_store(&n->ctl, PARKSTACK_PARKED);
 	while (atomic_load(&n->next) != PARKSTACK_OUT &&
 	    atomic_load(&n->ctl) == PARKSTACK_PARKED && !atomic_load(stop)) {
-		if (before_sleep != NULL)
-			before_sleep(arg);
-		parker_park(&n->parker, 0);
+		if (sleep != NULL)
+			sleep(arg);
+		else
+			parker_park(&n->parker, 0);
 	}
 	return atomic_load(&n->ctl) == PARKSTACK_CLAIMED;
 }

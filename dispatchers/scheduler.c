@@ -32,7 +32,10 @@
  *  - nothing found: if a LIFO slot will be stealable, one rescan, then a
  *    park for that long; else tryPark: the first time onto the parked
  *    stack and one more scan, then ctl = PARKED, the permit given back,
- *    and park until claimed. No spinning (since 1.3.3).
+ *    and park until claimed. No spinning (since 1.3.3). Each sleep is
+ *    park(): the termination deadline set from the clock the first time
+ *    since a task (executeTask resets it), parkNanos for the keep-alive,
+ *    the clock read again after.
  *
  * Not modelled: retirement of a worker parked for the keep-alive (60 s;
  * no run is that long), the worker index compaction that goes with it,
@@ -52,6 +55,7 @@
 #define KS_MASK			(KS_BUFFER - 1)
 #define KS_RESOLUTION_NS	100000		/* WORK_STEALING_TIME_RESOLUTION_NS */
 #define KS_MAX_WORKERS		4096		/* this model's bound */
+#define KS_KEEP_ALIVE_NS	60000000000LL	/* IDLE_WORKER_KEEP_ALIVE_NS */
 
 #define KS_CREATED_MASK		((UINT64_C(1) << 21) - 1)
 #define KS_BLOCKING_SHIFT	21
@@ -71,6 +75,7 @@ struct ks_worker {
 	bool may_have_local;
 	uint32_t rand;
 	uint64_t min_delay;
+	uint64_t deadline;			/* terminationDeadline; 0: none */
 	struct ksched *s;
 	pthread_t tid;
 	_Atomic bool spawned;			/* tid is set */
@@ -470,6 +475,7 @@ ks_execute(struct ks_worker *w, struct db_task *t)
 {
 	struct ksched *s = w->s;
 
+	w->deadline = 0;
 	if (w->state == KS_PARKING)
 		w->state = KS_BLOCKING;
 	w->ran++;
@@ -485,12 +491,22 @@ ks_execute(struct ks_worker *w, struct db_task *t)
 	return;
 }
 
-/* tryPark gives the CPU permit back before each sleep. */
+/*
+ * tryPark's sleep: the CPU permit given back, then park(), a timed park
+ * between two clock reads. Past the deadline a worker would retire
+ * (tryTerminateWorker), which no run is long enough to reach.
+ */
 static void
-ks_release_parking(void *w)
+ks_park(void *arg)
 {
+	struct ks_worker *w = arg;
 
 	(void)ks_release_cpu(w, KS_PARKING);
+	if (w->deadline == 0)
+		w->deadline = ks_now() + KS_KEEP_ALIVE_NS;
+	(void)parker_park(&w->node.parker, KS_KEEP_ALIVE_NS);
+	if (ks_now() >= w->deadline)
+		w->deadline = 0;
 	return;
 }
 
@@ -542,7 +558,7 @@ ks_worker_main(void *arg)
 			continue;
 		}
 		w->unparks += parkstack_park(&s->parked, &w->node, &s->stop,
-		    ks_release_parking, w);
+		    ks_park, w);
 	}
 	ks_release_cpu(w, KS_DORMANT);
 	return NULL;
@@ -557,6 +573,18 @@ ksched_core_pool_size(void)
 	n = sched_getaffinity(0, sizeof(cpus), &cpus) == 0 ? CPU_COUNT(&cpus) :
 	    1;
 	return n > 2 ? (unsigned int)n : 2;
+}
+
+void
+ksched_monitor_init(pthread_mutex_t *m)
+{
+	pthread_mutexattr_t a;
+
+	pthread_mutexattr_init(&a);
+	pthread_mutexattr_settype(&a, PTHREAD_MUTEX_ADAPTIVE_NP);
+	pthread_mutex_init(m, &a);
+	pthread_mutexattr_destroy(&a);
+	return;
 }
 
 int
@@ -579,7 +607,7 @@ ksched_create(struct ksched **sp, const struct db_disp_config *cfg,
 	if ((error = taskq_init(&s->blocking_queue, q,
 	    cfg->queue_capacity)) != 0)
 		goto out_cpu;
-	pthread_mutex_init(&s->lock, NULL);
+	ksched_monitor_init(&s->lock);
 	*sp = s;
 	return 0;
 out_cpu:

@@ -7,6 +7,8 @@
 #ifndef DISPATCHERS_SCHEDULER_H
 #define DISPATCHERS_SCHEDULER_H
 
+#include <pthread.h>
+
 #include "designs.h"
 
 struct ksched;
@@ -28,6 +30,14 @@ void ksched_dispatch(struct ksched *s, struct db_task *t, bool blocking,
 
 /* Runs what is queued, joins every thread, adds its figures to st. */
 void ksched_shutdown(struct ksched *s, struct db_disp_stats *st);
+
+/*
+ * A lock as kotlinx takes one on the JVM (synchronized): HotSpot's
+ * monitor spins on a held lock before it parks (ObjectMonitor::TrySpin),
+ * as glibc's adaptive mutex does, where a default pthread mutex sleeps in
+ * the kernel at once.
+ */
+void ksched_monitor_init(pthread_mutex_t *m);
 
 /* CORE_POOL_SIZE: max(availableProcessors, 2). */
 unsigned int ksched_core_pool_size(void);
