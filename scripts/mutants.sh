@@ -51,6 +51,7 @@ core-speed-unchecked | bench/analyse/compare.c | s/sizeof\(w.machines\)\) == 0 &
 core-speed-any-move | bench/analyse/probes.c | s/return t->p < alpha && fabs\(expm1\(t->shift\)\) > threshold;/return t->p < alpha;/ | test_compare | compare/a_core_at_another_speed_is_another_machine
 history-runs-bare-unread | bench/history/sittings.c | s/\treturn sittings_runs_moved\(si, before, nb, after, na, slower, why,\n\t    len\);/\treturn false;/ | test_history | history/a_step_the_runs_bare_loop_moved_with_is_the_machine
 history-runs-bare-either-way | bench/history/sittings.c | s/ &&\n\t    \(t.shift > 0\) == slower;/;/ | test_history | history/a_step_the_runs_bare_loop_moved_with_is_the_machine
+advise-memory-every-design | bench/analyse/advise.c | s/\t\tif \(!advise_of\(cell, s\)\)\n\t\t\tcJSON_Delete/\t\tif (0)\n\t\t\tcJSON_Delete/ | test_advise | advise/memory_is_the_advised_designs_alone
 placement-apart-ignored | bench/analyse/results.c | s/return near > 0 && far > 0 && fmax\(near, far\) >= RESULTS_PLACED_APART \*\n\t    fmin\(near, far\) \? pl : NULL;/return near > 0 \&\& far > 0 ? pl : NULL;/ | test_report | report/starved_split_busy_and_stalled_cells_are_named
 beside-placement-ignored | bench/analyse/compare.c | s/if \(both & \(1u << place.side\)\)/if (0)/ | test_compare | compare/beside_compares_each_placement_of_the_cpus_on_its_own
 judge-place-unfiltered | bench/analyse/judge.c | s/if \(place != NULL && strcmp\(st, "ok"\) == 0 &&/if (0 \&\&/ | test_compare | compare/beside_compares_each_placement_of_the_cpus_on_its_own

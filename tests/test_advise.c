@@ -717,6 +717,46 @@ Test(advise, a_file_of_two_designs_asks_which)
 }
 
 /*
+ * Three widths each of shared and of limited, threads against memory:
+ * advise on limited gives limited's memory a thread (4 kB, 2000 kB
+ * beside) and no other design's.
+ */
+Test(advise, memory_is_the_advised_designs_alone)
+{
+	static const char *const designs[] = { "shared", "limited" };
+	cJSON *doc = cJSON_CreateObject(), *cells, *cell, *summ;
+	struct advise_sel sel = { .dispatcher = "limited", .queue = "lfseg",
+	    .coroutines = 64 };
+	char out[2048];
+	FILE *f;
+	int d, w;
+
+	cells = cJSON_AddArrayToObject(doc, "cells");
+	for (d = 0; d < 2; d++)
+		for (w = 1; w <= 4; w *= 2) {
+			cell = cJSON_CreateObject();
+			cJSON_AddStringToObject(cell, "dispatcher", designs[d]);
+			cJSON_AddStringToObject(cell, "queue", "lfseg");
+			cJSON_AddNumberToObject(cell, "workers", w);
+			cJSON_AddNumberToObject(cell, "coroutines", 64);
+			summ = cJSON_AddObjectToObject(cell, "summary");
+			cJSON_AddNumberToObject(cJSON_AddObjectToObject(summ,
+			    "threads_peak"), "median", w + 1);
+			cJSON_AddNumberToObject(cJSON_AddObjectToObject(summ,
+			    "rss_anon_peak_kb"), "median", (d + 1) * (1000 + 2 *
+			    (w + 1)));
+			cJSON_AddItemToArray(cells, cell);
+		}
+	cr_assert_not_null(f = fmemopen(out, sizeof(out), "w"));
+	advise_memory(f, doc, &sel);
+	fclose(f);
+	cr_assert(strncmp(out, "memory: 4.0 kB per thread + 2000 kB (r2 1.00, "
+	    "3 widths) for limited/lfseg c=64", 62) == 0, "%s", out);
+	cr_assert_null(strstr(out, "shared"), "%s", out);
+	cJSON_Delete(doc);
+}
+
+/*
  * The rows of shared's cells in doc, against a load of 5 ms blocking in
  * one resumption in ten.
  */

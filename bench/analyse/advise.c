@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "advise.h"
+#include "export.h"
 #include "results.h"
 #include "runfields.h"
 #include "table.h"
@@ -1754,5 +1755,25 @@ advise_write(FILE *out, int format, const struct advise_rows *r,
 		fprintf(out, "\n%s\n", w->valuestring);
 	cJSON_Delete(rows);
 	cJSON_Delete(words);
+	return;
+}
+
+void
+advise_memory(FILE *out, const cJSON *doc, const struct advise_sel *s)
+{
+	cJSON *mine = cJSON_Duplicate(doc, true), *cells, *cell, *next;
+
+	if (mine == NULL)
+		abort();
+	cells = cJSON_GetObjectItemCaseSensitive(mine, "cells");
+	for (cell = cells != NULL ? cells->child : NULL; cell != NULL;
+	    cell = next) {
+		next = cell->next;
+		if (!advise_of(cell, s))
+			cJSON_Delete(cJSON_DetachItemViaPointer(cells, cell));
+	}
+	results_memory_fits(mine);
+	export_memory_fits(out, mine);
+	cJSON_Delete(mine);
 	return;
 }

@@ -246,4 +246,11 @@ void advise_write(FILE *out, int format, const struct advise_rows *r,
     const struct advise_target *t, const struct advise_pick *p,
     const struct advise_load *load, const struct advise_sel *s);
 
+/*
+ * The memory fit of s's design in doc (memory a thread against threads,
+ * export.h's line): the design advised on, not every design the file
+ * holds.
+ */
+void advise_memory(FILE *out, const cJSON *doc, const struct advise_sel *s);
+
 #endif /* BENCH_ADVISE_H */

@@ -9,7 +9,6 @@
 
 #include "advise.h"
 #include "commands.h"
-#include "export.h"
 #include "pool.h"
 #include "results.h"
 #include "table.h"
@@ -286,10 +285,8 @@ advise_print(struct call *c, FILE *out)
 	advise_choose_all(&rows, &g.target, &pick);
 	advise_write(out, c->sweep.format, &rows, &g.target, &pick,
 	    loaded ? &load : NULL, &sel);
-	if (table_for_people(c->sweep.format)) {
-		results_memory_fits(doc);
-		export_memory_fits(out, doc);
-	}
+	if (table_for_people(c->sweep.format))
+		advise_memory(out, doc, &sel);
 	cJSON_Delete(doc);
 	return rc;
 }
