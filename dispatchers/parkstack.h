@@ -133,13 +133,14 @@ parkstack_unpark_one(struct parkstack *ps)
  * tryPark. The first call only pushes the worker on the stack, so that it
  * scans its queues once more before it sleeps (a dispatch that came
  * between the scan and the push would otherwise find nobody to wake).
- * Then it parks until claimed, popped, or stop: each sleep is sleep(arg)
- * if given (the scheduler gives back its CPU permit and parks for its
- * keep-alive), else one untimed park. True when a dispatch claimed it.
+ * Then it parks until claimed, popped, or stop: each sleep is nap(arg)
+ * if given, which parks on n's parker (the scheduler gives back its CPU
+ * permit and parks for its keep-alive), else one untimed park there. True
+ * when a dispatch claimed it.
  */
 static inline bool
 parkstack_park(struct parkstack *ps, struct parkstack_node *n,
-    _Atomic int *stop, void (*sleep)(void *), void *arg)
+    _Atomic int *stop, void (*nap)(void *), void *arg)
 {
 
 	if (atomic_load(&n->next) == PARKSTACK_OUT) {
@@ -149,8 +150,8 @@ parkstack_park(struct parkstack *ps, struct parkstack_node *n,
 	atomic_store(&n->ctl, PARKSTACK_PARKED);
 	while (atomic_load(&n->next) != PARKSTACK_OUT &&
 	    atomic_load(&n->ctl) == PARKSTACK_PARKED && !atomic_load(stop)) {
-		if (sleep != NULL)
-			sleep(arg);
+		if (nap != NULL)
+			nap(arg);
 		else
 			parker_park(&n->parker, 0);
 	}

@@ -1488,19 +1488,19 @@ with_bare(const char *path, double factor)
  * alike: with the runs' bare loop 1.6 times slower from that sitting on
  * (a host that gave the core another speed after its probes), the step
  * is the machine's and no merge fails; with the runs' bare loop as fast
- * from there on, or faster, which explains no rise, the fourth merge
- * fails.
+ * from there on, or faster, which explains no rise, or 1.1 times slower,
+ * far less than the step, the fourth merge fails.
  */
 Test(history, a_step_the_runs_bare_loop_moved_with_is_the_machine)
 {
-	static const double after[3] = { 1.6, 1, 0.6 };
+	static const double after[4] = { 1.6, 1, 0.6, 1.1 };
 	const char *db;
 	static char out[65536];
 	char name[32];
 	const char *file;
 	int i, k, rc;
 
-	for (k = 0; k < 3; k++) {
+	for (k = 0; k < 4; k++) {
 		snprintf(name, sizeof(name), "bare%d.db", k);
 		db = kept(tmp(name));
 		for (i = 0; i < 7; i++) {

@@ -727,8 +727,9 @@ compare_docs(const cJSON *base, const cJSON *new, const struct compare_opts *o,
 	if (o->one_machine)
 		compare_builds(base, new, w.machines, sizeof(w.machines));
 	else if (compare_machine(base, new, w.machines,
-	    sizeof(w.machines)) == 0 && probes_core_moved(base, new,
-	    o->threshold, o->alpha, w.machines, sizeof(w.machines)) == 0)
+	    sizeof(w.machines)) == 0 && (counted_metric(o->metric) ||
+	    probes_core_moved(base, new, o->threshold, o->alpha, w.machines,
+	    sizeof(w.machines)) == 0))
 		w.machines[0] = '\0';
 	else if (!o->allow_other_machine && !counted_metric(o->metric))
 		return snprintf(err, errlen, "%s; pass --allow-other-machine to "

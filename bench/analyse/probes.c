@@ -113,9 +113,9 @@ probes_moved(const cJSON *ctx_a, const cJSON *ctx_b, char *buf, size_t len)
 }
 
 /*
- * The logs of every run's bare loop in doc, in one array (freed by the
- * caller, never NULL): the scale a ratio is judged on. A failed run's
- * too: its loop ran before its window, whatever the window did.
+ * The logs of every ok run's bare loop in doc, in one array (freed by the
+ * caller, never NULL): the scale a ratio is judged on; the runs history
+ * reads from a store too.
  */
 static size_t
 probes_bare_logs(const cJSON *doc, double **vp)
@@ -131,7 +131,8 @@ probes_bare_logs(const cJSON *doc, double **vp)
 		cJSON_ArrayForEach(run, results_arr(cell, "runs")) {
 			f = cJSON_GetObjectItemCaseSensitive(run,
 			    RF(bare_loop_us_per_dispatch));
-			if (cJSON_IsNumber(f) && f->valuedouble > 0)
+			if (results_ok(run) && cJSON_IsNumber(f) &&
+			    f->valuedouble > 0)
 				(*vp)[n++] = log(f->valuedouble);
 		}
 	return n;

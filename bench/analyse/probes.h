@@ -48,7 +48,7 @@ bool probes_core_shift(double *a, size_t na, double *b, size_t nb,
  * Whether the cores of a's sitting and b's ran at different speeds, which
  * a sitting's probes, taken once before its first cell, can miss: the bare
  * loop every timed run measures just before its window
- * (bare_loop_us_per_dispatch), each file's runs pooled, judged as compare
+ * (bare_loop_us_per_dispatch), each file's ok runs pooled, judged as compare
  * judges a cell: the Hodges-Lehmann shift past threshold at an exact (or,
  * past RANK_EXACT_MAX runs, normal) rank-sum p below alpha. Then -1, and
  * why says it as compare's other reasons for another machine do; 0 when

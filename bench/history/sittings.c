@@ -1,5 +1,6 @@
 /*
- * sittings.c - the probes of each sitting of a store (see sittings.h).
+ * sittings.c - the probes and the runs' bare loop of each sitting of a
+ * store (see sittings.h).
  */
 #include <math.h>
 #include <stdio.h>
@@ -188,13 +189,15 @@ sittings_runs(const struct sittings *si, const long long *ids, size_t n,
 
 /*
  * Whether the runs' bare loop moved the way slower says, as compare
- * judges two files' (probes_core_moved): a host that gives a core
- * another speed between runs, which the probes taken once a sitting miss.
+ * judges two files' (probes_core_moved), by half the step's log or more:
+ * a host that gives a core another speed between runs, which the probes
+ * taken once a sitting miss, and that explains a step of its own size,
+ * not a code's step many times it.
  */
 static bool
 sittings_runs_moved(const struct sittings *si, const long long *before,
-    size_t nb, const long long *after, size_t na, bool slower, char *why,
-    size_t len)
+    size_t nb, const long long *after, size_t na, bool slower, double step,
+    char *why, size_t len)
 {
 	double *b = malloc((si->nr + 1) * sizeof(*b));
 	double *a = malloc((si->nr + 1) * sizeof(*a));
@@ -207,7 +210,7 @@ sittings_runs_moved(const struct sittings *si, const long long *before,
 	kb = sittings_runs(si, before, nb, b);
 	ka = sittings_runs(si, after, na, a);
 	moved = probes_core_shift(b, kb, a, ka, si->threshold, si->alpha, &t) &&
-	    (t.shift > 0) == slower;
+	    (t.shift > 0) == slower && fabs(t.shift) >= fabs(log(step)) / 2;
 	if (moved)
 		snprintf(why, len, "the runs' bare loop %.3g -> %.3g ns",
 		    exp(stats_quantile(b, kb, 0.5)) * 1e3,
@@ -219,8 +222,8 @@ sittings_runs_moved(const struct sittings *si, const long long *before,
 
 bool
 sittings_moved(const struct sittings *si, const long long *before,
-    size_t nb, const long long *after, size_t na, bool slower, char *why,
-    size_t len)
+    size_t nb, const long long *after, size_t na, bool slower, double step,
+    char *why, size_t len)
 {
 	size_t i;
 
@@ -229,6 +232,6 @@ sittings_moved(const struct sittings *si, const long long *before,
 		    sittings_probe_moved(si, &si->p[i], before, nb, after, na,
 		    slower, why, len))
 			return true;
-	return sittings_runs_moved(si, before, nb, after, na, slower, why,
-	    len);
+	return sittings_runs_moved(si, before, nb, after, na, slower, step,
+	    why, len);
 }

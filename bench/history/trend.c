@@ -38,7 +38,10 @@ struct trend_series {
 	struct trend_rev *r;
 	size_t n, cap;
 	struct cp_step steps[TREND_MAX_STEPS];
-	/* Each step's probe that moved with it ("" for none): the machine's. */
+	/*
+	 * What of the machine moved with each step ("" for none): a probe,
+	 * or the runs' bare loop.
+	 */
 	char moved[TREND_MAX_STEPS][96];
 	size_t nsteps;
 	struct cp_drift drift;	/* to the newest, instead of its steps */
@@ -243,8 +246,9 @@ trend_sittings(const struct trend_series *s, size_t from, size_t to,
 
 /*
  * Whether st, a step of s, is the machine's: a probe moved past its
- * spread at it, the way the step went, between the sittings of its two
- * segments; why names the probe.
+ * spread at it, or the runs' bare loop by half the step or more, the way
+ * the step went, between the sittings of its two segments
+ * (sittings_moved); why names what moved.
  */
 static bool
 trend_machine(const struct trend *t, const struct trend_series *s,
@@ -261,7 +265,8 @@ trend_machine(const struct trend *t, const struct trend_series *s,
 		abort();
 	nb = trend_sittings(s, st->at - st->n_before, st->at, ids);
 	moved = sittings_moved(t->si, ids, nb, ids + nb, trend_sittings(s,
-	    st->at, st->at + st->n_after, ids + nb), slower, why, len);
+	    st->at, st->at + st->n_after, ids + nb), slower, st->ratio, why,
+	    len);
 	free(ids);
 	return moved;
 }
@@ -440,7 +445,7 @@ static const struct table_col trend_point_cols[] = {
 	{ "step_p", "p" },
 };
 
-/* A step's status; the machine's, with the probe that moved, if it is. */
+/* A step's status; the machine's, with what moved, if it is. */
 static const char *
 trend_status(const struct trend_series *s, const struct cp_step *st,
     char *buf, size_t len)
